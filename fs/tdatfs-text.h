@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text.h - decoded event text, byte-identical to trace-cmd report.
+ *
+ * Invariants:
+ *  - One struct tdatfs_text per open trace.  Its libtraceevent handle
+ *    (header page, event formats, kallsyms, printk formats, cmdlines, and
+ *    the plugins trace-cmd loads) is built on the first read, not at
+ *    creation, so creating it costs nothing at mount.
+ *  - The text of a buffer (all CPUs merged in time order, or one CPU) is
+ *    produced page by page on demand: the first bytes come without a pass
+ *    over the whole buffer.  While text is produced, the byte offset where
+ *    each page's text starts is remembered, so once a file's text has been
+ *    produced its size is exact and a read at any offset decodes only the
+ *    pages it covers.
+ *  - All functions are thread-safe.
+ */
+#ifndef TDATFS_TEXT_H
+#define TDATFS_TEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct tdat_file;
+struct tdatfs_text;
+
+/**
+ * tdatfs_text_new() - text engine for a trace
+ * @f: the trace; must outlive the engine
+ *
+ * Return: a new engine (free with tdatfs_text_free()), or NULL with errno set.
+ */
+struct tdatfs_text *tdatfs_text_new(struct tdat_file *f);
+
+/** tdatfs_text_free() - free an engine; NULL is fine */
+void tdatfs_text_free(struct tdatfs_text *t);
+
+/**
+ * tdatfs_text_read() - read decoded text
+ * @t: engine
+ * @buffer: buffer index (tdat_buffer_get())
+ * @cpu: index into the buffer's cpus, or -1 for all CPUs merged
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the text
+ *
+ * Return: bytes read (0 at the end), or a negative errno.
+ */
+ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
+			 char *buf, size_t len, uint64_t off);
+
+/**
+ * tdatfs_text_size() - exact size of a text, once known
+ * @t: engine
+ * @buffer: buffer index
+ * @cpu: index into the buffer's cpus, or -1
+ * @size: set to the size when known
+ *
+ * Return: 0, or -EAGAIN while the text has not been produced to its end.
+ */
+int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *size);
+
+#endif /* TDATFS_TEXT_H */

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat.h - read a trace-cmd trace.dat file (format v6 and v7).
+ *
+ * Invariants of this module:
+ *  - tdat_open() validates the whole file layout before it returns: the
+ *    initial header, every v7 section header, every option (all OPTIONS
+ *    sections, chained through DONE), every metadata section (decompressed
+ *    once to check it and to index the event formats, then dropped), and
+ *    every buffer's per-CPU data location.  What it cannot use is refused
+ *    with one message naming what is wrong and the byte offset.
+ *  - Every offset and size taken from the file is checked against the file
+ *    size before it is used and before anything is allocated for it.
+ *  - The file is opened O_RDONLY and never written.
+ *  - After open, a struct tdat_file is immutable except for its chunk cache
+ *    and lazily built tables, which are internally locked: every function
+ *    below may be called from several threads at once.
+ *  - Data is read through positional reads (pread) and the chunk cache;
+ *    metadata kept in memory after open is small (option bytes, section and
+ *    event tables), never a whole decompressed section.
+ *  - Pointers returned by accessors (names, descriptions, option data,
+ *    tables) stay valid until tdat_close() and must not be freed.
+ */
+#ifndef TDAT_H
+#define TDAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct tdat_file;
+
+/* Option ids (also the v7 section ids), as in trace-cmd-private.h. */
+enum tdat_option_id {
+	TDAT_OPT_DONE = 0,
+	TDAT_OPT_DATE = 1,
+	TDAT_OPT_CPUSTAT = 2,
+	TDAT_OPT_BUFFER = 3,
+	TDAT_OPT_TRACECLOCK = 4,
+	TDAT_OPT_UNAME = 5,
+	TDAT_OPT_HOOK = 6,
+	TDAT_OPT_OFFSET = 7,
+	TDAT_OPT_CPUCOUNT = 8,
+	TDAT_OPT_VERSION = 9,
+	TDAT_OPT_PROCMAPS = 10,
+	TDAT_OPT_TRACEID = 11,
+	TDAT_OPT_TIME_SHIFT = 12,
+	TDAT_OPT_GUEST = 13,
+	TDAT_OPT_TSC2NSEC = 14,
+	TDAT_OPT_STRINGS = 15,
+	TDAT_OPT_HEADER_INFO = 16,
+	TDAT_OPT_FTRACE_EVENTS = 17,
+	TDAT_OPT_EVENT_FORMATS = 18,
+	TDAT_OPT_KALLSYMS = 19,
+	TDAT_OPT_PRINTK = 20,
+	TDAT_OPT_CMDLINES = 21,
+	TDAT_OPT_BUFFER_TEXT = 22,
+	TDAT_OPT_BTF_FILE = 23,
+	TDAT_OPT_LAST_BOOT_INFO = 24,
+	TDAT_OPT_MODULES_FILE = 25,
+	TDAT_OPT_MAX = 26,
+};
+
+/** struct tdat_open_opts - knobs for tdat_open(); zero-init gives defaults */
+struct tdat_open_opts {
+	uint64_t cache_size;	/* bytes of decompressed data kept; 0 = 64 MiB */
+};
+
+/**
+ * tdat_open() - open and validate a trace.dat file
+ * @path: file to open (read-only)
+ * @opts: options, or NULL for defaults
+ * @err: buffer for a one-line message on failure ("what ... at offset N"),
+ *       without the file name and without a trailing newline; may be NULL
+ * @errlen: size of @err
+ *
+ * Return: a new handle (free with tdat_close()), or NULL with errno set
+ * (EINVAL for a file that is not a usable trace, EPROTONOSUPPORT for an
+ * unknown version or compression, or the errno of a failed system call).
+ */
+struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
+			    char *err, size_t errlen);
+
+/**
+ * tdat_close() - release a handle and everything it owns
+ * @f: handle, or NULL
+ */
+void tdat_close(struct tdat_file *f);
+
+/* --- the initial header ------------------------------------------------ */
+
+unsigned int tdat_version(const struct tdat_file *f);		/* 6 or 7 */
+bool tdat_big_endian(const struct tdat_file *f);
+unsigned int tdat_long_size(const struct tdat_file *f);	/* user space, 4 or 8 */
+unsigned int tdat_kernel_long_size(const struct tdat_file *f); /* header_page commit size */
+uint32_t tdat_page_size(const struct tdat_file *f);
+const char *tdat_compression(const struct tdat_file *f);	/* "none", "zlib", "zstd" */
+const char *tdat_compression_version(const struct tdat_file *f); /* "" for none */
+uint64_t tdat_file_size(const struct tdat_file *f);
+unsigned int tdat_cpu_count(const struct tdat_file *f);	/* CPUCOUNT, or v6 header count */
+
+/* --- v7 sections (none in a v6 file) ------------------------------------ */
+
+/**
+ * struct tdat_section - one v7 section, in file order
+ * @id: section id (enum tdat_option_id values)
+ * @flags: section flags; bit 0 = compressed
+ * @offset: file offset of the 16-byte section header
+ * @size: stored size, the bytes after the header
+ * @data_size: decompressed payload size for metadata sections (equals
+ *	@size when not compressed); for buffer sections the sum of the
+ *	per-CPU uncompressed sizes
+ * @description: the description string from STRINGS, or NULL
+ */
+struct tdat_section {
+	uint16_t id;
+	uint16_t flags;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t data_size;
+	const char *description;
+};
+
+size_t tdat_section_count(const struct tdat_file *f);
+const struct tdat_section *tdat_section_get(const struct tdat_file *f, size_t i);
+
+/**
+ * tdat_section_read() - read the (decompressed) payload of a metadata section
+ * @f: handle
+ * @i: section index
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the payload
+ *
+ * Return: bytes read (0 at end), -EISDIR for a buffer section, -EIO if the
+ * section is damaged, or another negative errno.
+ */
+ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
+			  uint64_t off);
+
+/* --- options ------------------------------------------------------------- */
+
+/**
+ * struct tdat_option - one option, in file order (DONE options included)
+ * @id: option id; any value, unknown ids are kept
+ * @size: size of @data
+ * @offset: file offset of the option data
+ * @data: the option bytes as stored (numbers in file endianness)
+ */
+struct tdat_option {
+	uint16_t id;
+	uint32_t size;
+	uint64_t offset;
+	const void *data;
+};
+
+size_t tdat_option_count(const struct tdat_file *f);
+const struct tdat_option *tdat_option_get(const struct tdat_file *f, size_t i);
+
+/**
+ * tdat_option_name() - lower-case name of an option id
+ * @id: option id
+ *
+ * Return: "date", "cpustat", "buffer", ... or NULL for an unknown id.
+ */
+const char *tdat_option_name(unsigned int id);
+
+/* Numbers in file endianness, for callers that decode option bytes. */
+uint16_t tdat_get16(const struct tdat_file *f, const void *p);
+uint32_t tdat_get32(const struct tdat_file *f, const void *p);
+uint64_t tdat_get64(const struct tdat_file *f, const void *p);
+
+/* --- metadata ------------------------------------------------------------ */
+
+enum tdat_meta {
+	TDAT_META_HEADER_PAGE,	/* header_page text */
+	TDAT_META_HEADER_EVENT,	/* header_event text */
+	TDAT_META_KALLSYMS,	/* kallsyms text, without its size prefix */
+	TDAT_META_PRINTK,	/* printk_formats text, without its size prefix */
+	TDAT_META_CMDLINES,	/* saved_cmdlines text, without its size prefix */
+	TDAT_META_BTF,		/* BTF file, decompressed */
+	TDAT_META_MODULES,	/* modules file, decompressed */
+	TDAT_META_COUNT,
+};
+
+/**
+ * tdat_meta_size() - size of a metadata blob
+ * @f: handle
+ * @which: blob
+ * @size: set to the size in bytes
+ *
+ * Return: 0, or -ENOENT when the file does not hold it.
+ */
+int tdat_meta_size(const struct tdat_file *f, enum tdat_meta which, uint64_t *size);
+
+/**
+ * tdat_meta_read() - read part of a metadata blob
+ * @f: handle
+ * @which: blob
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the blob
+ *
+ * Return: bytes read (0 at end), -ENOENT, -EIO, or another negative errno.
+ */
+ssize_t tdat_meta_read(struct tdat_file *f, enum tdat_meta which, void *buf,
+		       size_t len, uint64_t off);
+
+/**
+ * struct tdat_event_format - one event format file
+ * @system: "ftrace" for the ftrace formats, else the system name
+ * @name: event name (the format's "name:" line)
+ * @id: event id (the format's "ID:" line)
+ * @size: size of the format text
+ */
+struct tdat_event_format {
+	const char *system;
+	const char *name;
+	int id;
+	uint64_t size;
+};
+
+/* Formats are in file order: the ftrace formats first, then each system. */
+size_t tdat_event_count(const struct tdat_file *f);
+const struct tdat_event_format *tdat_event_get(const struct tdat_file *f, size_t i);
+
+/**
+ * tdat_event_read() - read part of an event format text
+ * @f: handle
+ * @i: format index
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the text
+ *
+ * Return: bytes read (0 at end), or a negative errno.
+ */
+ssize_t tdat_event_read(struct tdat_file *f, size_t i, void *buf, size_t len,
+			uint64_t off);
+
+/* --- buffers (flyrecord instances and latency text) ---------------------- */
+
+/**
+ * struct tdat_cpu_data - where one CPU's data of a buffer lives
+ * @cpu: CPU number
+ * @offset: file offset of the data (of the chunk stream when compressed)
+ * @stored_size: bytes stored in the file
+ */
+struct tdat_cpu_data {
+	unsigned int cpu;
+	uint64_t offset;
+	uint64_t stored_size;
+};
+
+/**
+ * struct tdat_buffer - one buffer of trace data
+ * @name: instance name, "" for the top instance
+ * @clock: trace clock name ("local", ...), or "" when unknown
+ * @page_size: ring-buffer page (sub-buffer) size of this buffer
+ * @latency: true for a latency (text) buffer; it then has one "CPU" 0
+ *	whose stream is the text
+ * @section: index of its v7 section, or -1 (v6)
+ * @ncpus: entries in @cpus
+ * @cpus: per-CPU data locations, in file order
+ */
+struct tdat_buffer {
+	const char *name;
+	const char *clock;
+	uint32_t page_size;
+	bool latency;
+	long section;
+	unsigned int ncpus;
+	const struct tdat_cpu_data *cpus;
+};
+
+size_t tdat_buffer_count(const struct tdat_file *f);
+const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i);
+
+/**
+ * tdat_cpu_size() - uncompressed size of one CPU's data stream
+ * @f: handle
+ * @b: buffer index
+ * @c: index into the buffer's @cpus (not the CPU number)
+ * @size: set to the size
+ *
+ * For a compressed file the chunk table is read (not decompressed) the
+ * first time it is needed.
+ *
+ * Return: 0, or -EIO when the chunk table is damaged.
+ * Context: takes an internal lock.
+ */
+int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
+
+/**
+ * tdat_cpu_read() - read a range of one CPU's uncompressed data
+ * @f: handle
+ * @b: buffer index
+ * @c: index into the buffer's @cpus
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the uncompressed stream
+ *
+ * Decompressed chunks go through the file's chunk cache.
+ *
+ * Return: bytes read (short only at the end of the stream, 0 at end),
+ * -EIO if a chunk in the range is damaged, or another negative errno.
+ * Context: may block on another thread decompressing the same chunk.
+ */
+ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
+		      size_t len, uint64_t off);
+
+#endif /* TDAT_H */
