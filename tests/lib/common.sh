@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers shared by the shell tests.  Source it; it sets -euo pipefail.
+set -euo pipefail
+
+failures=0
+checks=0
+
+# fail MESSAGE: count a failed check and say what it was
+fail() {
+	echo "FAIL: $*" >&2
+	failures=$((failures + 1))
+}
+
+# ok: count a passed check
+ok() {
+	checks=$((checks + 1))
+}
+
+# same_file WHAT EXPECTED GOT: byte comparison with a readable diff on failure
+same_file() {
+	if cmp -s "$2" "$3"; then
+		ok
+	else
+		fail "$1 differs from the oracle ($(cmp "$2" "$3" 2>&1 | head -1))"
+		diff <(head -c 200000 "$2") <(head -c 200000 "$3") | head -20 >&2 || true
+	fi
+}
+
+# finish: print the tally and exit 1 if anything failed, 0 otherwise
+finish() {
+	echo "$checks checks passed, $failures failed"
+	if [ "$failures" -ne 0 ] || [ "$checks" -eq 0 ]; then
+		exit 1
+	fi
+	exit 0
+}
+
+# need_oracle: the tests compare against Debian's trace-cmd; it must exist
+need_oracle() {
+	command -v trace-cmd >/dev/null || { echo "trace-cmd (the oracle) is not installed" >&2; exit 1; }
+}
