@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-cache.c - the chunk cache: hash table + LRU list + single flight.
+ *
+ * An entry is in one of three states:
+ *  FILLING: in the hash table, fill running on one thread, others wait;
+ *  READY:   in the hash table, counted in bytes; on the LRU list exactly
+ *           when no reference is held;
+ *  FAILED:  out of the table, kept only until the waiters have read the
+ *           error; the last one frees it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "tdat-cache.h"
+
+#define CACHE_DEFAULT_BYTES	((size_t)64 << 20)
+#define CACHE_MIN_BUCKETS	64u
+
+enum entry_state {
+	ENTRY_FILLING,
+	ENTRY_READY,
+	ENTRY_FAILED,
+};
+
+struct tdat_cache_entry {
+	uint64_t key;
+	void *data;
+	size_t size;
+	unsigned long refs;
+	enum entry_state state;
+	int err;
+	struct tdat_cache_entry *hnext;		/* hash chain */
+	struct tdat_cache_entry *prev, *next;	/* LRU list, unreferenced only */
+};
+
+struct tdat_cache {
+	pthread_mutex_t lock;
+	pthread_cond_t filled;		/* a fill finished (any key) */
+	size_t max_bytes;
+	struct tdat_cache_entry **buckets;
+	size_t nbuckets;		/* a power of two */
+	size_t nhashed;			/* entries in the table */
+	struct tdat_cache_entry *lru_head, *lru_tail;	/* head = most recent */
+	struct tdat_cache_stats st;
+};
+
+static size_t cache_hash(const struct tdat_cache *c, uint64_t key)
+{
+	/* Offsets share low zero bits: mix before masking. */
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & (c->nbuckets - 1);
+}
+
+static struct tdat_cache_entry *cache_lookup(struct tdat_cache *c, uint64_t key)
+{
+	struct tdat_cache_entry *e;
+
+	for (e = c->buckets[cache_hash(c, key)]; e; e = e->hnext)
+		if (e->key == key)
+			return e;
+	return NULL;
+}
+
+/* Growing is best effort: a failed allocation only makes chains longer. */
+static void cache_grow(struct tdat_cache *c)
+{
+	struct tdat_cache_entry **old = c->buckets, **nb, *e, *next;
+	size_t oldn = c->nbuckets, i, h;
+
+	if (c->nhashed <= 2 * oldn || oldn > SIZE_MAX / 2 / sizeof(*nb))
+		return;
+	nb = calloc(oldn * 2, sizeof(*nb));
+	if (!nb)
+		return;
+	c->buckets = nb;
+	c->nbuckets = oldn * 2;
+	for (i = 0; i < oldn; i++) {
+		for (e = old[i]; e; e = next) {
+			next = e->hnext;
+			h = cache_hash(c, e->key);
+			e->hnext = nb[h];
+			nb[h] = e;
+		}
+	}
+	free(old);
+}
+
+static void cache_hash_add(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	size_t h = cache_hash(c, e->key);
+
+	e->hnext = c->buckets[h];
+	c->buckets[h] = e;
+	c->nhashed++;
+	cache_grow(c);
+}
+
+static void cache_hash_del(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	struct tdat_cache_entry **pp = &c->buckets[cache_hash(c, e->key)];
+
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == e) {
+			*pp = e->hnext;
+			e->hnext = NULL;
+			c->nhashed--;
+			return;
+		}
+	}
+}
+
+static void lru_del(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		c->lru_head = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		c->lru_tail = e->prev;
+	e->prev = e->next = NULL;
+}
+
+static void lru_add_head(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	e->prev = NULL;
+	e->next = c->lru_head;
+	if (c->lru_head)
+		c->lru_head->prev = e;
+	else
+		c->lru_tail = e;
+	c->lru_head = e;
+}
+
+static void entry_free(struct tdat_cache_entry *e)
+{
+	if (!e)
+		return;
+	free(e->data);
+	free(e);
+}
+
+static void cache_evict(struct tdat_cache *c)
+{
+	struct tdat_cache_entry *e;
+
+	while (c->st.bytes > c->max_bytes && c->lru_tail) {
+		e = c->lru_tail;
+		lru_del(c, e);
+		cache_hash_del(c, e);
+		c->st.bytes -= e->size;
+		c->st.entries--;
+		c->st.evictions++;
+		entry_free(e);
+	}
+}
+
+/**
+ * tdat_cache_new() - create a cache
+ * @max_bytes: bound on unreferenced data bytes kept; 0 means 64 MiB
+ *
+ * Return: the cache (free with tdat_cache_free()), or NULL with errno set
+ * (ENOMEM, or the error of the mutex or condition variable creation).
+ */
+struct tdat_cache *tdat_cache_new(size_t max_bytes)
+{
+	struct tdat_cache *c = calloc(1, sizeof(*c));
+	int ret;
+
+	if (!c)
+		return NULL;
+	c->max_bytes = max_bytes ? max_bytes : CACHE_DEFAULT_BYTES;
+	c->nbuckets = CACHE_MIN_BUCKETS;
+	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
+	if (!c->buckets) {
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	ret = pthread_mutex_init(&c->lock, NULL);
+	if (ret)
+		goto fail;
+	ret = pthread_cond_init(&c->filled, NULL);
+	if (ret) {
+		pthread_mutex_destroy(&c->lock);
+		goto fail;
+	}
+	return c;
+fail:
+	free(c->buckets);
+	free(c);
+	errno = ret;
+	return NULL;
+}
+
+/**
+ * tdat_cache_free() - free a cache and all its entries; NULL is fine
+ * @c: cache
+ *
+ * Context: no other thread may use @c, and no reference may be held (held
+ * entries are freed anyway, so their data pointers go stale).
+ */
+void tdat_cache_free(struct tdat_cache *c)
+{
+	struct tdat_cache_entry *e, *next;
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nbuckets; i++) {
+		for (e = c->buckets[i]; e; e = next) {
+			next = e->hnext;
+			entry_free(e);
+		}
+	}
+	free(c->buckets);
+	pthread_cond_destroy(&c->filled);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+/* Take a reference on a READY entry; caller holds the lock. */
+static void entry_get(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	if (e->refs++ == 0)
+		lru_del(c, e);
+}
+
+/* Wait for someone else's fill of @e; caller holds the lock and a ref. */
+static int cache_wait(struct tdat_cache *c, struct tdat_cache_entry *e,
+		      struct tdat_cache_entry **out)
+{
+	int err;
+
+	while (e->state == ENTRY_FILLING)
+		pthread_cond_wait(&c->filled, &c->lock);
+	if (e->state == ENTRY_READY) {
+		*out = e;
+		return 0;
+	}
+	err = e->err;
+	if (--e->refs == 0)
+		entry_free(e);
+	return err;
+}
+
+/* Run @fill for the new entry @e, unlocked; returns with the lock held. */
+static int cache_fill(struct tdat_cache *c, struct tdat_cache_entry *e,
+		      tdat_cache_fill_fn fill, void *ctx,
+		      struct tdat_cache_entry **out)
+{
+	void *data = NULL;
+	size_t size = 0;
+	int ret;
+
+	pthread_mutex_unlock(&c->lock);
+	ret = fill(ctx, e->key, &data, &size);
+	if (!ret && !data && size)
+		ret = -EIO;
+	if (ret > 0)
+		ret = -EIO;
+	pthread_mutex_lock(&c->lock);
+
+	if (ret) {
+		free(data);
+		cache_hash_del(c, e);
+		e->state = ENTRY_FAILED;
+		e->err = ret;
+		pthread_cond_broadcast(&c->filled);
+		if (--e->refs == 0)
+			entry_free(e);
+		return ret;
+	}
+	e->data = data;
+	e->size = size;
+	e->state = ENTRY_READY;
+	c->st.fills++;
+	c->st.entries++;
+	c->st.bytes += size;
+	pthread_cond_broadcast(&c->filled);
+	/* Our entry is referenced, so it is not among those evicted. */
+	cache_evict(c);
+	*out = e;
+	return 0;
+}
+
+/**
+ * tdat_cache_get() - look up @key, filling it on a miss
+ * @c: cache
+ * @key: key
+ * @fill: called (without the lock) when @key is neither present nor being
+ *	filled
+ * @ctx: passed to @fill
+ * @out: set to the referenced entry on success
+ *
+ * Return: 0, or the negative errno of the fill (this caller's or the one it
+ * waited for), or -ENOMEM.
+ * Context: takes the cache lock; may sleep while another thread fills @key.
+ */
+int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
+		   void *ctx, struct tdat_cache_entry **out)
+{
+	struct tdat_cache_entry *e;
+	int ret;
+
+	*out = NULL;
+	pthread_mutex_lock(&c->lock);
+	e = cache_lookup(c, key);
+	if (e) {
+		c->st.hits++;
+		if (e->state == ENTRY_READY) {
+			entry_get(c, e);
+			*out = e;
+			ret = 0;
+		} else {
+			e->refs++;
+			ret = cache_wait(c, e, out);
+		}
+		pthread_mutex_unlock(&c->lock);
+		return ret;
+	}
+
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		pthread_mutex_unlock(&c->lock);
+		return -ENOMEM;
+	}
+	e->key = key;
+	e->refs = 1;
+	e->state = ENTRY_FILLING;
+	cache_hash_add(c, e);
+	c->st.misses++;
+	ret = cache_fill(c, e, fill, ctx, out);
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+/**
+ * tdat_cache_put() - drop a reference taken by tdat_cache_get()
+ * @c: cache
+ * @e: entry; NULL is fine
+ *
+ * The last reference makes the entry the most recently used one, and may
+ * trigger eviction.
+ *
+ * Context: takes the cache lock.
+ */
+void tdat_cache_put(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	if (!e)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (--e->refs == 0) {
+		lru_add_head(c, e);
+		cache_evict(c);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/**
+ * tdat_cache_entry_data() - the data of a held entry
+ * @e: entry
+ *
+ * Return: the data, valid until the reference is dropped; NULL when the
+ * size is 0.
+ */
+const void *tdat_cache_entry_data(const struct tdat_cache_entry *e)
+{
+	return e->data;
+}
+
+/**
+ * tdat_cache_entry_size() - the size of a held entry's data
+ * @e: entry
+ *
+ * Return: the size in bytes.
+ */
+size_t tdat_cache_entry_size(const struct tdat_cache_entry *e)
+{
+	return e->size;
+}
+
+/**
+ * tdat_cache_stats() - copy the counters
+ * @c: cache
+ * @st: filled in
+ *
+ * Context: takes the cache lock.
+ */
+void tdat_cache_stats(const struct tdat_cache *c, struct tdat_cache_stats *st)
+{
+	/* The lock is the only thing touched: the cache stays logically const. */
+	struct tdat_cache *mc = (struct tdat_cache *)c;
+
+	pthread_mutex_lock(&mc->lock);
+	*st = mc->st;
+	pthread_mutex_unlock(&mc->lock);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-compress.c - find a decompressor by the name in the file header.
+ */
+#include <string.h>
+
+#include "tdat-compress.h"
+
+static const struct tdat_compress_ops *const tdat_compressors[] = {
+	&tdat_compress_zstd,
+	&tdat_compress_zlib,
+};
+
+/**
+ * tdat_compress_find() - look up a decompressor by the header's name
+ * @name: compression name from the file header; may be NULL
+ *
+ * The name must match exactly, as trace-cmd compares it.
+ *
+ * Return: the ops, or NULL for "none", for NULL and for unknown names (the
+ * caller tells them apart).
+ */
+const struct tdat_compress_ops *tdat_compress_find(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < sizeof(tdat_compressors) / sizeof(tdat_compressors[0]); i++)
+		if (!strcmp(tdat_compressors[i]->name, name))
+			return tdat_compressors[i];
+	return NULL;
+}

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-stream.c - raw, single-block and chunked streams of a trace file.
+ *
+ * A BLOCK stream is handled as a CHUNKS stream of one chunk with a larger
+ * size limit: both keep a table of { header offset, sizes, uncompressed
+ * start } and fetch each piece from the chunk cache, keyed by the header
+ * offset.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tdat-stream.h"
+
+#define CHUNK_HDR_SIZE	8u	/* u32 compressed size, u32 uncompressed size */
+#define COUNT_SIZE	4u	/* u32 chunk count */
+
+struct stream_chunk {
+	uint64_t hdr;		/* file offset of its 8-byte header */
+	uint64_t start;		/* offset in the uncompressed stream */
+	uint32_t csize;
+	uint32_t usize;
+};
+
+struct tdat_stream {
+	struct tdat_source src;	/* a copy; the fd and cache stay the caller's */
+	enum tdat_stream_kind kind;
+	uint64_t offset;
+	uint64_t stored_size;
+	uint64_t size;		/* uncompressed */
+	uint32_t nchunks;
+	struct stream_chunk *chunks;
+};
+
+/* What a cache fill needs to produce one chunk. */
+struct chunk_fill {
+	const struct tdat_stream *s;
+	const struct stream_chunk *ch;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+static uint32_t get32(const struct tdat_source *src, const unsigned char *p)
+{
+	if (src->big_endian)
+		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		       (uint32_t)p[2] << 8 | p[3];
+	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[1] << 8 | p[0];
+}
+
+/*
+ * Read exactly @len bytes at @off: retries EINTR and short reads; -EIO when
+ * the file ends early (it was checked against its size, so it shrank).
+ */
+static int pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	unsigned char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		if (off > (uint64_t)INT64_MAX)
+			return -EINVAL;
+		n = pread(fd, p, len, (off_t)off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+		off += (uint64_t)n;
+	}
+	return 0;
+}
+
+/* Read the 8-byte header of one chunk at @hdr and check it against @end. */
+static int read_chunk_hdr(const struct tdat_stream *s, uint32_t idx,
+			  uint64_t hdr, uint64_t end, uint32_t max,
+			  struct stream_chunk *ch, char *err, size_t errlen)
+{
+	const char *what = s->kind == TDAT_STREAM_BLOCK ? "block" : "chunk";
+	unsigned char b[CHUNK_HDR_SIZE];
+	int ret;
+
+	if (end - hdr < CHUNK_HDR_SIZE) {
+		set_err(err, errlen,
+			"%s %" PRIu32 " of the stream at offset %" PRIu64
+			": header at offset %" PRIu64 " runs past the stream's end at offset %" PRIu64,
+			what, idx, s->offset, hdr, end);
+		return -EINVAL;
+	}
+	ret = pread_full(s->src.fd, b, sizeof(b), hdr);
+	if (ret) {
+		set_err(err, errlen,
+			"%s %" PRIu32 " of the stream at offset %" PRIu64
+			": cannot read its header at offset %" PRIu64 ": %s",
+			what, idx, s->offset, hdr, strerror(-ret));
+		return ret == -EIO ? -EINVAL : ret;
+	}
+	ch->hdr = hdr;
+	ch->csize = get32(&s->src, b);
+	ch->usize = get32(&s->src, b + 4);
+	if (ch->csize > end - hdr - CHUNK_HDR_SIZE) {
+		set_err(err, errlen,
+			"%s %" PRIu32 " of the stream at offset %" PRIu64
+			": compressed size %" PRIu32 " does not fit the file (header at offset %" PRIu64 ")",
+			what, idx, s->offset, ch->csize, hdr);
+		return -EINVAL;
+	}
+	if (ch->usize > max) {
+		set_err(err, errlen,
+			"%s %" PRIu32 " of the stream at offset %" PRIu64
+			": uncompressed size %" PRIu32 " is above the limit %" PRIu32 " (header at offset %" PRIu64 ")",
+			what, idx, s->offset, ch->usize, max, hdr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
+{
+	uint64_t end = s->offset + s->stored_size;
+	int ret;
+
+	s->chunks = calloc(1, sizeof(*s->chunks));
+	if (!s->chunks)
+		return -ENOMEM;
+	s->nchunks = 1;
+	ret = read_chunk_hdr(s, 0, s->offset, end, TDAT_STREAM_MAX_BLOCK,
+			     &s->chunks[0], err, errlen);
+	if (ret)
+		return ret;
+	s->size = s->chunks[0].usize;
+	return 0;
+}
+
+static int stream_init_chunks(struct tdat_stream *s, char *err, size_t errlen)
+{
+	uint64_t end = s->offset + s->stored_size, pos, total = 0;
+	unsigned char b[COUNT_SIZE];
+	uint32_t count, i;
+	int ret;
+
+	if (s->stored_size < COUNT_SIZE) {
+		set_err(err, errlen,
+			"chunk stream at offset %" PRIu64 ": stored size %" PRIu64
+			" is too small for its chunk count",
+			s->offset, s->stored_size);
+		return -EINVAL;
+	}
+	ret = pread_full(s->src.fd, b, sizeof(b), s->offset);
+	if (ret) {
+		set_err(err, errlen,
+			"chunk stream at offset %" PRIu64 ": cannot read its chunk count: %s",
+			s->offset, strerror(-ret));
+		return ret == -EIO ? -EINVAL : ret;
+	}
+	count = get32(&s->src, b);
+	/* Each chunk needs at least its header: this bounds the table. */
+	if ((uint64_t)count * CHUNK_HDR_SIZE > s->stored_size - COUNT_SIZE) {
+		set_err(err, errlen,
+			"chunk stream at offset %" PRIu64 ": chunk count %" PRIu32
+			" does not fit its stored size %" PRIu64,
+			s->offset, count, s->stored_size);
+		return -EINVAL;
+	}
+	if (!count)
+		return 0;
+	s->chunks = calloc(count, sizeof(*s->chunks));
+	if (!s->chunks)
+		return -ENOMEM;
+	s->nchunks = count;
+	pos = s->offset + COUNT_SIZE;
+	for (i = 0; i < count; i++) {
+		ret = read_chunk_hdr(s, i, pos, end, TDAT_STREAM_MAX_CHUNK,
+				     &s->chunks[i], err, errlen);
+		if (ret)
+			return ret;
+		s->chunks[i].start = total;
+		total += s->chunks[i].usize;
+		pos += CHUNK_HDR_SIZE + s->chunks[i].csize;
+	}
+	s->size = total;
+	return 0;
+}
+
+/**
+ * tdat_stream_new() - describe a stream stored at @offset
+ * @src: the file; copied, but its fd and cache must outlive the stream
+ * @kind: layout
+ * @offset: file offset of the stream's first byte (of the block or chunk
+ *	count header when compressed)
+ * @stored_size: bytes it occupies in the file
+ * @err: on failure, a message naming what is wrong and the offset; may be
+ *	NULL
+ * @errlen: size of @err
+ *
+ * For BLOCK and CHUNKS the headers are read and checked here, nothing is
+ * decompressed.  Bytes after the last chunk, inside @stored_size, are
+ * ignored.
+ *
+ * Return: a new stream (free with tdat_stream_free()), or NULL with errno
+ * set (EINVAL for a damaged header or a compressed stream without a
+ * decompressor, ENOMEM, or the errno of a failed read).
+ */
+struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
+				    enum tdat_stream_kind kind, uint64_t offset,
+				    uint64_t stored_size, char *err, size_t errlen)
+{
+	struct tdat_stream *s;
+	int ret = -EINVAL;
+
+	if (offset > src->file_size || stored_size > src->file_size - offset) {
+		set_err(err, errlen,
+			"stream at offset %" PRIu64 ": stored size %" PRIu64
+			" runs past the end of the file (size %" PRIu64 ")",
+			offset, stored_size, src->file_size);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (kind != TDAT_STREAM_RAW && (!src->ops || !src->cache)) {
+		set_err(err, errlen,
+			"compressed stream at offset %" PRIu64 " in a file without a decompressor",
+			offset);
+		errno = EINVAL;
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		set_err(err, errlen, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	s->src = *src;
+	s->kind = kind;
+	s->offset = offset;
+	s->stored_size = stored_size;
+	switch (kind) {
+	case TDAT_STREAM_RAW:
+		s->size = stored_size;
+		ret = 0;
+		break;
+	case TDAT_STREAM_BLOCK:
+		ret = stream_init_block(s, err, errlen);
+		break;
+	case TDAT_STREAM_CHUNKS:
+		ret = stream_init_chunks(s, err, errlen);
+		break;
+	default:
+		set_err(err, errlen, "stream at offset %" PRIu64 ": unknown layout %d",
+			offset, (int)kind);
+		break;
+	}
+	if (ret) {
+		if (ret == -ENOMEM)
+			set_err(err, errlen, "out of memory");
+		tdat_stream_free(s);
+		errno = -ret;
+		return NULL;
+	}
+	return s;
+}
+
+/**
+ * tdat_stream_free() - free a stream
+ * @s: stream, or NULL
+ *
+ * Cached chunks stay in the cache (they belong to it).
+ */
+void tdat_stream_free(struct tdat_stream *s)
+{
+	if (!s)
+		return;
+	free(s->chunks);
+	free(s);
+}
+
+/**
+ * tdat_stream_size() - uncompressed size of a stream
+ * @s: stream
+ *
+ * Return: the size in bytes.
+ */
+uint64_t tdat_stream_size(const struct tdat_stream *s)
+{
+	return s->size;
+}
+
+static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
+{
+	const struct chunk_fill *cf = ctx;
+	const struct stream_chunk *ch = cf->ch;
+	void *in, *out;
+	int ret;
+
+	(void)key;
+	in = malloc(ch->csize ? ch->csize : 1);
+	out = malloc(ch->usize ? ch->usize : 1);
+	if (!in || !out) {
+		free(in);
+		free(out);
+		return -ENOMEM;
+	}
+	ret = pread_full(cf->s->src.fd, in, ch->csize, ch->hdr + CHUNK_HDR_SIZE);
+	if (!ret)
+		ret = cf->s->src.ops->decompress(in, ch->csize, out, ch->usize);
+	free(in);
+	if (ret) {
+		free(out);
+		return ret;
+	}
+	*data = out;
+	*size = ch->usize;
+	return 0;
+}
+
+/* The chunk holding @off, which is below s->size: the last one starting at or before it. */
+static uint32_t chunk_find(const struct tdat_stream *s, uint64_t off)
+{
+	uint32_t lo = 0, hi = s->nchunks - 1, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo + 1) / 2;
+		if (s->chunks[mid].start <= off)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
+}
+
+static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
+				  size_t len, uint64_t off)
+{
+	struct tdat_cache_entry *e;
+	struct chunk_fill cf;
+	uint32_t i = chunk_find(s, off);
+	size_t done = 0, n;
+	uint64_t in;
+	int ret;
+
+	cf.s = s;
+	while (done < len && i < s->nchunks) {
+		cf.ch = &s->chunks[i];
+		if (!cf.ch->usize) {
+			i++;
+			continue;
+		}
+		ret = tdat_cache_get(s->src.cache, cf.ch->hdr, chunk_fill, &cf, &e);
+		if (ret)
+			return ret;
+		/* The cache serves what fill made: re-check, keys are shared. */
+		if (tdat_cache_entry_size(e) != cf.ch->usize) {
+			tdat_cache_put(s->src.cache, e);
+			return -EIO;
+		}
+		in = off + done - cf.ch->start;
+		n = cf.ch->usize - in;
+		if (n > len - done)
+			n = len - done;
+		memcpy(buf + done, (const unsigned char *)tdat_cache_entry_data(e) + in, n);
+		tdat_cache_put(s->src.cache, e);
+		done += n;
+		i++;
+	}
+	return (ssize_t)done;
+}
+
+/**
+ * tdat_stream_read() - read uncompressed bytes
+ * @s: stream
+ * @buf: destination
+ * @len: bytes wanted; at most SSIZE_MAX are read
+ * @off: offset in the uncompressed stream
+ *
+ * Return: bytes read (short only at the end, 0 at or past the end), -EIO
+ * when a chunk in the range does not decompress (or the file shrank), or
+ * another negative errno.
+ * Context: may block while another thread decompresses the same chunk.
+ */
+ssize_t tdat_stream_read(struct tdat_stream *s, void *buf, size_t len, uint64_t off)
+{
+	int ret;
+
+	if (off >= s->size || !len)
+		return 0;
+	if (len > s->size - off)
+		len = (size_t)(s->size - off);
+	if (len > SSIZE_MAX)
+		len = SSIZE_MAX;
+	if (s->kind != TDAT_STREAM_RAW)
+		return stream_read_chunks(s, buf, len, off);
+	ret = pread_full(s->src.fd, buf, len, s->offset + off);
+	return ret ? ret : (ssize_t)len;
+}
