@@ -1,0 +1,423 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat.c - the virtual tree of a trace.dat file without FUSE:
+ * `tdat ls|cat|check TRACE ...`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tdat-config.h"
+#include "tdat.h"
+#include "tdatfs-tree.h"
+
+#define CHUNK	(1024 * 1024)
+
+static const char *prog = "tdat";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: %s ls [-l] TRACE [PATH]\n"
+		"       %s cat TRACE PATH...\n"
+		"       %s check TRACE\n"
+		"       %s --help | --version\n"
+		"\n"
+		"Show the tree that tdatfs mounts for a trace-cmd trace.dat file.\n"
+		"  ls     list a directory (default /); -l: type, size, name\n"
+		"  cat    write files to stdout, bytes as a read of the mount\n"
+		"  check  read every section, option, blob and CPU stream;\n"
+		"         exit 0 when sound, else list the problems and exit 1\n"
+		"Exit status: 0 ok, 1 bad trace or missing path, 2 usage error.\n",
+		prog, prog, prog, prog);
+}
+
+static struct tdat_file *open_trace(const char *path)
+{
+	struct tdat_file *f;
+	char err[512] = "";
+
+	f = tdat_open(path, NULL, err, sizeof(err));
+	if (!f)
+		fprintf(stderr, "%s: %s: %s\n", prog, path,
+			*err ? err : strerror(errno));
+	return f;
+}
+
+static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp)
+{
+	struct tdatfs_tree *t;
+	struct stat st;
+
+	*fp = open_trace(path);
+	if (!*fp)
+		return NULL;
+	if (stat(path, &st)) {
+		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+		goto fail;
+	}
+	t = tdatfs_tree_new(*fp, &st);
+	if (t)
+		return t;
+	fprintf(stderr, "%s: %s: cannot build the tree: %s\n", prog, path,
+		strerror(errno));
+fail:
+	tdat_close(*fp);
+	*fp = NULL;
+	return NULL;
+}
+
+struct ls_ctx {
+	struct tdatfs_tree *t;
+	bool lng;
+	int ret;
+};
+
+static int ls_one(void *ctx, const char *name, uint64_t ino, bool is_dir)
+{
+	struct ls_ctx *c = ctx;
+	struct stat st;
+
+	if (!c->lng) {
+		printf("%s\n", name);
+		return 0;
+	}
+	if (tdatfs_tree_stat(c->t, ino, &st)) {
+		c->ret = 1;
+		st.st_size = 0;
+	}
+	printf("%c %12jd %s%s\n", is_dir ? 'd' : '-', (intmax_t)st.st_size,
+	       name, is_dir ? "/" : "");
+	return 0;
+}
+
+static int cmd_ls(int argc, char **argv)
+{
+	struct ls_ctx c = { 0 };
+	struct tdat_file *f;
+	const char *path;
+	uint64_t ino;
+	int opt, ret;
+
+	optind = 1;
+	while ((opt = getopt(argc, argv, "+l")) != -1) {
+		if (opt != 'l') {
+			usage(stderr);
+			return 2;
+		}
+		c.lng = true;
+	}
+	if (argc - optind < 1 || argc - optind > 2) {
+		usage(stderr);
+		return 2;
+	}
+	path = argc - optind == 2 ? argv[optind + 1] : "/";
+	c.t = open_tree(argv[optind], &f);
+	if (!c.t)
+		return 1;
+	ret = tdatfs_tree_lookup(c.t, path, &ino);
+	if (ret) {
+		fprintf(stderr, "%s: %s: %s: %s\n", prog, argv[optind], path,
+			strerror(-ret));
+		ret = 1;
+	} else if (!tdatfs_tree_is_dir(c.t, ino)) {
+		ls_one(&c, path, ino, false);
+		ret = c.ret;
+	} else {
+		tdatfs_tree_readdir(c.t, ino, ls_one, &c);
+		ret = c.ret;
+	}
+	tdatfs_tree_free(c.t);
+	tdat_close(f);
+	return ret;
+}
+
+static int write_all(const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(STDOUT_FILENO, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -errno;
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+static int cmd_cat(int argc, char **argv)
+{
+	struct tdatfs_tree *t;
+	struct tdat_file *f;
+	char *buf;
+	int i, ret = 0;
+
+	if (argc < 3) {
+		usage(stderr);
+		return 2;
+	}
+	buf = malloc(CHUNK);
+	if (!buf) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+		return 1;
+	}
+	t = open_tree(argv[1], &f);
+	if (!t) {
+		free(buf);
+		return 1;
+	}
+	for (i = 2; i < argc; i++) {
+		uint64_t ino, off = 0;
+		ssize_t n;
+		int err;
+
+		err = tdatfs_tree_lookup(t, argv[i], &ino);
+		if (!err && tdatfs_tree_is_dir(t, ino))
+			err = -EISDIR;
+		while (!err) {
+			n = tdatfs_tree_read(t, ino, buf, CHUNK, off);
+			if (n <= 0) {
+				err = n;
+				break;
+			}
+			err = write_all(buf, n);
+			if (err) {
+				fprintf(stderr, "%s: write: %s\n", prog,
+					strerror(-err));
+				ret = 1;
+				goto out;
+			}
+			off += n;
+		}
+		if (err) {
+			fprintf(stderr, "%s: %s: %s: %s", prog, argv[1],
+				argv[i], strerror(-err));
+			if (off)
+				fprintf(stderr, " at offset %" PRIu64, off);
+			fputc('\n', stderr);
+			ret = 1;
+		}
+	}
+out:
+	tdatfs_tree_free(t);
+	tdat_close(f);
+	free(buf);
+	return ret;
+}
+
+/* ---- check --------------------------------------------------------------- */
+
+typedef ssize_t (*read_fn)(struct tdat_file *f, size_t a, size_t b, void *buf,
+			   size_t len, uint64_t off);
+
+static ssize_t rd_section(struct tdat_file *f, size_t a, size_t b, void *buf,
+			  size_t len, uint64_t off)
+{
+	(void)b;
+	return tdat_section_read(f, a, buf, len, off);
+}
+
+static ssize_t rd_meta(struct tdat_file *f, size_t a, size_t b, void *buf,
+		       size_t len, uint64_t off)
+{
+	(void)b;
+	return tdat_meta_read(f, a, buf, len, off);
+}
+
+static ssize_t rd_event(struct tdat_file *f, size_t a, size_t b, void *buf,
+			size_t len, uint64_t off)
+{
+	(void)b;
+	return tdat_event_read(f, a, buf, len, off);
+}
+
+static ssize_t rd_cpu(struct tdat_file *f, size_t a, size_t b, void *buf,
+		      size_t len, uint64_t off)
+{
+	return tdat_cpu_read(f, a, b, buf, len, off);
+}
+
+/*
+ * Read a whole stream of @size bytes.  After an error, step over the bad
+ * range @step bytes at a time so that each damaged range is reported once
+ * and the rest is still checked.
+ */
+static int check_stream(struct tdat_file *f, read_fn rd, size_t a, size_t b,
+			uint64_t size, uint64_t step, const char *what,
+			char *buf)
+{
+	uint64_t off = 0, bad_start = 0;
+	bool bad = false;
+	int problems = 0;
+
+	if (!step)
+		step = 4096;
+	while (off < size) {
+		size_t want = bad ? step : CHUNK;
+		ssize_t n;
+
+		if (want > size - off)
+			want = size - off;
+		n = rd(f, a, b, buf, want, off);
+		if (n > 0 && bad) {
+			printf("%s: bytes %" PRIu64 "-%" PRIu64
+			       " unreadable\n", what, bad_start, off - 1);
+			problems++;
+			bad = false;
+		}
+		if (n > 0) {
+			off += n;
+			continue;
+		}
+		if (n == 0) {
+			printf("%s: ends at offset %" PRIu64 ", %" PRIu64
+			       " bytes expected\n", what, off, size);
+			return problems + 1;
+		}
+		if (!bad && want > step) {
+			/* Narrow down: re-read this range in small steps. */
+			bad = true;
+			bad_start = off;
+			continue;
+		}
+		if (!bad) {
+			bad = true;
+			bad_start = off;
+		}
+		off += want;
+	}
+	if (bad) {
+		printf("%s: bytes %" PRIu64 "-%" PRIu64 " unreadable\n", what,
+		       bad_start, size - 1);
+		problems++;
+	}
+	return problems;
+}
+
+static int cmd_check(int argc, char **argv)
+{
+	static const char *const meta_names[] = {
+		"header_page", "header_event", "kallsyms", "printk_formats",
+		"saved_cmdlines", "btf", "modules",
+	};
+	struct tdat_file *f;
+	char what[512];
+	int problems = 0;
+	size_t i, n;
+	char *buf;
+
+	if (argc != 2) {
+		usage(stderr);
+		return 2;
+	}
+	buf = malloc(CHUNK);
+	if (!buf) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+		return 1;
+	}
+	f = open_trace(argv[1]);
+	if (!f) {
+		free(buf);
+		return 1;
+	}
+	/* Options were all validated by tdat_open(); sections are read here. */
+	n = tdat_section_count(f);
+	for (i = 0; i < n; i++) {
+		const struct tdat_section *s = tdat_section_get(f, i);
+		size_t b;
+
+		if (!s)
+			continue;
+		for (b = 0; b < tdat_buffer_count(f); b++)
+			if (tdat_buffer_get(f, b) &&
+			    tdat_buffer_get(f, b)->section == (long)i)
+				break;
+		if (b < tdat_buffer_count(f))
+			continue;	/* buffer section: its CPUs below */
+		snprintf(what, sizeof(what), "section %zu (id %u) at offset %"
+			 PRIu64, i, s->id, s->offset);
+		problems += check_stream(f, rd_section, i, 0, s->data_size,
+					 4096, what, buf);
+	}
+	for (i = 0; i < TDAT_META_COUNT; i++) {
+		uint64_t size;
+
+		if (tdat_meta_size(f, i, &size))
+			continue;
+		snprintf(what, sizeof(what), "%s", meta_names[i]);
+		problems += check_stream(f, rd_meta, i, 0, size, 4096, what,
+					 buf);
+	}
+	n = tdat_event_count(f);
+	for (i = 0; i < n; i++) {
+		const struct tdat_event_format *e = tdat_event_get(f, i);
+
+		if (!e)
+			continue;
+		snprintf(what, sizeof(what), "event format %s/%s", e->system,
+			 e->name);
+		problems += check_stream(f, rd_event, i, 0, e->size, 4096,
+					 what, buf);
+	}
+	n = tdat_buffer_count(f);
+	for (i = 0; i < n; i++) {
+		const struct tdat_buffer *b = tdat_buffer_get(f, i);
+		unsigned int c;
+
+		if (!b)
+			continue;
+		for (c = 0; c < b->ncpus; c++) {
+			uint64_t size;
+			int err;
+
+			snprintf(what, sizeof(what),
+				 "buffer \"%s\" cpu %u (data at offset %" PRIu64
+				 ")", b->name, b->cpus[c].cpu,
+				 b->cpus[c].offset);
+			err = tdat_cpu_size(f, i, c, &size);
+			if (err) {
+				printf("%s: size unreadable: %s\n", what,
+				       strerror(-err));
+				problems++;
+				continue;
+			}
+			problems += check_stream(f, rd_cpu, i, c, size,
+						 b->page_size, what, buf);
+		}
+	}
+	tdat_close(f);
+	free(buf);
+	return problems ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("tdat %s\n", TDAT_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "ls"))
+		return cmd_ls(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "cat"))
+		return cmd_cat(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return cmd_check(argc - 1, argv + 1);
+	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,691 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-render.c - the generated texts of the tree: README, info,
+ * options/ (every option rendered), per_cpu/cpuN/stats, sections/index and
+ * the trace_clock of instances.  Everything here is rendered once, at build
+ * time, into memory owned by the tree's nodes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "tdatfs-tree.h"
+#include "tdatfs-tree-int.h"
+
+/* A growing text; after a failed allocation it stays failed (@err). */
+struct sbuf {
+	char *s;
+	size_t len;
+	size_t cap;
+	bool err;
+};
+
+static void sb_add(struct sbuf *b, const void *p, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *s;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		s = realloc(b->s, cap);
+		if (!s) {
+			b->err = true;
+			return;
+		}
+		b->s = s;
+		b->cap = cap;
+	}
+	if (n)
+		memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static void __attribute__((format(printf, 2, 3)))
+sb_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		b->err = true;
+		return;
+	}
+	sb_add(b, s, n);
+	free(s);
+}
+
+/* Hand the text to a new in-memory node under @parent. */
+static int sb_node(struct tdatfs_tree *t, uint32_t parent, const char *name,
+		   struct sbuf *b)
+{
+	if (b->err) {
+		free(b->s);
+		return -ENOMEM;
+	}
+	if (!b->s)
+		return tdatfs_node_add_mem(t, parent, name, "", 0, false);
+	return tdatfs_node_add_mem(t, parent, name, b->s, b->len, true);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+/* Reads numbers from option bytes, tracking what is left. */
+struct cursor {
+	const struct tdat_file *f;
+	const unsigned char *p;
+	size_t left;
+	bool bad;
+};
+
+static uint64_t cur_get(struct cursor *c, size_t n)
+{
+	uint64_t v = 0;
+
+	if (c->bad || c->left < n) {
+		c->bad = true;
+		return 0;
+	}
+	if (n == 2)
+		v = tdat_get16(c->f, c->p);
+	else if (n == 4)
+		v = tdat_get32(c->f, c->p);
+	else
+		v = tdat_get64(c->f, c->p);
+	c->p += n;
+	c->left -= n;
+	return v;
+}
+
+/* A NUL-terminated string from the option bytes, or NULL. */
+static const char *cur_str(struct cursor *c)
+{
+	const unsigned char *nul;
+	const char *s;
+
+	if (c->bad)
+		return NULL;
+	nul = c->left ? memchr(c->p, '\0', c->left) : NULL;
+	if (!nul) {
+		c->bad = true;
+		return NULL;
+	}
+	s = (const char *)c->p;
+	c->left -= nul + 1 - c->p;
+	c->p = nul + 1;
+	return s;
+}
+
+static bool is_string_option(unsigned int id)
+{
+	switch (id) {
+	case TDAT_OPT_DATE:
+	case TDAT_OPT_CPUSTAT:
+	case TDAT_OPT_TRACECLOCK:
+	case TDAT_OPT_UNAME:
+	case TDAT_OPT_HOOK:
+	case TDAT_OPT_OFFSET:
+	case TDAT_OPT_VERSION:
+	case TDAT_OPT_PROCMAPS:
+	case TDAT_OPT_LAST_BOOT_INFO:
+		return true;
+	}
+	return false;
+}
+
+static void render_buffer(struct sbuf *b, struct cursor *c, bool v7, bool text)
+{
+	const char *s;
+	uint32_t n, i;
+
+	sb_printf(b, "offset: %" PRIu64 "\n", cur_get(c, 8));
+	s = cur_str(c);
+	if (s)
+		sb_printf(b, "name: %s\n", s);
+	if (!v7 || c->bad)
+		return;
+	s = cur_str(c);
+	if (s)
+		sb_printf(b, "clock: %s\n", s);
+	if (text || c->bad)
+		return;
+	sb_printf(b, "page_size: %" PRIu64 "\n", cur_get(c, 4));
+	n = cur_get(c, 4);
+	if (c->bad)
+		return;
+	sb_printf(b, "cpus: %" PRIu32 "\n", n);
+	for (i = 0; i < n && !c->bad; i++) {
+		uint32_t cpu = cur_get(c, 4);
+		uint64_t off = cur_get(c, 8);
+		uint64_t size = cur_get(c, 8);
+
+		if (!c->bad)
+			sb_printf(b, "cpu%" PRIu32 ": offset %" PRIu64
+				  " size %" PRIu64 "\n", cpu, off, size);
+	}
+}
+
+static void render_time_shift(struct sbuf *b, struct cursor *c)
+{
+	uint32_t n, i, k, cnt;
+	uint32_t *counts;
+
+	sb_printf(b, "peer_trace_id: 0x%016" PRIX64 "\n", cur_get(c, 8));
+	sb_printf(b, "flags: %" PRIu64 "\n", cur_get(c, 4));
+	n = cur_get(c, 4);
+	if (c->bad)
+		return;
+	sb_printf(b, "cpus: %" PRIu32 "\n", n);
+	/* Each CPU takes at least 4 bytes: @n is bounded by the option size. */
+	if (n > c->left / 4) {
+		c->bad = true;
+		return;
+	}
+	counts = calloc(n ? n : 1, sizeof(*counts));
+	if (!counts) {
+		b->err = true;
+		return;
+	}
+	for (i = 0; i < n && !c->bad; i++) {
+		const unsigned char *base;
+
+		cnt = cur_get(c, 4);
+		if (c->bad || cnt > c->left / 24) {
+			c->bad = true;
+			break;
+		}
+		counts[i] = cnt;
+		sb_printf(b, "cpu%" PRIu32 "_count: %" PRIu32 "\n", i, cnt);
+		base = c->p;
+		for (k = 0; k < cnt; k++) {
+			struct cursor e = { c->f, base + 8 * k, 8, false };
+			struct cursor o = { c->f, base + 8 * (cnt + k), 8, false };
+			struct cursor s = { c->f, base + 8 * (2 * cnt + k), 8, false };
+
+			sb_printf(b, "cpu%" PRIu32 "[%" PRIu32 "]: ts %" PRIu64
+				  " offset %" PRId64 " scaling %" PRIu64 "\n",
+				  i, k, cur_get(&e, 8), (int64_t)cur_get(&o, 8),
+				  cur_get(&s, 8));
+		}
+		c->p += 24 * (size_t)cnt;
+		c->left -= 24 * (size_t)cnt;
+	}
+	/* The optional fraction bits (written since trace-cmd 2.9). */
+	for (i = 0; i < n && !c->bad && c->left; i++)
+		for (k = 0; k < counts[i] && c->left >= 8; k++)
+			sb_printf(b, "cpu%" PRIu32 "[%" PRIu32 "]_fraction: %"
+				  PRIu64 "\n", i, k, cur_get(c, 8));
+	free(counts);
+}
+
+static void render_guest(struct sbuf *b, struct cursor *c)
+{
+	const char *name = cur_str(c);
+	uint32_t n, i;
+
+	if (name)
+		sb_printf(b, "name: %s\n", name);
+	sb_printf(b, "trace_id: 0x%016" PRIX64 "\n", cur_get(c, 8));
+	n = cur_get(c, 4);
+	if (c->bad)
+		return;
+	sb_printf(b, "cpus: %" PRIu32 "\n", n);
+	for (i = 0; i < n && !c->bad; i++) {
+		uint32_t cpu = cur_get(c, 4);
+		int32_t pid = cur_get(c, 4);
+
+		if (!c->bad)
+			sb_printf(b, "cpu%" PRIu32 ": pid %" PRId32 "\n",
+				  cpu, pid);
+	}
+}
+
+static void render_option(const struct tdatfs_tree *t,
+			  const struct tdat_option *o, struct sbuf *b)
+{
+	struct cursor c = { t->f, o->data, o->data ? o->size : 0, false };
+	bool v7 = tdat_version(t->f) >= 7;
+
+	if (is_string_option(o->id)) {
+		size_t len = c.left;
+
+		if (len && !c.p[len - 1])
+			len--;
+		sb_add(b, c.p, len);
+		return;
+	}
+	switch (o->id) {
+	case TDAT_OPT_DONE:
+		if (c.left)
+			sb_printf(b, "next_options: %" PRIu64 "\n",
+				  cur_get(&c, 8));
+		break;
+	case TDAT_OPT_BUFFER:
+		render_buffer(b, &c, v7, false);
+		break;
+	case TDAT_OPT_BUFFER_TEXT:
+		render_buffer(b, &c, true, true);
+		break;
+	case TDAT_OPT_CPUCOUNT:
+		sb_printf(b, "cpus: %" PRIu64 "\n", cur_get(&c, 4));
+		break;
+	case TDAT_OPT_TRACEID:
+		sb_printf(b, "trace_id: 0x%016" PRIX64 "\n", cur_get(&c, 8));
+		break;
+	case TDAT_OPT_TSC2NSEC:
+		sb_printf(b, "multiplier: %" PRIu64 "\n", cur_get(&c, 4));
+		sb_printf(b, "shift: %" PRIu64 "\n", cur_get(&c, 4));
+		sb_printf(b, "offset: %" PRIu64 "\n", cur_get(&c, 8));
+		break;
+	case TDAT_OPT_TIME_SHIFT:
+		render_time_shift(b, &c);
+		break;
+	case TDAT_OPT_GUEST:
+		render_guest(b, &c);
+		break;
+	case TDAT_OPT_HEADER_INFO:
+	case TDAT_OPT_FTRACE_EVENTS:
+	case TDAT_OPT_EVENT_FORMATS:
+	case TDAT_OPT_KALLSYMS:
+	case TDAT_OPT_PRINTK:
+	case TDAT_OPT_CMDLINES:
+	case TDAT_OPT_BTF_FILE:
+	case TDAT_OPT_MODULES_FILE:
+		sb_printf(b, "section_offset: %" PRIu64 "\n", cur_get(&c, 8));
+		break;
+	default:
+		/* Unknown ids (and STRINGS, never an option): raw bytes. */
+		sb_add(b, c.p, c.left);
+		return;
+	}
+	if (c.bad)
+		sb_printf(b, "error: option data too short (%" PRIu32
+			  " bytes at offset %" PRIu64 ")\n", o->size, o->offset);
+}
+
+static bool repeats_by_nature(unsigned int id)
+{
+	return id == TDAT_OPT_CPUSTAT || id == TDAT_OPT_BUFFER ||
+	       id == TDAT_OPT_GUEST;
+}
+
+/* The "CPU: N" line of CPUSTAT text, or -1. */
+static long stat_cpu(const struct tdat_option *o)
+{
+	const char *p = o->data;
+	unsigned long v = 0;
+	size_t i = 5;
+
+	if (!p || o->size < 6 || memcmp(p, "CPU: ", 5))
+		return -1;
+	if (p[i] < '0' || p[i] > '9')
+		return -1;
+	for (; i < o->size && p[i] >= '0' && p[i] <= '9' && v < 1000000; i++)
+		v = v * 10 + (p[i] - '0');
+	return v;
+}
+
+/* Name of an occurrence of a repeated option; "" for a folded separator. */
+static void occurrence_name(const struct tdatfs_tree *t,
+			    const struct tdat_option *o, unsigned int nth,
+			    char *prefix, size_t plen, char *name, size_t nlen)
+{
+	struct cursor c = { t->f, o->data, o->data ? o->size : 0, false };
+	const char *s;
+	long cpu;
+
+	switch (o->id) {
+	case TDAT_OPT_CPUSTAT:
+		if (c.left > 9 && !memcmp(c.p, "\nBuffer: ", 9)) {
+			size_t i = 9;
+
+			while (i < c.left && c.p[i] != '\n' && c.p[i] &&
+			       i - 9 < plen - 2)
+				i++;
+			snprintf(prefix, plen, "%.*s-", (int)(i - 9), c.p + 9);
+			name[0] = '\0';
+			return;
+		}
+		cpu = stat_cpu(o);
+		if (cpu >= 0) {
+			snprintf(name, nlen, "%scpu%ld", prefix, cpu);
+			return;
+		}
+		snprintf(name, nlen, "%s%u", prefix, nth);
+		return;
+	case TDAT_OPT_BUFFER:
+	case TDAT_OPT_BUFFER_TEXT:
+		cur_get(&c, 8);
+		s = cur_str(&c);
+		if (s) {
+			snprintf(name, nlen, "%s", *s ? s : "top");
+			return;
+		}
+		break;
+	case TDAT_OPT_GUEST:
+		s = cur_str(&c);
+		if (s && *s) {
+			snprintf(name, nlen, "%s", s);
+			return;
+		}
+		break;
+	case TDAT_OPT_PROCMAPS:
+		if (c.left && c.p[0] >= '0' && c.p[0] <= '9') {
+			size_t i = 0;
+
+			while (i < c.left && i < nlen - 1 &&
+			       c.p[i] >= '0' && c.p[i] <= '9')
+				i++;
+			snprintf(name, nlen, "%.*s", (int)i, c.p);
+			return;
+		}
+		break;
+	}
+	snprintf(name, nlen, "%u", nth);
+}
+
+static int add_stats(struct tdatfs_tree *t, const struct tdat_option *o)
+{
+	long cpu = stat_cpu(o), i;
+	uint32_t pcpu, cdir;
+	char name[32];
+	size_t len = o->size;
+	int ret;
+
+	if (cpu < 0)
+		return 0;
+	if (len && !((const char *)o->data)[len - 1])
+		len--;
+	i = tdatfs_node_find(t, 0, "per_cpu");
+	if (i < 0) {
+		ret = tdatfs_node_add(t, 0, "per_cpu", TN_DIR, &pcpu);
+		if (ret)
+			return ret;
+	} else {
+		pcpu = i;
+	}
+	snprintf(name, sizeof(name), "cpu%ld", cpu);
+	i = tdatfs_node_find(t, pcpu, name);
+	if (i < 0) {
+		ret = tdatfs_node_add(t, pcpu, name, TN_DIR, &cdir);
+		if (ret)
+			return ret;
+	} else {
+		cdir = i;
+	}
+	if (tdatfs_node_find(t, cdir, "stats") >= 0)
+		return 0;
+	return tdatfs_node_add_mem(t, cdir, "stats", o->data, len, false);
+}
+
+static int build_options(struct tdatfs_tree *t)
+{
+	size_t i, n = tdat_option_count(t->f);
+	unsigned int *count, *seen;
+	char prefix[256] = "";
+	bool top_stats = true;
+	uint32_t dir, sub;
+	int ret;
+
+	count = calloc(65536, sizeof(*count));
+	seen = calloc(65536, sizeof(*seen));
+	if (!count || !seen) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct tdat_option *o = tdat_option_get(t->f, i);
+
+		if (o)
+			count[o->id]++;
+	}
+	ret = tdatfs_node_add(t, 0, "options", TN_DIR, &dir);
+	for (i = 0; !ret && i < n; i++) {
+		const struct tdat_option *o = tdat_option_get(t->f, i);
+		char oname[32], name[300];
+		struct sbuf b = { 0 };
+		const char *nm;
+		long d;
+
+		if (!o)
+			continue;
+		nm = tdat_option_name(o->id);
+		if (!nm) {
+			snprintf(oname, sizeof(oname), "unknown-%u", o->id);
+			nm = oname;
+		}
+		if (o->id == TDAT_OPT_CPUSTAT) {
+			if (o->size > 9 && !memcmp(o->data, "\nBuffer: ", 9))
+				top_stats = false;
+			else if (top_stats)
+				ret = add_stats(t, o);
+			if (ret)
+				break;
+		}
+		if (count[o->id] == 1 && !repeats_by_nature(o->id)) {
+			render_option(t, o, &b);
+			ret = sb_node(t, dir, nm, &b);
+			continue;
+		}
+		d = tdatfs_node_find(t, dir, nm);
+		if (d >= 0) {
+			sub = d;
+		} else {
+			ret = tdatfs_node_add(t, dir, nm, TN_DIR, &sub);
+			if (ret)
+				break;
+		}
+		occurrence_name(t, o, seen[o->id]++, prefix, sizeof(prefix),
+				name, sizeof(name));
+		if (!name[0]) {
+			ret = 0;	/* a CPUSTAT separator: folded into names */
+			continue;
+		}
+		render_option(t, o, &b);
+		ret = sb_node(t, sub, name, &b);
+	}
+out:
+	free(count);
+	free(seen);
+	return ret;
+}
+
+/* ---- sections/index, info, README -------------------------------------- */
+
+static int build_index(struct tdatfs_tree *t)
+{
+	long d = tdatfs_node_find(t, 0, "sections");
+	struct sbuf b = { 0 };
+	uint32_t k;
+
+	if (d < 0)
+		return 0;
+	sb_printf(&b, "entry id flags offset stored_size data_size description\n");
+	for (k = 0; k < t->nodes[d].nkids; k++) {
+		const struct tdatfs_node *e = &t->nodes[t->nodes[d].kids[k]];
+		const struct tdat_section *s = tdat_section_get(t->f, e->a);
+
+		if (!s)
+			continue;
+		sb_printf(&b, "%s %u 0x%x %" PRIu64 " %" PRIu64 " %" PRIu64
+			  " %s\n", e->name, s->id, s->flags, s->offset, s->size,
+			  s->data_size, s->description ? s->description : "");
+	}
+	return sb_node(t, d, "index", &b);
+}
+
+static int build_info(struct tdatfs_tree *t)
+{
+	struct tdat_file *f = t->f;
+	struct sbuf b = { 0 };
+	size_t i, n = tdat_buffer_count(f);
+
+	sb_printf(&b, "version: %u\n", tdat_version(f));
+	sb_printf(&b, "endianness: %s\n",
+		  tdat_big_endian(f) ? "big" : "little");
+	sb_printf(&b, "long_size: %u\n", tdat_long_size(f));
+	sb_printf(&b, "kernel_long_size: %u\n", tdat_kernel_long_size(f));
+	sb_printf(&b, "page_size: %" PRIu32 "\n", tdat_page_size(f));
+	sb_printf(&b, "compression: %s\n", tdat_compression(f));
+	sb_printf(&b, "compression_version: %s\n",
+		  tdat_compression_version(f));
+	sb_printf(&b, "cpus: %u\n", tdat_cpu_count(f));
+	sb_printf(&b, "buffers: %zu\n", n);
+	sb_printf(&b, "sections: %zu\n", tdat_section_count(f));
+	sb_printf(&b, "options: %zu\n", tdat_option_count(f));
+	sb_printf(&b, "event_formats: %zu\n", tdat_event_count(f));
+	sb_printf(&b, "file_size: %" PRIu64 "\n", tdat_file_size(f));
+	for (i = 0; i < n; i++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(f, i);
+
+		if (!buf)
+			continue;
+		sb_printf(&b, "buffer: %s type=%s clock=%s page_size=%" PRIu32
+			  " cpus=%u\n", buf->name && *buf->name ? buf->name : "top",
+			  buf->latency ? "latency" : "flyrecord",
+			  buf->clock && *buf->clock ? buf->clock : "unknown",
+			  buf->page_size, buf->ncpus);
+	}
+	return sb_node(t, 0, "info", &b);
+}
+
+static const char readme_text[] =
+"tdatfs - a trace-cmd trace.dat file shown as files (read-only)\n"
+"\n"
+"Names follow tracefs (/sys/kernel/tracing). Files exist only for what\n"
+"this trace holds.\n"
+"\n"
+"  info                  key: value summary of the file (version, endianness,\n"
+"                        long sizes, page size, compression, cpus, buffers...)\n"
+"  header_page, header_event   ring-buffer header formats as stored\n"
+"  events/SYSTEM/EVENT/format  event format files as stored (ftrace/ too)\n"
+"  events/SYSTEM/EVENT/id      the event id, decimal\n"
+"  kallsyms, printk_formats, saved_cmdlines   as stored\n"
+"  trace_clock           TRACECLOCK option text as stored\n"
+"  trace                 decoded events of the top buffer, as trace-cmd report\n"
+"                        prints them (without its cpus= line)\n"
+"  per_cpu/cpuN/trace    the same for one CPU\n"
+"  per_cpu/cpuN/trace_pipe_raw   the CPU's ring-buffer pages, decompressed\n"
+"  per_cpu/cpuN/stats    CPUSTAT option text of the top buffer for CPU N\n"
+"  instances/NAME/       trace, trace_clock and per_cpu/ of another buffer;\n"
+"                        its trace_clock is the TRACECLOCK list with this\n"
+"                        buffer's clock in brackets, or just the clock name\n"
+"  btf/vmlinux, modules  BTF and modules files, decompressed, when stored\n"
+"  sections/NN-slug      (v7) each section in file order: metadata sections\n"
+"                        as their decompressed payload, buffer sections as\n"
+"                        directories of cpuN files (= trace_pipe_raw)\n"
+"  sections/index        entry id flags offset stored_size data_size description\n"
+"\n"
+"A latency trace shows its stored text as the trace of its buffer.\n"
+"The size of a trace file is 0 until its text has been produced once\n"
+"(read it to the end); from then on it is exact. Read until end of file.\n"
+"\n"
+"options/ holds one file per option, named in lower case. Options that\n"
+"occur more than once (and always cpustat, buffer, guest) are directories\n"
+"with one file per occurrence: cpustat/cpuN (instances: NAME-cpuN; the\n"
+"\"Buffer: NAME\" separator entries are folded into those names),\n"
+"buffer/NAME (top for the top buffer), guest/NAME, procmaps/PID, others\n"
+"numbered 0, 1, ... in file order. Unknown ids appear as unknown-ID with\n"
+"their raw bytes. Text options are shown without their trailing NUL.\n"
+"Binary options are rendered as key: value lines:\n"
+"  cpucount      cpus: N\n"
+"  traceid       trace_id: 0x%016X\n"
+"  tsc2nsec      multiplier: N / shift: N / offset: N\n"
+"  buffer        offset: N / name: S / clock: S / page_size: N / cpus: N /\n"
+"                cpuID: offset N size N   (one line per CPU; v6: offset, name)\n"
+"  buffer_text   offset: N / name: S / clock: S\n"
+"  time_shift    peer_trace_id: 0x.. / flags: N / cpus: N / cpuI_count: C /\n"
+"                cpuI[k]: ts T offset O scaling S / cpuI[k]_fraction: F\n"
+"  guest         name: S / trace_id: 0x.. / cpus: N / cpuID: pid P\n"
+"  headers, ftrace_events, event_formats, kallsyms, printk, cmdlines,\n"
+"  btf_file, modules_file    section_offset: N\n"
+"  done          next_options: N   (v7; empty for the v6 marker)\n"
+"A field that does not fit the option data ends the rendering with an\n"
+"\"error: option data too short\" line.\n";
+
+int tdatfs_render_build(struct tdatfs_tree *t)
+{
+	int ret;
+
+	ret = build_options(t);
+	if (!ret)
+		ret = build_index(t);
+	if (!ret)
+		ret = build_info(t);
+	if (!ret)
+		ret = tdatfs_node_add_mem(t, 0, "README", readme_text,
+					  sizeof(readme_text) - 1, false);
+	return ret;
+}
+
+char *tdatfs_render_clock(const struct tdatfs_tree *t, const char *clock,
+			  size_t *len)
+{
+	size_t i, n = tdat_option_count(t->f), clen = strlen(clock);
+	const struct tdat_option *o = NULL;
+	struct sbuf b = { 0 };
+	bool found = false;
+
+	if (!clen) {
+		errno = ENOENT;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		o = tdat_option_get(t->f, i);
+		if (o && o->id == TDAT_OPT_TRACECLOCK)
+			break;
+		o = NULL;
+	}
+	if (o && o->data) {
+		const char *p = o->data, *end = p + o->size;
+
+		while (p < end) {
+			const char *w;
+			size_t wl;
+
+			while (p < end && (*p == ' ' || *p == '\n' || !*p))
+				p++;
+			if (p == end)
+				break;
+			w = p;
+			while (p < end && *p != ' ' && *p != '\n' && *p)
+				p++;
+			wl = p - w;
+			if (wl >= 2 && w[0] == '[' && w[wl - 1] == ']') {
+				w++;
+				wl -= 2;
+			}
+			if (b.len)
+				sb_add(&b, " ", 1);
+			if (wl == clen && !memcmp(w, clock, clen)) {
+				found = true;
+				sb_printf(&b, "[%s]", clock);
+			} else {
+				sb_add(&b, w, wl);
+			}
+		}
+	}
+	if (!found) {
+		b.len = 0;
+		sb_add(&b, clock, clen);
+	}
+	sb_add(&b, "\n", 1);
+	if (b.err) {
+		free(b.s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	*len = b.len;
+	return b.s;
+}

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-tree.h - the virtual file tree of a trace.dat file, shared by the
+ * FUSE daemon (tdatfs) and the command-line tool (tdat).
+ *
+ * Invariants of this module:
+ *  - The tree is built once, by tdatfs_tree_new(), from the tables of an
+ *    open struct tdat_file: nothing is decompressed and no trace data is
+ *    read at build time.  After that the set of nodes never changes.
+ *  - Every node has an inode number (ino), stable for the life of the tree;
+ *    the root is TDATFS_TREE_ROOT, and inode numbers are dense from it.
+ *  - Children of a directory are kept sorted by name (strcmp order) and
+ *    names are unique within a directory; lookups are binary searches.
+ *  - Small generated texts (README, info, event ids, rendered options,
+ *    sections/index) live in memory; every other file is read through the
+ *    parser (or the text engine) at the offset asked for.
+ *  - Every file is 0444 and every directory 0555, owned by the user who
+ *    built the tree, with the trace file's mtime as atime, mtime and ctime.
+ *  - All functions may be called from several threads at once once the
+ *    tree is built: the tree itself is immutable, the parser and the text
+ *    engine lock internally.
+ */
+#ifndef TDATFS_TREE_H
+#define TDATFS_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+struct tdat_file;
+struct tdatfs_tree;
+
+/* Inode number of the root directory (as FUSE expects). */
+#define TDATFS_TREE_ROOT	1
+
+/**
+ * tdatfs_tree_new() - build the virtual tree of an open trace
+ * @f: the trace; must stay open until tdatfs_tree_free() returns
+ * @trace_st: stat of the trace file (its mtime becomes the tree's times),
+ *	or NULL to use the current time
+ *
+ * The tree owns a text engine (tdatfs-text.h) for the decoded text files;
+ * the caller keeps ownership of @f.
+ *
+ * Return: a new tree (free with tdatfs_tree_free()), or NULL with errno set.
+ */
+struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
+				    const struct stat *trace_st);
+
+/**
+ * tdatfs_tree_free() - free a tree and its text engine (not the trace)
+ * @t: tree, or NULL
+ */
+void tdatfs_tree_free(struct tdatfs_tree *t);
+
+/**
+ * tdatfs_tree_lookup() - find a node by path
+ * @t: tree
+ * @path: absolute or relative path; empty components, "." and ".." are
+ *	handled like a file system would
+ * @ino: set to the node found
+ *
+ * Return: 0, -ENOENT when a component does not exist, -ENOTDIR when a
+ * component before the last is a file.
+ */
+int tdatfs_tree_lookup(const struct tdatfs_tree *t, const char *path,
+		       uint64_t *ino);
+
+/**
+ * tdatfs_tree_child() - find one child of a directory
+ * @t: tree
+ * @parent: inode of the directory
+ * @name: child name (one component)
+ * @ino: set to the child found
+ *
+ * Return: 0, -ENOENT, or -ENOTDIR when @parent is not a directory.
+ */
+int tdatfs_tree_child(const struct tdatfs_tree *t, uint64_t parent,
+		      const char *name, uint64_t *ino);
+
+/**
+ * tdatfs_tree_stat() - attributes of a node
+ * @t: tree
+ * @ino: node
+ * @st: filled in (mode, nlink, uid, gid, size, blocks, times, ino)
+ *
+ * The size of a decoded text file is 0 until its text has been produced to
+ * its end (see tdatfs_tree_size_known()), then exact.
+ *
+ * Return: 0, -ENOENT for a bad inode, or -EIO when a size cannot be read.
+ */
+int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st);
+
+/**
+ * tdatfs_tree_size_known() - whether tdatfs_tree_stat() reports the exact size
+ * @t: tree
+ * @ino: node
+ *
+ * Only decoded text files can answer false, until their text has been
+ * produced once; readers must then read until a read returns 0 (FUSE: open
+ * with direct_io).
+ *
+ * Return: true when the size reported is exact.
+ */
+bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino);
+
+/**
+ * tdatfs_tree_is_dir() - whether a node is a directory
+ * @t: tree
+ * @ino: node
+ *
+ * Return: true for a directory, false for a file or a bad inode.
+ */
+bool tdatfs_tree_is_dir(const struct tdatfs_tree *t, uint64_t ino);
+
+/**
+ * typedef tdatfs_tree_filler - readdir callback
+ * @ctx: the caller's context
+ * @name: entry name (valid until the tree is freed)
+ * @ino: entry inode
+ * @is_dir: whether the entry is a directory
+ *
+ * Return: 0 to go on, non-zero to stop the listing.
+ */
+typedef int (*tdatfs_tree_filler)(void *ctx, const char *name, uint64_t ino,
+				  bool is_dir);
+
+/**
+ * tdatfs_tree_readdir() - list a directory, sorted by name
+ * @t: tree
+ * @ino: directory
+ * @fill: called once per child, without "." and ".."
+ * @ctx: passed to @fill
+ *
+ * Return: 0 when all entries were given, the non-zero value @fill returned
+ * when it stopped, -ENOENT for a bad inode, -ENOTDIR for a file.
+ */
+int tdatfs_tree_readdir(const struct tdatfs_tree *t, uint64_t ino,
+			tdatfs_tree_filler fill, void *ctx);
+
+/**
+ * tdatfs_tree_read() - read a file at an offset
+ * @t: tree
+ * @ino: file
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the file
+ *
+ * Return: bytes read (short only at end of file, 0 at end), -EISDIR for a
+ * directory, -ENOENT for a bad inode, -EIO for damaged data, or another
+ * negative errno from the parser or the text engine.
+ */
+ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
+			 size_t len, uint64_t off);
+
+/**
+ * tdatfs_tree_count() - number of nodes
+ * @t: tree
+ *
+ * Return: the number of nodes; inodes run from TDATFS_TREE_ROOT to
+ * TDATFS_TREE_ROOT + count - 1.
+ */
+uint64_t tdatfs_tree_count(const struct tdatfs_tree *t);
+
+#endif /* TDATFS_TREE_H */
