@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-buffer.c - buffers of trace data (flyrecord instances and latency
+ * text): their descriptors from the v7 BUFFER/BUFFER_TEXT options, the
+ * checks at open, and the per-CPU streams built lazily on first use.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-private.h"
+
+/**
+ * tdat_buffer_new() - append a buffer with room for @ncpus CPUs
+ * @f: file
+ * @name: instance name (copied)
+ * @clock: clock name (copied)
+ * @page_size: page size of its data
+ * @latency: a latency (text) buffer
+ * @section: v7 section index or -1
+ * @ncpus: capacity of the CPU array; the caller fills it, counting in
+ *	@pub.ncpus
+ *
+ * The returned pointer is valid until the next tdat_buffer_new().
+ *
+ * Return: the buffer, or NULL on ENOMEM.
+ */
+struct tdat_buf *tdat_buffer_new(struct tdat_file *f, const char *name,
+				 const char *clock, uint32_t page_size,
+				 bool latency, long section, unsigned int ncpus)
+{
+	struct tdat_buf *b;
+	void *n = realloc(f->bufs, (f->nbufs + 1) * sizeof(*f->bufs));
+
+	if (!n)
+		return NULL;
+	f->bufs = n;
+	b = &f->bufs[f->nbufs];
+	memset(b, 0, sizeof(*b));
+	b->pub.name = strdup(name);
+	b->pub.clock = strdup(clock);
+	b->cpus = calloc(ncpus ? ncpus : 1, sizeof(*b->cpus));
+	b->streams = calloc(ncpus ? ncpus : 1, sizeof(*b->streams));
+	b->failed = calloc(ncpus ? ncpus : 1, sizeof(*b->failed));
+	b->extra = calloc(ncpus ? ncpus : 1, sizeof(*b->extra));
+	if (!b->pub.name || !b->pub.clock || !b->cpus || !b->streams || !b->failed ||
+	    !b->extra) {
+		free(b->extra);
+		free((char *)b->pub.name);
+		free((char *)b->pub.clock);
+		free(b->cpus);
+		free(b->streams);
+		free(b->failed);
+		return NULL;
+	}
+	b->pub.page_size = page_size;
+	b->pub.latency = latency;
+	b->pub.section = section;
+	b->pub.cpus = b->cpus;
+	b->kind = TDAT_STREAM_RAW;
+	b->order = f->nbufs;
+	f->nbufs++;
+	return b;
+}
+
+/* A string inside option data at *pos; NULL if it has no NUL. */
+static const char *opt_string(const struct tdat_option *o, uint32_t *pos)
+{
+	const char *s = (const char *)o->data + *pos;
+	const char *nul;
+
+	if (*pos >= o->size)
+		return NULL;
+	nul = memchr(s, '\0', o->size - *pos);
+	if (!nul)
+		return NULL;
+	*pos += (uint32_t)(nul - s) + 1;
+	return s;
+}
+
+static int check_section(struct tdat_file *f, const struct tdat_option *o,
+			 uint64_t off, uint16_t id, long *idx)
+{
+	long k = tdat_find_section(f, off);
+
+	if (k < 0 || f->secs[k].pub.id != id)
+		return tdat_fail(f, EINVAL,
+				 "option %s at offset %llu: offset %llu is not a section with id %u",
+				 tdat_option_name(o->id), (unsigned long long)o->offset,
+				 (unsigned long long)off, id);
+	if ((f->secs[k].pub.flags & 1) && !f->ops)
+		return tdat_fail(f, EINVAL,
+				 "section %ld (id %u) at offset %llu: compressed, but the file has no compression",
+				 k, id, (unsigned long long)off);
+	*idx = k;
+	return 0;
+}
+
+static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
+{
+	uint32_t pos = 8, page, n;
+	const char *name, *clock;
+	struct tdat_sec *sec;
+	struct tdat_buf *b;
+	uint64_t start, end, total = 0;
+	long k;
+	int r;
+
+	if (o->size < 8)
+		goto bad;
+	r = check_section(f, o, tdat_get64(f, o->data), TDAT_OPT_BUFFER, &k);
+	if (r)
+		return r;
+	name = opt_string(o, &pos);
+	clock = name ? opt_string(o, &pos) : NULL;
+	if (!clock || o->size - pos < 8)
+		goto bad;
+	page = tdat_get32(f, (const char *)o->data + pos);
+	n = tdat_get32(f, (const char *)o->data + pos + 4);
+	r = tdat_parse_page_size(f, page, o->offset + pos, "buffer page size");
+	if (r)
+		return r;
+	pos += 8;
+	if (n > (o->size - pos) / 20)
+		return tdat_fail(f, EINVAL,
+				 "option buffer at offset %llu: %u CPUs do not fit in its %u bytes",
+				 (unsigned long long)o->offset, n, o->size);
+	b = tdat_buffer_new(f, name, clock, page, false, k, n);
+	if (!b)
+		return -ENOMEM;
+	sec = &f->secs[k];
+	start = sec->pub.offset + 16;
+	end = start + sec->pub.size;
+	if (sec->pub.flags & 1)
+		b->kind = TDAT_STREAM_CHUNKS;
+	for (uint32_t i = 0; i < n; i++, pos += 20) {
+		const char *p = (const char *)o->data + pos;
+		struct tdat_cpu_data *c = &b->cpus[i];
+
+		c->cpu = tdat_get32(f, p);
+		c->offset = tdat_get64(f, p + 4);
+		c->stored_size = tdat_get64(f, p + 12);
+		if (c->offset > f->file_size || c->stored_size > f->file_size - c->offset)
+			return tdat_fail(f, EINVAL,
+					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
+					 name, c->cpu, (unsigned long long)c->offset,
+					 (unsigned long long)c->stored_size,
+					 (unsigned long long)f->file_size);
+		if (c->offset < start || c->stored_size > end - c->offset)
+			return tdat_fail(f, EINVAL,
+					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu is outside its section at offset %llu",
+					 name, c->cpu, (unsigned long long)c->offset,
+					 (unsigned long long)c->stored_size,
+					 (unsigned long long)sec->pub.offset);
+		/*
+		 * trace-cmd 3.1 records a chunk stream's size without its
+		 * u32 chunk count; take the count in when it fits.
+		 */
+		if (b->kind == TDAT_STREAM_CHUNKS && end - c->offset - c->stored_size >= 4)
+			b->extra[i] = 4;
+		total += c->stored_size;
+		b->pub.ncpus++;
+	}
+	if (b->kind == TDAT_STREAM_RAW) {
+		sec->pub.data_size = total;
+		sec->size_known = true;
+	}
+	return 0;
+bad:
+	return tdat_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
+			 (unsigned long long)o->offset, o->size);
+}
+
+static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
+{
+	uint32_t pos = 8;
+	const char *name, *clock;
+	struct tdat_sec *sec;
+	struct tdat_buf *b;
+	long k;
+	int r;
+
+	if (o->size < 8)
+		goto bad;
+	r = check_section(f, o, tdat_get64(f, o->data), TDAT_OPT_BUFFER_TEXT, &k);
+	if (r)
+		return r;
+	name = opt_string(o, &pos);
+	clock = name ? opt_string(o, &pos) : NULL;
+	if (!clock)
+		goto bad;
+	b = tdat_buffer_new(f, name, clock, f->page_size, true, k, 1);
+	if (!b)
+		return -ENOMEM;
+	sec = &f->secs[k];
+	b->cpus[0].cpu = 0;
+	b->cpus[0].offset = sec->pub.offset + 16;
+	b->cpus[0].stored_size = sec->pub.size;
+	b->pub.ncpus = 1;
+	if (sec->pub.flags & 1) {
+		b->kind = TDAT_STREAM_CHUNKS;
+	} else {
+		sec->pub.data_size = sec->pub.size;
+		sec->size_known = true;
+	}
+	return 0;
+bad:
+	return tdat_fail(f, EINVAL, "option buffer_text at offset %llu: truncated (%u bytes)",
+			 (unsigned long long)o->offset, o->size);
+}
+
+/**
+ * tdat_buffers_v7() - build the buffers from the BUFFER and BUFFER_TEXT
+ * options, checking each CPU's data range against the file and its section
+ * @f: file with sections and options read
+ *
+ * Return: 0, -EINVAL (message set) or -ENOMEM.
+ */
+int tdat_buffers_v7(struct tdat_file *f)
+{
+	for (size_t i = 0; i < f->nopts; i++) {
+		const struct tdat_option *o = &f->opts[i];
+		int r = 0;
+
+		if (o->id == TDAT_OPT_BUFFER)
+			r = buffer_option(f, o);
+		else if (o->id == TDAT_OPT_BUFFER_TEXT)
+			r = buffer_text_option(f, o);
+		else if (o->id == TDAT_OPT_CPUCOUNT && o->size >= 4 && !f->cpu_count)
+			f->cpu_count = tdat_get32(f, o->data);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/**
+ * tdat_buffers_finish() - put the top buffer first, link sections to
+ * their buffers and settle the CPU count
+ * @f: file with its buffers read
+ *
+ * Return: 0.
+ */
+int tdat_buffers_finish(struct tdat_file *f)
+{
+	for (size_t i = 0; i < f->nbufs; i++) {
+		if (!f->bufs[i].pub.name[0]) {
+			struct tdat_buf top = f->bufs[i];
+
+			memmove(&f->bufs[1], &f->bufs[0], i * sizeof(*f->bufs));
+			f->bufs[0] = top;
+			break;
+		}
+	}
+	for (size_t i = 0; i < f->nbufs; i++) {
+		struct tdat_buf *b = &f->bufs[i];
+
+		if (b->pub.section >= 0)
+			f->secs[b->pub.section].buffer = (long)i;
+		if (!f->cpu_count && f->version == 6)
+			f->cpu_count = f->header_cpus;
+	}
+	if (!f->cpu_count) {
+		for (size_t i = 0; i < f->nbufs; i++)
+			for (unsigned int c = 0; c < f->bufs[i].pub.ncpus; c++)
+				if (f->bufs[i].cpus[c].cpu >= f->cpu_count &&
+				    f->bufs[i].cpus[c].cpu < 0x7fffffffu)
+					f->cpu_count = f->bufs[i].cpus[c].cpu + 1;
+	}
+	return 0;
+}
+
+/**
+ * tdat_buffers_free() - free the buffers and their streams
+ * @f: file
+ */
+void tdat_buffers_free(struct tdat_file *f)
+{
+	for (size_t i = 0; i < f->nbufs; i++) {
+		struct tdat_buf *b = &f->bufs[i];
+
+		for (unsigned int c = 0; c < b->pub.ncpus; c++)
+			tdat_stream_free(b->streams[c]);
+		free(b->streams);
+		free(b->failed);
+		free(b->extra);
+		free(b->cpus);
+		free((char *)b->pub.name);
+		free((char *)b->pub.clock);
+	}
+	free(f->bufs);
+	f->bufs = NULL;
+	f->nbufs = 0;
+}
+
+/** tdat_buffer_count() - Return: the number of buffers */
+size_t tdat_buffer_count(const struct tdat_file *f)
+{
+	return f->nbufs;
+}
+
+/**
+ * tdat_buffer_get() - one buffer: the top one first, then in file order
+ * @f: handle
+ * @i: index
+ *
+ * Return: the buffer, or NULL when @i is out of range.
+ */
+const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i)
+{
+	return i < f->nbufs ? &f->bufs[i].pub : NULL;
+}
+
+/* Caller holds f->lock. */
+static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
+					     struct tdat_buf *b, size_t c)
+{
+	char msg[256];
+
+	if (!b->streams[c] && !b->failed[c]) {
+		b->streams[c] = tdat_stream_new(&f->src, b->kind, b->cpus[c].offset,
+						b->cpus[c].stored_size + b->extra[c],
+						msg, sizeof(msg));
+		b->failed[c] = !b->streams[c];
+	}
+	return b->streams[c];
+}
+
+static int cpu_stream(struct tdat_file *f, size_t b, size_t c,
+		      struct tdat_stream **out)
+{
+	struct tdat_buf *buf;
+
+	if (b >= f->nbufs || c >= f->bufs[b].pub.ncpus)
+		return -ENOENT;
+	buf = &f->bufs[b];
+	pthread_mutex_lock(&f->lock);
+	*out = cpu_stream_locked(f, buf, c);
+	pthread_mutex_unlock(&f->lock);
+	return *out ? 0 : -EIO;
+}
+
+/**
+ * tdat_cpu_size() - uncompressed size of one CPU's data stream
+ * @f: handle
+ * @b: buffer index
+ * @c: index into the buffer's cpus
+ * @size: set to the size
+ *
+ * Return: 0, -ENOENT for bad indexes, or -EIO when the chunk table is
+ * damaged.
+ * Context: takes an internal lock.
+ */
+int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)
+{
+	struct tdat_stream *s;
+	int r = cpu_stream(f, b, c, &s);
+
+	if (!r)
+		*size = tdat_stream_size(s);
+	return r;
+}
+
+/**
+ * tdat_cpu_read() - read a range of one CPU's uncompressed data
+ * @f: handle
+ * @b: buffer index
+ * @c: index into the buffer's cpus
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the uncompressed stream
+ *
+ * Return: bytes read (short only at the end, 0 at end), -EIO if a chunk in
+ * the range is damaged, or another negative errno.
+ * Context: takes an internal lock; may block on another thread
+ * decompressing the same chunk.
+ */
+ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
+		      size_t len, uint64_t off)
+{
+	struct tdat_stream *s;
+	int r = cpu_stream(f, b, c, &s);
+
+	if (r)
+		return r;
+	return tdat_stream_read(s, buf, len, off);
+}
+
+/**
+ * tdat_section_get() - one v7 section, in file order
+ * @cf: handle
+ * @i: index
+ *
+ * For a compressed buffer section the first call reads the chunk tables of
+ * its CPUs to learn the data size (0 if one is damaged).
+ *
+ * Return: the section, or NULL when @i is out of range.
+ * Context: takes an internal lock.
+ */
+const struct tdat_section *tdat_section_get(const struct tdat_file *cf, size_t i)
+{
+	/* The handle is ours (malloc'ed); only locked lazy fields change. */
+	struct tdat_file *f = (struct tdat_file *)cf;
+	struct tdat_sec *s;
+
+	if (i >= f->nsecs)
+		return NULL;
+	s = &f->secs[i];
+	pthread_mutex_lock(&f->lock);
+	if (!s->size_known) {
+		uint64_t total = s->pub.size;
+
+		if (s->buffer >= 0) {
+			total = 0;
+			struct tdat_buf *b = &f->bufs[s->buffer];
+
+			for (unsigned int c = 0; c < b->pub.ncpus; c++) {
+				struct tdat_stream *st = cpu_stream_locked(f, b, c);
+
+				if (!st) {
+					total = 0;
+					break;
+				}
+				total += tdat_stream_size(st);
+			}
+		}
+		s->pub.data_size = total;
+		s->size_known = true;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return &s->pub;
+}

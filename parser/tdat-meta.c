@@ -1,0 +1,526 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-meta.c - metadata: header info, event formats, kallsyms, printk,
+ * cmdlines, BTF and modules.  At open each metadata part is walked once
+ * to check its layout and to index what the tree needs; later reads go
+ * through the part's stream (and so through the chunk cache).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-private.h"
+
+/* Value of the "KEY" line (e.g. "name: ") in a format text, or NULL. */
+static char *line_value(const char *text, size_t len, const char *key)
+{
+	size_t klen = strlen(key);
+	size_t i = 0;
+
+	while (i < len) {
+		const char *line = text + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t llen = nl ? (size_t)(nl - line) : len - i;
+
+		if (llen >= klen && !memcmp(line, key, klen))
+			return strndup(line + klen, llen - klen);
+		i += llen + 1;
+	}
+	return NULL;
+}
+
+static int add_format(struct tdat_file *f, const char *system, char *name,
+		      int id, struct tdat_stream *s, uint64_t off, uint64_t size)
+{
+	struct tdat_fmt *e;
+
+	if (f->nfmts == f->fmts_cap) {
+		size_t cap = f->fmts_cap ? f->fmts_cap * 2 : 64;
+		void *n = realloc(f->fmts, cap * sizeof(*f->fmts));
+
+		if (!n)
+			return -ENOMEM;
+		f->fmts = n;
+		f->fmts_cap = cap;
+	}
+	e = &f->fmts[f->nfmts++];
+	e->pub.system = system;
+	e->pub.name = name;
+	e->pub.id = id;
+	e->pub.size = size;
+	e->text.s = s;
+	e->text.off = off;
+	e->text.size = size;
+	return 0;
+}
+
+/**
+ * tdat_meta_formats() - index a list of format files: u32 count, then per
+ * format a u64 size and the text
+ * @c: cursor at the count
+ * @system: system name of these formats (borrowed, must outlive the file)
+ *
+ * Return: 0, -EINVAL (message set) or -ENOMEM.
+ */
+int tdat_meta_formats(struct tdat_cur *c, const char *system)
+{
+	char *scan = malloc(TDAT_SCAN_MAX);
+	uint32_t n;
+	int r;
+
+	if (!scan)
+		return -ENOMEM;
+	r = tdat_cur_u32(c, &n, "format count");
+	for (uint32_t i = 0; !r && i < n; i++) {
+		uint64_t size, at;
+		char w[96];
+		char *name, *idstr;
+		int got, id = -1;
+
+		r = tdat_cur_u64(c, &size, "format size");
+		if (r)
+			break;
+		at = c->pos;
+		if (size > c->end - c->pos) {
+			r = tdat_fail(c->f, EINVAL,
+				      "format %u of system \"%s\" at %s: size %llu runs past its section",
+				      i, system, tdat_where(c, at - 8, w, sizeof(w)),
+				      (unsigned long long)size);
+			break;
+		}
+		got = tdat_cur_peek(c, scan, size < TDAT_SCAN_MAX ? (size_t)size : TDAT_SCAN_MAX);
+		if (got < 0) {
+			r = tdat_fail(c->f, -got, "cannot read format at %s",
+				      tdat_where(c, at, w, sizeof(w)));
+			break;
+		}
+		name = line_value(scan, (size_t)got, "name: ");
+		if (!name || !name[0]) {
+			free(name);
+			r = tdat_fail(c->f, EINVAL,
+				      "format %u of system \"%s\" at %s has no \"name:\" line",
+				      i, system, tdat_where(c, at, w, sizeof(w)));
+			break;
+		}
+		idstr = line_value(scan, (size_t)got, "ID: ");
+		if (idstr) {
+			char *endp;
+			long v = strtol(idstr, &endp, 10);
+
+			if (endp != idstr && v >= 0 && v <= 0x7fffffffL)
+				id = (int)v;
+			free(idstr);
+		}
+		r = add_format(c->f, system, name, id, c->s, at, size);
+		if (r) {
+			free(name);
+			break;
+		}
+		c->pos += size;
+	}
+	free(scan);
+	return r;
+}
+
+/**
+ * tdat_meta_systems() - index the event formats: u32 system count, then
+ * per system its name string and a format list
+ * @c: cursor at the count
+ *
+ * Return: 0, -EINVAL (message set) or -ENOMEM.
+ */
+int tdat_meta_systems(struct tdat_cur *c)
+{
+	struct tdat_file *f = c->f;
+	uint32_t n;
+	int r;
+
+	r = tdat_cur_u32(c, &n, "event system count");
+	for (uint32_t i = 0; !r && i < n; i++) {
+		char *name;
+
+		r = tdat_cur_string(c, &name, "event system name");
+		if (r)
+			break;
+		if (f->nsystems == f->systems_cap) {
+			size_t cap = f->systems_cap ? f->systems_cap * 2 : 32;
+			void *nw = realloc(f->systems, cap * sizeof(*f->systems));
+
+			if (!nw) {
+				free(name);
+				return -ENOMEM;
+			}
+			f->systems = nw;
+			f->systems_cap = cap;
+		}
+		f->systems[f->nsystems++] = name;
+		r = tdat_meta_formats(c, name);
+	}
+	return r;
+}
+
+/* The kernel long size: the "size:" of header_page's commit field. */
+static int kernel_long(struct tdat_cur *c, uint64_t at, uint64_t size)
+{
+	char buf[TDAT_SCAN_MAX + 1];
+	uint64_t save = c->pos;
+	char w[96];
+	char *p, *sz;
+	int got;
+
+	if (!size)
+		return 0;
+	c->pos = at;
+	got = tdat_cur_peek(c, buf, size < TDAT_SCAN_MAX ? (size_t)size : TDAT_SCAN_MAX);
+	c->pos = save;
+	if (got < 0)
+		return tdat_fail(c->f, -got, "cannot read header_page at %s",
+				 tdat_where(c, at, w, sizeof(w)));
+	buf[got] = '\0';
+	p = strstr(buf, " commit;");
+	if (!p)
+		return 0;
+	sz = strstr(p, "size:");
+	if (!sz || (strchr(p, '\n') && sz > strchr(p, '\n')))
+		return 0;
+	sz += 5;
+	if (sz[0] == '4' && !(sz[1] >= '0' && sz[1] <= '9'))
+		c->f->kernel_long_size = 4;
+	else if (sz[0] == '8' && !(sz[1] >= '0' && sz[1] <= '9'))
+		c->f->kernel_long_size = 8;
+	else
+		return tdat_fail(c->f, EINVAL,
+				 "header_page at %s: commit size is neither 4 nor 8",
+				 tdat_where(c, at, w, sizeof(w)));
+	return 0;
+}
+
+static int marker(struct tdat_cur *c, const char *m, size_t len)
+{
+	char buf[16];
+	char w[96];
+	uint64_t at = c->pos;
+	int r = tdat_cur_read(c, buf, len, m);
+
+	if (r)
+		return r;
+	if (memcmp(buf, m, len))
+		return tdat_fail(c->f, EINVAL, "missing \"%s\" marker at %s", m,
+				 tdat_where(c, at, w, sizeof(w)));
+	return 0;
+}
+
+/**
+ * tdat_meta_header_info() - index header_page and header_event: each a
+ * marker string, a u64 size and the text
+ * @c: cursor at "header_page"
+ * @markers: the marker strings are present (always, in v6 and v7)
+ *
+ * Also sets the kernel long size from header_page.
+ *
+ * Return: 0, -EINVAL (message set) or -ENOMEM.
+ */
+int tdat_meta_header_info(struct tdat_cur *c, bool markers)
+{
+	static const char *const names[2] = { "header_page", "header_event" };
+	struct tdat_file *f = c->f;
+	int r;
+
+	for (int i = 0; i < 2; i++) {
+		enum tdat_meta which = i ? TDAT_META_HEADER_EVENT : TDAT_META_HEADER_PAGE;
+		uint64_t size;
+		char w[96];
+
+		if (markers) {
+			r = marker(c, names[i], strlen(names[i]) + 1);
+			if (r)
+				return r;
+		}
+		r = tdat_cur_u64(c, &size, names[i]);
+		if (r)
+			return r;
+		if (size > c->end - c->pos)
+			return tdat_fail(f, EINVAL, "%s at %s: size %llu runs past its end",
+					 names[i], tdat_where(c, c->pos - 8, w, sizeof(w)),
+					 (unsigned long long)size);
+		f->meta[which].s = c->s;
+		f->meta[which].off = c->pos;
+		f->meta[which].size = size;
+		if (!i) {
+			r = kernel_long(c, c->pos, size);
+			if (r)
+				return r;
+		}
+		c->pos += size;
+	}
+	return 0;
+}
+
+/**
+ * tdat_meta_sized() - index a text with a size prefix (or none)
+ * @c: cursor at the prefix
+ * @which: blob
+ * @prefix: 4 or 8 for a u32/u64 size prefix, 0 for "the rest"
+ *
+ * Return: 0 or -EINVAL (message set).
+ */
+int tdat_meta_sized(struct tdat_cur *c, enum tdat_meta which, unsigned int prefix)
+{
+	static const char *const names[TDAT_META_COUNT] = {
+		"header_page", "header_event", "kallsyms", "printk formats",
+		"saved cmdlines", "BTF", "modules",
+	};
+	uint64_t size;
+	char w[96];
+	int r = 0;
+
+	if (prefix == 4) {
+		uint32_t v;
+
+		r = tdat_cur_u32(c, &v, names[which]);
+		size = v;
+	} else if (prefix == 8) {
+		r = tdat_cur_u64(c, &size, names[which]);
+	} else {
+		size = c->end - c->pos;
+	}
+	if (r)
+		return r;
+	if (size > c->end - c->pos)
+		return tdat_fail(c->f, EINVAL, "%s at %s: size %llu runs past its end (%llu bytes left)",
+				 names[which], tdat_where(c, c->pos - prefix, w, sizeof(w)),
+				 (unsigned long long)size,
+				 (unsigned long long)(c->end - c->pos));
+	c->f->meta[which].s = c->s;
+	c->f->meta[which].off = c->pos;
+	c->f->meta[which].size = size;
+	c->pos += size;
+	return 0;
+}
+
+static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
+{
+	struct tdat_sec *s = &f->secs[i];
+	struct tdat_cur c = { .f = f, .s = s->s };
+	uint8_t *mem = NULL;
+	int r;
+
+	if (!s->s)
+		return tdat_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
+				 i, id, (unsigned long long)s->pub.offset);
+	c.end = tdat_stream_size(s->s);
+	if (s->pub.flags & 1) {
+		/* Decompress once for the check; parse from memory. */
+		ssize_t got;
+
+		mem = malloc(c.end ? (size_t)c.end : 1);
+		if (!mem)
+			return -ENOMEM;
+		got = tdat_stream_read(s->s, mem, (size_t)c.end, 0);
+		if (got != (ssize_t)c.end) {
+			free(mem);
+			return tdat_fail(f, EINVAL,
+					 "section %zu (id %u) at offset %llu does not decompress",
+					 i, id, (unsigned long long)s->pub.offset);
+		}
+		c.mem = mem;
+		c.sec_off = s->pub.offset;
+	} else {
+		c.raw = true;
+		c.base = s->pub.offset + 16;
+	}
+	switch (id) {
+	case TDAT_OPT_HEADER_INFO:
+		r = tdat_meta_header_info(&c, true);
+		break;
+	case TDAT_OPT_FTRACE_EVENTS:
+		r = tdat_meta_formats(&c, "ftrace");
+		break;
+	case TDAT_OPT_EVENT_FORMATS:
+		r = tdat_meta_systems(&c);
+		break;
+	case TDAT_OPT_KALLSYMS:
+		r = tdat_meta_sized(&c, TDAT_META_KALLSYMS, 4);
+		break;
+	case TDAT_OPT_PRINTK:
+		r = tdat_meta_sized(&c, TDAT_META_PRINTK, 4);
+		break;
+	case TDAT_OPT_CMDLINES:
+		r = tdat_meta_sized(&c, TDAT_META_CMDLINES, 8);
+		break;
+	case TDAT_OPT_BTF_FILE:
+		r = tdat_meta_sized(&c, TDAT_META_BTF, 0);
+		break;
+	default:
+		r = tdat_meta_sized(&c, TDAT_META_MODULES, 0);
+		break;
+	}
+	free(mem);
+	return r;
+}
+
+/**
+ * tdat_meta_v7() - find, check and index the metadata sections named by
+ * the options (the last option of each id wins)
+ * @f: file, with sections and options read
+ *
+ * Return: 0, -EINVAL (message set) or -ENOMEM.
+ */
+int tdat_meta_v7(struct tdat_file *f)
+{
+	static const unsigned int ids[] = {
+		TDAT_OPT_HEADER_INFO, TDAT_OPT_FTRACE_EVENTS, TDAT_OPT_EVENT_FORMATS,
+		TDAT_OPT_KALLSYMS, TDAT_OPT_PRINTK, TDAT_OPT_CMDLINES,
+		TDAT_OPT_BTF_FILE, TDAT_OPT_MODULES_FILE,
+	};
+	long sec[TDAT_OPT_MAX];
+	int r;
+
+	for (unsigned int i = 0; i < TDAT_OPT_MAX; i++)
+		sec[i] = -1;
+	for (size_t i = 0; i < f->nopts; i++) {
+		const struct tdat_option *o = &f->opts[i];
+		uint64_t off;
+		long k;
+		bool want = false;
+
+		for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++)
+			want |= o->id == ids[j];
+		if (!want)
+			continue;
+		if (o->size < 8)
+			return tdat_fail(f, EINVAL, "option %s at offset %llu: size %u, not 8",
+					 tdat_option_name(o->id),
+					 (unsigned long long)o->offset, o->size);
+		off = tdat_get64(f, o->data);
+		k = tdat_find_section(f, off);
+		if (k < 0 || f->secs[k].pub.id != o->id)
+			return tdat_fail(f, EINVAL,
+					 "option %s at offset %llu: offset %llu is not a section with id %u",
+					 tdat_option_name(o->id), (unsigned long long)o->offset,
+					 (unsigned long long)off, o->id);
+		sec[o->id] = k;
+	}
+	for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++) {
+		if (sec[ids[j]] < 0)
+			continue;
+		r = parse_section(f, ids[j], (size_t)sec[ids[j]]);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/**
+ * tdat_meta_size() - size of a metadata blob
+ * @f: handle
+ * @which: blob
+ * @size: set to the size in bytes
+ *
+ * Return: 0, or -ENOENT when the file does not hold it.
+ */
+int tdat_meta_size(const struct tdat_file *f, enum tdat_meta which, uint64_t *size)
+{
+	if ((unsigned int)which >= TDAT_META_COUNT || !f->meta[which].s)
+		return -ENOENT;
+	*size = f->meta[which].size;
+	return 0;
+}
+
+static ssize_t blob_read(const struct tdat_blob *b, void *buf, size_t len,
+			 uint64_t off)
+{
+	if (off >= b->size)
+		return 0;
+	if (len > b->size - off)
+		len = (size_t)(b->size - off);
+	if (!len)
+		return 0;
+	return tdat_stream_read(b->s, buf, len, b->off + off);
+}
+
+/**
+ * tdat_meta_read() - read part of a metadata blob
+ * @f: handle
+ * @which: blob
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the blob
+ *
+ * Return: bytes read (0 at end), -ENOENT, -EIO, or another negative errno.
+ */
+ssize_t tdat_meta_read(struct tdat_file *f, enum tdat_meta which, void *buf,
+		       size_t len, uint64_t off)
+{
+	if ((unsigned int)which >= TDAT_META_COUNT || !f->meta[which].s)
+		return -ENOENT;
+	return blob_read(&f->meta[which], buf, len, off);
+}
+
+/** tdat_event_count() - Return: the number of event formats */
+size_t tdat_event_count(const struct tdat_file *f)
+{
+	return f->nfmts;
+}
+
+/**
+ * tdat_event_get() - one event format, in file order
+ * @f: handle
+ * @i: index
+ *
+ * Return: the format, or NULL when @i is out of range.
+ */
+const struct tdat_event_format *tdat_event_get(const struct tdat_file *f, size_t i)
+{
+	return i < f->nfmts ? &f->fmts[i].pub : NULL;
+}
+
+/**
+ * tdat_event_read() - read part of an event format text
+ * @f: handle
+ * @i: format index
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the text
+ *
+ * Return: bytes read (0 at end), -ENOENT for a bad index, or another
+ * negative errno.
+ */
+ssize_t tdat_event_read(struct tdat_file *f, size_t i, void *buf, size_t len,
+			uint64_t off)
+{
+	if (i >= f->nfmts)
+		return -ENOENT;
+	return blob_read(&f->fmts[i].text, buf, len, off);
+}
+
+/**
+ * tdat_section_read() - read the (decompressed) payload of a section
+ * @f: handle
+ * @i: section index
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the payload
+ *
+ * Return: bytes read (0 at end), -EISDIR for a buffer section, -ENOENT
+ * for a bad index, -EIO if the section is damaged, or another negative
+ * errno.
+ */
+ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
+			  uint64_t off)
+{
+	struct tdat_blob b;
+
+	if (i >= f->nsecs)
+		return -ENOENT;
+	if (f->secs[i].pub.id == TDAT_OPT_BUFFER ||
+	    f->secs[i].pub.id == TDAT_OPT_BUFFER_TEXT)
+		return -EISDIR;
+	if (!f->secs[i].s)
+		return -EIO;
+	b.s = f->secs[i].s;
+	b.off = 0;
+	b.size = tdat_stream_size(b.s);
+	return blob_read(&b, buf, len, off);
+}

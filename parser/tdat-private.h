@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-private.h - struct tdat_file and the helpers shared by the reader's
+ * files (tdat-input.c, tdat-input-v6.c, tdat-meta.c, tdat-buffer.c).
+ *
+ * Invariants:
+ *  - Everything in struct tdat_file is written only by tdat_open() and its
+ *    helpers, except the lazily built per-CPU streams and the buffer
+ *    sections' data_size, which are written under @lock.
+ *  - Every stream the file holds is in @streams (owned, freed at close);
+ *    blobs, sections and formats only borrow them.
+ *  - A blob's [off, off + size) lies inside its stream: checked at open.
+ *  - @err/@errlen are valid only during tdat_open(); the first message
+ *    written wins, later ones are dropped.
+ */
+#ifndef TDAT_PRIVATE_H
+#define TDAT_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdat.h"
+#include "tdat-cache.h"
+#include "tdat-compress.h"
+#include "tdat-stream.h"
+
+/* Limits on what a sane file holds; beyond them the file is refused. */
+#define TDAT_MAX_OPTION_CHAIN	4096	/* OPTIONS sections chained by DONE */
+#define TDAT_MAX_STRING		4096	/* a name or clock string */
+#define TDAT_SCAN_MAX		8192	/* bytes of a format scanned for name/ID */
+#define TDAT_MIN_PAGE		256u
+#define TDAT_MAX_PAGE		(16u << 20)
+
+/**
+ * struct tdat_blob - a byte range of a stream
+ * @s: the stream (borrowed from tdat_file.streams); NULL when absent
+ * @off: offset in the stream's uncompressed content
+ * @size: length
+ */
+struct tdat_blob {
+	struct tdat_stream *s;
+	uint64_t off;
+	uint64_t size;
+};
+
+/**
+ * struct tdat_sec - a v7 section
+ * @pub: what tdat_section_get() returns (first member)
+ * @s: payload stream of a non-buffer section, NULL for buffer sections and
+ *	for unknown sections whose compressed header could not be read
+ * @buffer: index of the buffer living in it, or -1
+ * @size_known: @pub.data_size is final (buffer sections fill it lazily)
+ */
+struct tdat_sec {
+	struct tdat_section pub;
+	struct tdat_stream *s;
+	long buffer;
+	bool size_known;
+};
+
+/**
+ * struct tdat_fmt - one event format
+ * @pub: what tdat_event_get() returns (first member); @pub.name is owned,
+ *	@pub.system points into tdat_file.systems
+ * @text: where its text lives
+ */
+struct tdat_fmt {
+	struct tdat_event_format pub;
+	struct tdat_blob text;
+};
+
+/**
+ * struct tdat_buf - one buffer
+ * @pub: what tdat_buffer_get() returns (first member); name and clock owned
+ * @cpus: owned array behind @pub.cpus
+ * @kind: layout of every per-CPU stream
+ * @streams: lazily created per-CPU streams (under tdat_file.lock)
+ * @failed: a stream that could not be created (damaged chunk table)
+ * @extra: bytes the stream occupies beyond @cpus[i].stored_size (the
+ *	chunk count that trace-cmd leaves out of a compressed CPU's size)
+ * @order: file order of the buffer's descriptor, for sorting
+ */
+struct tdat_buf {
+	struct tdat_buffer pub;
+	struct tdat_cpu_data *cpus;
+	enum tdat_stream_kind kind;
+	struct tdat_stream **streams;
+	bool *failed;
+	uint8_t *extra;
+	size_t order;
+};
+
+/**
+ * struct tdat_file - an open trace file (see tdat.h for the invariants)
+ */
+struct tdat_file {
+	int fd;
+	uint64_t file_size;
+	struct tdat_source src;
+	struct tdat_cache *cache;
+	pthread_mutex_t lock;
+
+	unsigned int version;
+	bool big_endian;
+	unsigned int long_size;
+	unsigned int kernel_long_size;
+	uint32_t page_size;
+	char comp_name[64];
+	char comp_version[64];
+	const struct tdat_compress_ops *ops;
+
+	struct tdat_sec *secs;
+	size_t nsecs;
+	char *strings;		/* all STRINGS payloads, NUL appended */
+	size_t strings_len;
+
+	struct tdat_option *opts;
+	size_t nopts, opts_cap;
+
+	struct tdat_blob meta[TDAT_META_COUNT];
+	struct tdat_fmt *fmts;
+	size_t nfmts, fmts_cap;
+	char **systems;
+	size_t nsystems, systems_cap;
+
+	struct tdat_buf *bufs;
+	size_t nbufs;
+
+	struct tdat_stream **streams;
+	size_t nstreams, streams_cap;
+
+	unsigned int cpu_count;	/* 0 until known */
+	unsigned int header_cpus; /* v6 header count */
+	bool have_traceclock;
+	char *traceclock;	/* bracketed name from TRACECLOCK, or NULL */
+
+	char *err;
+	size_t errlen;
+};
+
+/**
+ * struct tdat_cur - a parsing position in metadata
+ * @f: the file (for endianness and messages)
+ * @mem: the payload in memory, or NULL to read through @s
+ * @s: the stream read when @mem is NULL
+ * @pos: current offset in the payload
+ * @end: payload size
+ * @raw: payload offsets map to file offsets (@base + pos)
+ * @base: file offset of payload byte 0 when @raw
+ * @sec_off: file offset of the compressed section when !@raw
+ */
+struct tdat_cur {
+	struct tdat_file *f;
+	const uint8_t *mem;
+	struct tdat_stream *s;
+	uint64_t pos;
+	uint64_t end;
+	bool raw;
+	uint64_t base;
+	uint64_t sec_off;
+};
+
+/* tdat-input.c */
+int tdat_fail(struct tdat_file *f, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int tdat_pread_all(struct tdat_file *f, void *buf, size_t len, uint64_t off,
+		   const char *what);
+struct tdat_stream *tdat_stream_own(struct tdat_file *f, enum tdat_stream_kind kind,
+				    uint64_t off, uint64_t size);
+int tdat_option_add(struct tdat_file *f, uint16_t id, uint32_t size,
+		    uint64_t offset, const void *data);
+const char *tdat_where(const struct tdat_cur *c, uint64_t pos, char *buf,
+		       size_t len);
+int tdat_cur_read(struct tdat_cur *c, void *buf, uint64_t len, const char *what);
+int tdat_cur_peek(struct tdat_cur *c, void *buf, size_t len);
+int tdat_cur_u32(struct tdat_cur *c, uint32_t *v, const char *what);
+int tdat_cur_u64(struct tdat_cur *c, uint64_t *v, const char *what);
+int tdat_cur_string(struct tdat_cur *c, char **out, const char *what);
+int tdat_cur_skip(struct tdat_cur *c, uint64_t len, const char *what);
+long tdat_find_section(const struct tdat_file *f, uint64_t off);
+int tdat_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
+			 const char *what);
+
+/* tdat-input-v6.c */
+int tdat_open_v6(struct tdat_file *f, uint64_t pos);
+char *tdat_clock_from_text(const char *text, size_t len);
+
+/* tdat-meta.c */
+int tdat_meta_header_info(struct tdat_cur *c, bool markers);
+int tdat_meta_formats(struct tdat_cur *c, const char *system);
+int tdat_meta_systems(struct tdat_cur *c);
+int tdat_meta_sized(struct tdat_cur *c, enum tdat_meta which, unsigned int prefix);
+int tdat_meta_v7(struct tdat_file *f);
+
+/* tdat-buffer.c */
+struct tdat_buf *tdat_buffer_new(struct tdat_file *f, const char *name,
+				 const char *clock, uint32_t page_size,
+				 bool latency, long section, unsigned int ncpus);
+int tdat_buffers_v7(struct tdat_file *f);
+int tdat_buffers_finish(struct tdat_file *f);
+void tdat_buffers_free(struct tdat_file *f);
+
+#endif /* TDAT_PRIVATE_H */
