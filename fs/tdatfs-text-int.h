@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-int.h - internals shared by the text engine files.
+ *
+ * Invariants:
+ *  - struct tdatfs_text owns one libtraceevent handle.  libtraceevent is
+ *    not thread-safe (it caches the last event looked up, sorts the
+ *    cmdline table on first use, plugins keep static state), so every
+ *    call into it after setup is made with @tep_lock held.
+ *  - A text stream is the text of one buffer, all CPUs merged or one CPU.
+ *    It is produced one step at a time; a step appends to a cursor's line
+ *    buffer the lines for one record (a dropped-events line, if any, and
+ *    the event line), plus a marker line for each damaged page met while
+ *    looking for that record.
+ *  - The position of a stream is fully described by, per CPU, the page
+ *    number, the count of records already consumed on that page and a
+ *    done flag.  Checkpoints store that position with the text offset it
+ *    starts at, so text can be produced again from any checkpoint and is
+ *    byte-identical each time.
+ */
+#ifndef TDATFS_TEXT_INT_H
+#define TDATFS_TEXT_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <traceevent/trace-seq.h>
+
+#include "tdatfs-text.h"
+
+struct tdat_file;
+
+/* Growing byte buffer used for the text of one step. */
+struct text_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+int text_buf_put(struct text_buf *b, const char *s, size_t n);
+int text_buf_printf(struct text_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* One record as libtraceevent needs it, plus where it came from. */
+struct text_rec {
+	uint64_t ts;		/* adjusted timestamp */
+	unsigned int cpu;	/* CPU number (not the index) */
+	long long missed;	/* kbuffer_missed_events() of the record */
+	const void *data;	/* payload, inside the page buffer */
+	unsigned int size;	/* payload size, clamped to the page */
+};
+
+struct tdatfs_text {
+	struct tdat_file *f;
+	pthread_mutex_t lock;		/* setup and the stream table */
+	bool ready;
+	int init_err;			/* <0: setup failed, returned on reads */
+
+	pthread_mutex_t tep_lock;	/* every libtraceevent call after setup */
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	struct trace_seq seq;
+	unsigned char *scratch;		/* record copy + zeroed slack */
+	size_t scratch_size;
+
+	/* page parsing */
+	enum kbuffer_long_size klong;
+	enum kbuffer_endian kendian;
+	unsigned int kernel_long;	/* 4 or 8 */
+	bool big_endian;
+	bool old_format;
+	bool ts_ok;			/* header_page timestamp is 8 bytes */
+
+	/* timestamps, as trace-cmd's timestamp_calc() */
+	int64_t ts_offset;
+	uint32_t tsc_mult;
+	uint32_t tsc_shift;
+	bool in_usecs;
+
+	size_t nbuffers;
+	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
+};
+
+/* tdatfs-text-tep.c */
+int text_tep_setup(struct tdatfs_text *t);
+void text_tep_teardown(struct tdatfs_text *t);
+uint64_t text_ts_calc(const struct tdatfs_text *t, uint64_t raw);
+int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
+		       struct text_buf *out);
+
+/* tdatfs-text-stream.c */
+struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu);
+void text_stream_free(struct text_stream *st);
+ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
+			 uint64_t off);
+int text_stream_size(struct text_stream *st, uint64_t *size);
+
+#endif /* TDATFS_TEXT_INT_H */

@@ -1,0 +1,485 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-tep.c - the libtraceevent handle of a trace, timestamps, and
+ * the formatting of one record exactly as trace-cmd report (3.1.6) does.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "tdatfs-text-int.h"
+
+/* Room after a copied record: a __data_loc field can point up to 64 KiB
+ * past the payload with a length up to 64 KiB; zeroes there keep a bad
+ * record from making libtraceevent read outside our memory. */
+#define SCRATCH_SLACK	(2 * 65536 + 64)
+
+/* Plugin option lists in libtraceevent are process-global. */
+static pthread_mutex_t plugin_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int text_buf_put(struct text_buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 256;
+		char *p;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		p = realloc(b->p, cap);
+		if (!p)
+			return -ENOMEM;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	return 0;
+}
+
+int text_buf_printf(struct text_buf *b, const char *fmt, ...)
+{
+	char tmp[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= sizeof(tmp))
+		n = sizeof(tmp) - 1;
+	return text_buf_put(b, tmp, n);
+}
+
+/* Read a whole metadata blob, NUL-terminated; *buf NULL when absent. */
+static int read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
+		     uint64_t *size)
+{
+	uint64_t sz, done = 0;
+	char *p;
+	int ret;
+
+	*buf = NULL;
+	*size = 0;
+	ret = tdat_meta_size(f, which, &sz);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0)
+		return ret;
+	/* the parser bounds blobs by the file or its decompression limit */
+	if (sz >= SIZE_MAX)
+		return -EFBIG;
+	p = malloc(sz + 1);
+	if (!p)
+		return -ENOMEM;
+	while (done < sz) {
+		ssize_t n = tdat_meta_read(f, which, p + done, sz - done, done);
+
+		if (n < 0) {
+			free(p);
+			return (int)n;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	p[done] = '\0';
+	*buf = p;
+	*size = done;
+	return 0;
+}
+
+static int parse_event_formats(struct tdatfs_text *t, bool want_ftrace)
+{
+	size_t i, n = tdat_event_count(t->f);
+	char *buf = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct tdat_event_format *ev = tdat_event_get(t->f, i);
+		uint64_t done = 0;
+
+		if (!ev || (strcmp(ev->system, "ftrace") == 0) != want_ftrace)
+			continue;
+		if (ev->size + 1 > cap) {
+			char *p = realloc(buf, ev->size + 1);
+
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = p;
+			cap = ev->size + 1;
+		}
+		while (done < ev->size) {
+			ssize_t r = tdat_event_read(t->f, i, buf + done,
+						    ev->size - done, done);
+			if (r <= 0)
+				break;
+			done += r;
+		}
+		/* trace-cmd counts a format that does not parse and goes on */
+		tep_parse_event(t->tep, buf, done, ev->system);
+	}
+	free(buf);
+	return ret;
+}
+
+static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
+{
+	uint64_t size;
+	char *buf;
+	int ret;
+
+	ret = read_meta(t->f, which, &buf, &size);
+	if (ret < 0 || !buf)
+		return ret;
+	switch (which) {
+	case TDAT_META_KALLSYMS:
+		if (size)
+			tep_parse_kallsyms(t->tep, buf);
+		break;
+	case TDAT_META_PRINTK:
+		if (size)
+			tep_parse_printk_formats(t->tep, buf);
+		break;
+	case TDAT_META_CMDLINES:
+		tep_parse_saved_cmdlines(t->tep, buf);
+		break;
+	case TDAT_META_HEADER_PAGE:
+		tep_parse_header_page(t->tep, buf, size, tdat_long_size(t->f));
+		break;
+	default:
+		break;
+	}
+	free(buf);
+	return 0;
+}
+
+static int parse_header_page(struct tdatfs_text *t)
+{
+	uint64_t size;
+	char *buf;
+	int ret;
+
+	ret = read_meta(t->f, TDAT_META_HEADER_PAGE, &buf, &size);
+	if (ret < 0)
+		return ret;
+	/* an empty header_page means the pre-2.6.31 page format */
+	tep_parse_header_page(t->tep, buf ? buf : (char *)"", size,
+			      tdat_long_size(t->f));
+	free(buf);
+	return 0;
+}
+
+/* The option bytes as a NUL-terminated string, bounded. */
+static void option_string(const struct tdat_option *o, char *dst, size_t len)
+{
+	size_t n = o->size < len - 1 ? o->size : len - 1;
+
+	memcpy(dst, o->data, n);
+	dst[n] = '\0';
+}
+
+/* As trace-cmd's extract_trace_clock(): keep usecs for nsec clocks only. */
+static void apply_clock(struct tdatfs_text *t, const char *text)
+{
+	char buf[512], word[128];
+	const char *p;
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (p = buf; *p; p++) {
+		if (*p == '[' && (p == buf || p[-1] == ' '))
+			break;
+	}
+	if (*p != '[')
+		return;
+	p++;
+	while (*p == ']' || *p == '[' || *p == '\t' || *p == '\n' ||
+	       *p == '\r' || *p == '\f' || *p == '\v')
+		p++;
+	n = strcspn(p, "[] \t\n\r\f\v");
+	if (!n)
+		return;
+	if (n >= sizeof(word))
+		n = sizeof(word) - 1;
+	memcpy(word, p, n);
+	word[n] = '\0';
+
+	if (t->tsc_mult)
+		return;
+	if (strcmp(word, "local") && strcmp(word, "global") &&
+	    strcmp(word, "uptime") && strcmp(word, "perf") &&
+	    strncmp(word, "mono", 4) && strcmp(word, "tsc2nsec") &&
+	    strcmp(word, "tai"))
+		t->in_usecs = false;
+}
+
+/* DATE, OFFSET, TSC2NSEC and TRACECLOCK, in file order as trace-cmd. */
+static void read_time_options(struct tdatfs_text *t)
+{
+	size_t i, n = tdat_option_count(t->f);
+	bool have_clock_opt = false;
+	char buf[512];
+
+	t->in_usecs = true;
+	for (i = 0; i < n; i++) {
+		const struct tdat_option *o = tdat_option_get(t->f, i);
+
+		if (!o)
+			continue;
+		switch (o->id) {
+		case TDAT_OPT_DATE:
+			option_string(o, buf, 64);
+			/* microseconds, as "0x..." */
+			t->ts_offset += (int64_t)((uint64_t)strtoll(buf, NULL, 0) * 1000);
+			break;
+		case TDAT_OPT_OFFSET:
+			option_string(o, buf, 64);
+			t->ts_offset += strtoll(buf, NULL, 0);
+			break;
+		case TDAT_OPT_TSC2NSEC:
+			if (o->size < 16)
+				break;
+			t->tsc_mult = tdat_get32(t->f, o->data);
+			t->tsc_shift = tdat_get32(t->f, (const char *)o->data + 4);
+			t->in_usecs = true;
+			break;
+		case TDAT_OPT_TRACECLOCK:
+			have_clock_opt = true;
+			option_string(o, buf, sizeof(buf));
+			apply_clock(t, buf);
+			break;
+		default:
+			break;
+		}
+	}
+	/* v6 keeps the clock after the CPU table; read only with the option */
+	if (tdat_version(t->f) < 7 && have_clock_opt && tdat_buffer_count(t->f)) {
+		const struct tdat_buffer *b = tdat_buffer_get(t->f, 0);
+
+		if (b && b->clock && b->clock[0]) {
+			snprintf(buf, sizeof(buf), "[%s]", b->clock);
+			apply_clock(t, buf);
+		}
+	}
+}
+
+/**
+ * text_tep_setup() - build the libtraceevent handle of a trace
+ * @t: engine; @t->f set
+ *
+ * Follows trace-cmd's order: plugins first (their handlers attach when
+ * the formats are parsed), endianness and long size, then the metadata in
+ * the order trace-cmd reads it (v6: file order; v7: the reverse of the
+ * option order, as its section list is built by prepending).
+ *
+ * Return: 0 or a negative errno.
+ * Context: called once, under @t->lock.
+ */
+int text_tep_setup(struct tdatfs_text *t)
+{
+	uint32_t max_page = tdat_page_size(t->f);
+	size_t i;
+	int ret;
+
+	t->tep = tep_alloc();
+	if (!t->tep)
+		return -ENOMEM;
+	pthread_mutex_lock(&plugin_lock);
+	t->plugins = tep_load_plugins(t->tep);
+	pthread_mutex_unlock(&plugin_lock);
+
+	t->big_endian = tdat_big_endian(t->f);
+	tep_set_file_bigendian(t->tep, t->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	tep_set_local_bigendian(t->tep, TEP_BIG_ENDIAN);
+#else
+	tep_set_local_bigendian(t->tep, TEP_LITTLE_ENDIAN);
+#endif
+	tep_set_long_size(t->tep, tdat_long_size(t->f));
+	tep_set_page_size(t->tep, tdat_page_size(t->f));
+	if (tdat_cpu_count(t->f))
+		tep_set_cpus(t->tep, tdat_cpu_count(t->f));
+
+	if (tdat_version(t->f) >= 7) {
+		ret = parse_blob(t, TDAT_META_CMDLINES);
+		if (!ret)
+			ret = parse_blob(t, TDAT_META_PRINTK);
+		if (!ret)
+			ret = parse_blob(t, TDAT_META_KALLSYMS);
+		if (!ret)
+			ret = parse_event_formats(t, false);
+		if (!ret)
+			ret = parse_event_formats(t, true);
+		if (!ret)
+			ret = parse_header_page(t);
+	} else {
+		ret = parse_header_page(t);
+		if (!ret)
+			ret = parse_event_formats(t, true);
+		if (!ret)
+			ret = parse_event_formats(t, false);
+		if (!ret)
+			ret = parse_blob(t, TDAT_META_KALLSYMS);
+		if (!ret)
+			ret = parse_blob(t, TDAT_META_PRINTK);
+		if (!ret)
+			ret = parse_blob(t, TDAT_META_CMDLINES);
+	}
+	if (ret < 0)
+		return ret;
+
+	t->kernel_long = tep_get_header_page_size(t->tep) == 8 ? 8 : 4;
+	t->klong = t->kernel_long == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
+	t->kendian = t->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
+	t->old_format = tep_is_old_format(t->tep);
+	t->ts_ok = tep_get_header_timestamp_size(t->tep) == 8;
+
+	read_time_options(t);
+
+	for (i = 0; i < tdat_buffer_count(t->f); i++) {
+		const struct tdat_buffer *b = tdat_buffer_get(t->f, i);
+
+		if (b && b->page_size > max_page)
+			max_page = b->page_size;
+	}
+	t->scratch_size = (size_t)max_page + SCRATCH_SLACK;
+	t->scratch = calloc(1, t->scratch_size);
+	if (!t->scratch)
+		return -ENOMEM;
+	trace_seq_init(&t->seq);
+	return 0;
+}
+
+/**
+ * text_tep_teardown() - free what text_tep_setup() built (also partly)
+ * @t: engine
+ */
+void text_tep_teardown(struct tdatfs_text *t)
+{
+	if (t->scratch)
+		trace_seq_destroy(&t->seq);
+	free(t->scratch);
+	t->scratch = NULL;
+	if (t->tep) {
+		pthread_mutex_lock(&plugin_lock);
+		tep_unload_plugins(t->plugins, t->tep);
+		pthread_mutex_unlock(&plugin_lock);
+		tep_free(t->tep);
+	}
+	t->tep = NULL;
+	t->plugins = NULL;
+}
+
+/* The kernel's mul_u64_u32_shr(), as trace-cmd uses it for TSC2NSEC. */
+static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned int shift)
+{
+	uint64_t al = (uint32_t)a, ah = a >> 32, ret;
+
+	if (shift > 32)
+		return (uint64_t)(((unsigned __int128)a * mul) >> (shift > 127 ? 127 : shift));
+	ret = (al * mul) >> shift;
+	if (ah)
+		ret += (ah * mul) << (32 - shift);
+	return ret;
+}
+
+/**
+ * text_ts_calc() - a raw ring-buffer timestamp as trace-cmd shows it
+ * @t: engine (set up)
+ * @raw: timestamp from kbuffer
+ *
+ * Return: the timestamp after TSC2NSEC, DATE and OFFSET.
+ */
+uint64_t text_ts_calc(const struct tdatfs_text *t, uint64_t raw)
+{
+	uint64_t ts = raw;
+
+	if (t->tsc_mult)
+		ts = mul_u64_u32_shr(ts, t->tsc_mult, t->tsc_shift);
+	return ts + (uint64_t)t->ts_offset;
+}
+
+static void print_event_name(struct trace_seq *s, const char *name)
+{
+	static const char spaces[] = "                    "; /* 20 */
+	int len = strlen(name);
+
+	trace_seq_printf(s, " %s: ", name);
+	if (len < 20)
+		trace_seq_printf(s, "%.*s", 20 - len, spaces);
+}
+
+/**
+ * text_format_record() - append the report line(s) of one record
+ * @t: engine (set up)
+ * @r: the record
+ * @out: destination
+ *
+ * Same calls as trace-cmd's trace_show_data() without options: the
+ * dropped-events line, "%16s-%-5d [%03d]", the time, the event name
+ * padded to 20, the info; one trailing newline dropped and one added.
+ * As trace-cmd prints the sequence with "%.*s", text stops at a NUL.
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: takes @t->tep_lock.
+ */
+int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
+		       struct text_buf *out)
+{
+	struct trace_seq *s = &t->seq;
+	struct tep_record rec;
+	struct tep_event *ev;
+	size_t n, len;
+	int ret;
+
+	memset(&rec, 0, sizeof(rec));
+	n = r->size;
+	if (n > t->scratch_size - SCRATCH_SLACK)
+		n = t->scratch_size - SCRATCH_SLACK;
+	rec.ts = r->ts;
+	rec.cpu = r->cpu;
+	rec.missed_events = r->missed;
+	rec.size = n;
+	rec.record_size = n;
+	rec.ref_count = 1;
+
+	pthread_mutex_lock(&t->tep_lock);
+	memcpy(t->scratch, r->data, n);
+	rec.data = t->scratch;
+	trace_seq_reset(s);
+	if (rec.missed_events > 0)
+		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n",
+				 rec.cpu, rec.missed_events);
+	else if (rec.missed_events < 0)
+		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec.cpu);
+	ev = tep_find_event_by_record(t->tep, &rec);
+	tep_print_event(t->tep, s, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
+			TEP_PRINT_PID, TEP_PRINT_CPU);
+	if (t->in_usecs)
+		tep_print_event(t->tep, s, &rec, " %6.1000d:", TEP_PRINT_TIME);
+	else
+		tep_print_event(t->tep, s, &rec, "%12d:", TEP_PRINT_TIME);
+	print_event_name(s, ev ? ev->name : "(NULL)");
+	tep_print_event(t->tep, s, &rec, "%s", TEP_PRINT_INFO);
+	memset(t->scratch, 0, n);
+
+	len = s->buffer ? s->len : 0;
+	if (len && s->buffer[len - 1] == '\n')
+		len--;
+	if (len)
+		len = strnlen(s->buffer, len);
+	ret = text_buf_put(out, s->buffer ? s->buffer : "", len);
+	pthread_mutex_unlock(&t->tep_lock);
+	if (!ret)
+		ret = text_buf_put(out, "\n", 1);
+	return ret;
+}
