@@ -23,13 +23,14 @@ static const char *prog = "tdat";
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s ls [-l] TRACE [PATH]\n"
+		"usage: %s ls [-lR] TRACE [PATH]\n"
 		"       %s cat TRACE PATH...\n"
 		"       %s check TRACE\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Show the tree that tdatfs mounts for a trace-cmd trace.dat file.\n"
-		"  ls     list a directory (default /); -l: type, size, name\n"
+		"  ls     list a directory (default /); -l: type, size, name;\n"
+		"         -R: recursively, with paths relative to it\n"
 		"  cat    write files to stdout, bytes as a read of the mount\n"
 		"  check  read every section, option, blob and CPU stream;\n"
 		"         exit 0 when sound, else list the problems and exit 1\n"
@@ -75,24 +76,40 @@ fail:
 struct ls_ctx {
 	struct tdatfs_tree *t;
 	bool lng;
+	bool rec;
+	const char *prefix;	/* path of the listed directory, for -R */
 	int ret;
 };
 
 static int ls_one(void *ctx, const char *name, uint64_t ino, bool is_dir)
 {
 	struct ls_ctx *c = ctx;
+	char *path = NULL;
 	struct stat st;
 
-	if (!c->lng) {
-		printf("%s\n", name);
-		return 0;
-	}
-	if (tdatfs_tree_stat(c->t, ino, &st)) {
+	if (c->prefix && asprintf(&path, "%s/%s", c->prefix, name) < 0) {
 		c->ret = 1;
-		st.st_size = 0;
+		return 1;
 	}
-	printf("%c %12jd %s%s\n", is_dir ? 'd' : '-', (intmax_t)st.st_size,
-	       name, is_dir ? "/" : "");
+	if (!c->lng) {
+		printf("%s\n", path ? path : name);
+	} else {
+		if (tdatfs_tree_stat(c->t, ino, &st)) {
+			c->ret = 1;
+			st.st_size = 0;
+		}
+		printf("%c %12jd %s%s\n", is_dir ? 'd' : '-',
+		       (intmax_t)st.st_size, path ? path : name,
+		       is_dir ? "/" : "");
+	}
+	if (c->rec && is_dir) {
+		struct ls_ctx sub = *c;
+
+		sub.prefix = path ? path : name;
+		tdatfs_tree_readdir(c->t, ino, ls_one, &sub);
+		c->ret |= sub.ret;
+	}
+	free(path);
 	return 0;
 }
 
@@ -105,12 +122,15 @@ static int cmd_ls(int argc, char **argv)
 	int opt, ret;
 
 	optind = 1;
-	while ((opt = getopt(argc, argv, "+l")) != -1) {
-		if (opt != 'l') {
+	while ((opt = getopt(argc, argv, "+lR")) != -1) {
+		if (opt == 'l') {
+			c.lng = true;
+		} else if (opt == 'R') {
+			c.rec = true;
+		} else {
 			usage(stderr);
 			return 2;
 		}
-		c.lng = true;
 	}
 	if (argc - optind < 1 || argc - optind > 2) {
 		usage(stderr);
@@ -126,7 +146,11 @@ static int cmd_ls(int argc, char **argv)
 			strerror(-ret));
 		ret = 1;
 	} else if (!tdatfs_tree_is_dir(c.t, ino)) {
+		bool rec = c.rec;
+
+		c.rec = false;
 		ls_one(&c, path, ino, false);
+		c.rec = rec;
 		ret = c.ret;
 	} else {
 		tdatfs_tree_readdir(c.t, ino, ls_one, &c);

@@ -360,6 +360,48 @@ static uint64_t parse_size(const char *s)
 	return *end ? 0 : v;
 }
 
+/*
+ * Mount, go to the background once the mount is ready, serve until
+ * unmounted.  Spelt out instead of fuse_main() to control the exit status.
+ */
+static int serve(struct fuse_args *args, struct tdatfs_tree *tree)
+{
+	struct fuse_cmdline_opts co = { 0 };
+	struct fuse_session *se;
+	struct fuse *fuse;
+	int ret = 1;
+
+	if (fuse_parse_cmdline(args, &co))
+		return 2;
+	if (!co.mountpoint) {
+		fprintf(stderr, "tdatfs: no mount point\n");
+		return 2;
+	}
+	fuse = fuse_new(args, &tfs_ops, sizeof(tfs_ops), tree);
+	if (!fuse)
+		goto out;
+	if (fuse_mount(fuse, co.mountpoint))
+		goto out_destroy;
+	se = fuse_get_session(fuse);
+	if (fuse_set_signal_handlers(se))
+		goto out_unmount;
+	if (fuse_daemonize(co.foreground))
+		goto out_signals;
+	if (co.singlethread)
+		ret = fuse_loop(fuse) ? 1 : 0;
+	else
+		ret = fuse_loop_mt(fuse, co.clone_fd) ? 1 : 0;
+out_signals:
+	fuse_remove_signal_handlers(se);
+out_unmount:
+	fuse_unmount(fuse);
+out_destroy:
+	fuse_destroy(fuse);
+out:
+	free(co.mountpoint);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
@@ -437,7 +479,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdatfs: %s\n", strerror(ENOMEM));
 		goto out;
 	}
-	ret = fuse_main(args.argc, args.argv, &tfs_ops, tree) ? 1 : 0;
+	ret = serve(&args, tree);
 out:
 	tdatfs_tree_free(tree);
 	tdat_close(f);
