@@ -7,6 +7,9 @@
 #    report, without the right-aligned "NAME: " prefix trace-cmd puts on
 #    instance lines and without the padding of the same width it puts on
 #    top-buffer lines.
+# trace-cmd 3.1.6 `report --cpu N` shows only the top buffer, so an
+# instance's per-CPU text is checked against that instance's lines of the
+# full report whose CPU field is [N] (a merge keeps each CPU's order).
 # A CPU the tree has no directory for must have no lines in the report.
 #   text-vs-report.sh TDAT TRACE [ORACLE]
 . "$(dirname "$0")/../lib/common.sh"
@@ -43,12 +46,23 @@ buffer_lines() {
 	awk -v p="$prefix" 'index($0, p) == 1 { print substr($0, length(p) + 1) }'
 }
 
-compare() { # BUFFER DIR CPU-ARGS...
+# cpu_lines N: the lines whose first [NNN] field is CPU N
+cpu_lines() {
+	awk -v cpu="$1" 'match($0, /\[[0-9][0-9][0-9]+\] /) {
+		if (substr($0, RSTART + 1, RLENGTH - 3) + 0 == cpu) print }'
+}
+
+compare() { # BUFFER DIR [--cpu N]
 	local buffer=$1 dir=$2
 	shift 2
-	trace-cmd report "$@" -i "$oracle" 2>/dev/null > "$tmp/report"
-	head -1 "$tmp/report" | grep -q '^cpus=' || { fail "report $*: no cpus= line"; return; }
-	tail -n +2 "$tmp/report" | buffer_lines "$buffer" > "$tmp/want"
+	if [ -n "$buffer" ] && [ $# -gt 0 ]; then
+		trace-cmd report -i "$oracle" 2>/dev/null > "$tmp/report"
+		tail -n +2 "$tmp/report" | buffer_lines "$buffer" | cpu_lines "$2" > "$tmp/want"
+	else
+		trace-cmd report "$@" -i "$oracle" 2>/dev/null > "$tmp/report"
+		head -1 "$tmp/report" | grep -q '^cpus=' || { fail "report $*: no cpus= line"; return; }
+		tail -n +2 "$tmp/report" | buffer_lines "$buffer" > "$tmp/want"
+	fi
 	local path=$dir/trace
 	[ $# -gt 0 ] && path=$dir/per_cpu/cpu$2/trace
 	if "$tdat" ls "$trace" "$path" >/dev/null 2>&1; then
