@@ -325,6 +325,8 @@ static int peek(struct text_stream *st, struct text_cursor *cu, struct text_cpu 
 			if ((size_t)sz > avail)
 				sz = avail;
 			tc->rec.size = sz;
+			tc->rec.offset = tc->pos.page * (uint64_t)st->page_size +
+					 ((unsigned char *)data - tc->page);
 		}
 	}
 	return 0;

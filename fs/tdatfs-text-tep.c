@@ -408,6 +408,45 @@ uint64_t text_ts_calc(const struct tdatfs_text *t, uint64_t raw)
 	return ts + (uint64_t)t->ts_offset;
 }
 
+static bool field_fits(const struct tdatfs_text *t, const struct tep_format_field *fl,
+		       const unsigned char *data, size_t n)
+{
+	uint64_t off, len;
+	uint32_t v;
+
+	if (fl->offset < 0 || fl->size < 0 || (uint64_t)fl->offset + fl->size > n)
+		return false;
+	if (!(fl->flags & TEP_FIELD_IS_DYNAMIC))
+		return true;
+	if (fl->size < 4)
+		return false;
+	v = tdat_get32(t->f, data + fl->offset);
+	off = v & 0xffff;
+	len = v >> 16;
+	if (fl->flags & TEP_FIELD_IS_RELATIVE)
+		off += fl->offset + fl->size;
+	return off + len <= n;
+}
+
+/*
+ * Whether every field of @ev lies inside the record.  Always true for
+ * data the kernel wrote; a damaged record can make libtraceevent compute
+ * a negative length (a flexible array past the end) and crash.
+ */
+static bool record_fits(const struct tdatfs_text *t, const struct tep_event *ev,
+			const unsigned char *data, size_t n)
+{
+	const struct tep_format_field *fl;
+
+	for (fl = ev->format.common_fields; fl; fl = fl->next)
+		if (!field_fits(t, fl, data, n))
+			return false;
+	for (fl = ev->format.fields; fl; fl = fl->next)
+		if (!field_fits(t, fl, data, n))
+			return false;
+	return true;
+}
+
 static void print_event_name(struct trace_seq *s, const char *name)
 {
 	static const char spaces[] = "                    "; /* 20 */
@@ -462,6 +501,13 @@ int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 	else if (rec.missed_events < 0)
 		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec.cpu);
 	ev = tep_find_event_by_record(t->tep, &rec);
+	if (ev && !record_fits(t, ev, t->scratch, n)) {
+		memset(t->scratch, 0, n);
+		pthread_mutex_unlock(&t->tep_lock);
+		return text_buf_printf(out,
+			"[tdatfs: CPU %u: record of %u bytes at offset %llu skipped: damaged data]\n",
+			r->cpu, r->size, (unsigned long long)r->offset);
+	}
 	tep_print_event(t->tep, s, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
 			TEP_PRINT_PID, TEP_PRINT_CPU);
 	if (t->in_usecs)
