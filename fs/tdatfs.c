@@ -30,7 +30,14 @@ static void *tfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	cfg->use_ino = 1;
 	cfg->entry_timeout = 1.0;
-	cfg->attr_timeout = 1.0;
+	/*
+	 * A decoded text file reports size 0 until its text has been produced
+	 * once, then its exact size.  The high-level API has one attribute
+	 * timeout for all files: with any timeout above 0 the kernel would
+	 * keep the stale size 0 and a read of a file opened without direct_io
+	 * would end at once.  A getattr costs little next to a read.
+	 */
+	cfg->attr_timeout = 0;
 	cfg->negative_timeout = 1.0;
 	/* Let the kernel read ahead in large steps: data comes in chunks. */
 	conn->max_readahead = 1024 * 1024;
