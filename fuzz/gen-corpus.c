@@ -40,6 +40,8 @@
 static const char *const systems[] = { "sched", "irq", "timer" };
 static const char *const ftrace_keep[] = { "function", "print", "bprint" };
 
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 static void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -140,7 +142,7 @@ static struct blob read_meta(struct tdat_file *f, enum tdat_meta m, size_t max)
 		die("out of memory");
 	r = tdat_meta_read(f, m, b.d, size, 0);
 	if (r < 0)
-		die("reading metadata %d: %s", m, strerror((int)-r));
+		die("reading metadata %d: %s", (int)m, strerror((int)-r));
 	b.len = (size_t)r;
 	/* keep whole lines when cut */
 	if ((uint64_t)b.len == max)
