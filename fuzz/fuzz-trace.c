@@ -262,6 +262,13 @@ static uint64_t fuzz_hash(const uint8_t *data, size_t size)
 	return h ^ size;
 }
 
+static bool fuzz_last_ok;
+
+bool fuzz_trace_last_ok(void)
+{
+	return fuzz_last_ok;
+}
+
 static void fuzz_quiet(void)
 {
 	static bool done;
@@ -291,6 +298,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int fd;
 
 	fuzz_quiet();
+	fuzz_last_ok = false;
 	fd = memfd_create("fuzz-trace", MFD_CLOEXEC);
 	if (fd < 0)
 		abort();	/* not the input's fault: stop loudly */
@@ -319,6 +327,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_lookups(&c);
 		fuzz_node(&c, TDATFS_TREE_ROOT, 0);
 		tdatfs_tree_free(c.tree);
+		fuzz_last_ok = true;
 	}
 	/* the replay driver's proof that an input went all the way */
 	if (getenv("FUZZ_TRACE_VERBOSE"))

@@ -5,8 +5,9 @@
  *
  * Usage: fuzz-replay FILE_OR_DIR...
  * A directory is read (not recursively) in name order.  The exit status is
- * 0 when every input ran; a crash, a sanitizer report or a leak ends the
- * process, and the last "run NAME" line on stderr names the input.
+ * 0 when every input ran and every valid seed (a name starting "seed-")
+ * was opened and its tree built; a crash, a sanitizer report or a leak ends
+ * the process, and the last "run NAME" line on stderr names the input.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 
 static int replay_file(const char *path)
 {
+	const char *base;
 	uint8_t *data;
 	struct stat st;
 	size_t n;
@@ -55,6 +57,12 @@ static int replay_file(const char *path)
 	fprintf(stderr, "run %s (%zu bytes)\n", path, n);
 	LLVMFuzzerTestOneInput(data, n);
 	free(data);
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!strncmp(base, "seed-", 5) && !fuzz_trace_last_ok()) {
+		fprintf(stderr, "%s: a valid seed was refused\n", path);
+		return -1;
+	}
 	return 0;
 }
 
