@@ -45,6 +45,36 @@ int text_buf_put(struct text_buf *b, const char *s, size_t n);
 int text_buf_printf(struct text_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct text_comm {
+	int pid;
+	size_t seq;		/* line number, to keep the first of a pid */
+	char *comm;
+};
+
+/*
+ * Comms learned while printing.  The sched_switch plugin registers the
+ * comm of each pid it prints that has none yet, so trace-cmd shows a pid
+ * missing from saved_cmdlines as "<...>" before its first sched_switch or
+ * sched_wakeup line and by name after it.  Per stream, first
+ * registrations are kept in stream order; a position in the stream sees
+ * the first @seen of them, so text never depends on read order.
+ */
+struct text_overlay {
+	size_t n, cap;
+	int *pid;
+	char **comm;
+	size_t hcap;		/* power of two; 0 = empty */
+	int32_t *hash;		/* index + 1, 0 = free */
+};
+
+void text_overlay_free(struct text_overlay *ov);
+
+/* Where a record's comm lookups and registrations go. */
+struct text_comm_ctx {
+	struct text_overlay *ov;
+	size_t *seen;
+};
+
 /* One record as libtraceevent needs it, plus where it came from. */
 struct text_rec {
 	uint64_t ts;		/* adjusted timestamp */
@@ -82,6 +112,16 @@ struct tdatfs_text {
 	uint32_t tsc_shift;
 	bool in_usecs;
 
+	/* saved_cmdlines as parsed at setup, sorted by pid: the comm shown
+	 * never depends on what was printed before (plugins register comms
+	 * while printing, which would make text depend on read order) */
+	struct text_comm *comms;
+	size_t ncomms;
+	/* events whose plugin handler registers comms, and their fields */
+	int sw_id, wk_id, wkn_id;
+	struct tep_format_field *sw_ppid, *sw_pcomm, *sw_npid, *sw_ncomm;
+	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
 };
@@ -91,7 +131,7 @@ int text_tep_setup(struct tdatfs_text *t);
 void text_tep_teardown(struct tdatfs_text *t);
 uint64_t text_ts_calc(const struct tdatfs_text *t, uint64_t raw);
 int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
-		       struct text_buf *out);
+		       struct text_comm_ctx *cc, struct text_buf *out);
 
 /* tdatfs-text-stream.c */
 struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu);

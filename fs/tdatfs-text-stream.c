@@ -47,6 +47,7 @@ struct text_cursor {
 	struct text_cpu *cpus;
 	struct text_buf line;	/* text [off, off + line.len) */
 	uint64_t off;
+	size_t seen;		/* learned comms visible here */
 	bool eof;
 };
 
@@ -63,7 +64,9 @@ struct text_stream {
 	size_t nckpt;
 	size_t ckpt_cap;
 	uint64_t *ckpt_off;
+	size_t *ckpt_seen;
 	struct cpu_pos *ckpt_pos;	/* nckpt * ncpu */
+	struct text_overlay ov;
 
 	bool size_known;
 	uint64_t size;
@@ -102,7 +105,9 @@ void text_stream_free(struct text_stream *st)
 	free(st->cidx);
 	free(st->npages);
 	free(st->ckpt_off);
+	free(st->ckpt_seen);
 	free(st->ckpt_pos);
+	text_overlay_free(&st->ov);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }
@@ -115,10 +120,15 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 		size_t cap = st->ckpt_cap ? st->ckpt_cap * 2 : 64;
 		uint64_t *o = realloc(st->ckpt_off, cap * sizeof(*o));
 		struct cpu_pos *p;
+		size_t *sn;
 
 		if (!o)
 			return -ENOMEM;
 		st->ckpt_off = o;
+		sn = realloc(st->ckpt_seen, cap * sizeof(*sn));
+		if (!sn)
+			return -ENOMEM;
+		st->ckpt_seen = sn;
 		p = realloc(st->ckpt_pos, cap * st->ncpu * sizeof(*p) + 1);
 		if (!p)
 			return -ENOMEM;
@@ -126,6 +136,7 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 		st->ckpt_cap = cap;
 	}
 	st->ckpt_off[st->nckpt] = off;
+	st->ckpt_seen[st->nckpt] = cu ? cu->seen : 0;
 	for (i = 0; i < st->ncpu; i++)
 		st->ckpt_pos[st->nckpt * st->ncpu + i] =
 			cu ? cu->cpus[i].pos : (struct cpu_pos){ 0, 0, 0 };
@@ -225,6 +236,7 @@ static void cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k
 		cu->cpus[i].have = false;
 	}
 	cu->off = st->ckpt_off[k];
+	cu->seen = st->ckpt_seen[k];
 	cu->line.len = 0;
 	cu->eof = false;
 	cu->valid = true;
@@ -340,6 +352,7 @@ static int step(struct text_stream *st, struct text_cursor *cu)
 {
 	struct text_cpu *best = NULL;
 	size_t before = cu->line.len;
+	struct text_comm_ctx cc;
 	unsigned int i;
 	int ret;
 
@@ -354,7 +367,9 @@ static int step(struct text_stream *st, struct text_cursor *cu)
 	}
 	if (!best)
 		return cu->line.len > before ? 1 : 0;
-	ret = text_format_record(st->t, &best->rec, &cu->line);
+	cc.ov = &st->ov;
+	cc.seen = &cu->seen;
+	ret = text_format_record(st->t, &best->rec, &cc, &cu->line);
 	if (ret < 0)
 		return ret;
 	kbuffer_next_event(best->kbuf, NULL);

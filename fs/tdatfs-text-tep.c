@@ -131,6 +131,236 @@ static int parse_event_formats(struct tdatfs_text *t, bool want_ftrace)
 	return ret;
 }
 
+static int comm_cmp(const void *a, const void *b)
+{
+	const struct text_comm *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	/* of two lines for one pid the first read wins */
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * The pid -> comm table, read as tep_parse_saved_cmdlines() reads it
+ * (lines "PID COMM", stop at the first bad line; the first entry of a pid
+ * wins, as tep_register_comm() does not override).
+ */
+static int build_comms(struct tdatfs_text *t, char *buf)
+{
+	char *line, *next = NULL;
+	size_t cap = 0, i, j;
+
+	for (line = strtok_r(buf, "\n", &next); line;
+	     line = strtok_r(NULL, "\n", &next)) {
+		char *comm = NULL;
+		int pid, n;
+
+		errno = 0;
+		n = sscanf(line, "%d %m[^\n]s", &pid, &comm);
+		if (errno || n != 2 || !comm) {
+			free(comm);
+			break;
+		}
+		if (t->ncomms == cap) {
+			struct text_comm *c;
+
+			cap = cap ? cap * 2 : 256;
+			c = realloc(t->comms, cap * sizeof(*c));
+			if (!c) {
+				free(comm);
+				return -ENOMEM;
+			}
+			t->comms = c;
+		}
+		t->comms[t->ncomms].pid = pid;
+		t->comms[t->ncomms].comm = comm;
+		t->comms[t->ncomms].seq = t->ncomms;
+		t->ncomms++;
+	}
+	qsort(t->comms, t->ncomms, sizeof(*t->comms), comm_cmp);
+	for (i = 0, j = 0; i < t->ncomms; i++) {
+		if (j && t->comms[j - 1].pid == t->comms[i].pid) {
+			free(t->comms[i].comm);
+			continue;
+		}
+		t->comms[j++] = t->comms[i];
+	}
+	t->ncomms = j;
+	return 0;
+}
+
+static const char *find_comm(const struct tdatfs_text *t, int pid)
+{
+	size_t lo = 0, hi = t->ncomms;
+
+	if (!pid)
+		return "<idle>";
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->comms[mid].pid == pid)
+			return t->comms[mid].comm;
+		if (t->comms[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return "<...>";
+}
+
+static bool in_saved(const struct tdatfs_text *t, int pid)
+{
+	return strcmp(find_comm(t, pid), "<...>") != 0 || !pid;
+}
+
+static size_t ov_slot(const struct text_overlay *ov, int pid)
+{
+	size_t h = ((uint32_t)pid * 2654435761u) & (ov->hcap - 1);
+
+	while (ov->hash[h] && ov->pid[ov->hash[h] - 1] != pid)
+		h = (h + 1) & (ov->hcap - 1);
+	return h;
+}
+
+/* Index of the first registration of @pid, or -1. */
+static long ov_find(const struct text_overlay *ov, int pid)
+{
+	size_t h;
+
+	if (!ov->hcap)
+		return -1;
+	h = ov_slot(ov, pid);
+	return ov->hash[h] ? ov->hash[h] - 1 : -1;
+}
+
+static int ov_add(struct text_overlay *ov, int pid, const char *comm, size_t len)
+{
+	size_t i;
+
+	if (ov->n >= INT32_MAX - 1)
+		return -ENOSPC;
+	if ((ov->n + 1) * 2 > ov->hcap) {
+		size_t cap = ov->hcap ? ov->hcap * 2 : 64;
+		int32_t *h = calloc(cap, sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		free(ov->hash);
+		ov->hash = h;
+		ov->hcap = cap;
+		for (i = 0; i < ov->n; i++)
+			ov->hash[ov_slot(ov, ov->pid[i])] = i + 1;
+	}
+	if (ov->n == ov->cap) {
+		size_t cap = ov->cap ? ov->cap * 2 : 64;
+		int *p = realloc(ov->pid, cap * sizeof(*p));
+		char **c;
+
+		if (!p)
+			return -ENOMEM;
+		ov->pid = p;
+		c = realloc(ov->comm, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		ov->comm = c;
+		ov->cap = cap;
+	}
+	ov->comm[ov->n] = strndup(comm, len);
+	if (!ov->comm[ov->n])
+		return -ENOMEM;
+	ov->pid[ov->n] = pid;
+	ov->hash[ov_slot(ov, pid)] = ov->n + 1;
+	ov->n++;
+	return 0;
+}
+
+/**
+ * text_overlay_free() - free the learned comms of a stream
+ * @ov: overlay (the struct itself is not freed)
+ */
+void text_overlay_free(struct text_overlay *ov)
+{
+	while (ov->n)
+		free(ov->comm[--ov->n]);
+	free(ov->comm);
+	free(ov->pid);
+	free(ov->hash);
+	memset(ov, 0, sizeof(*ov));
+}
+
+static const char *lookup_comm(const struct tdatfs_text *t,
+			       const struct text_comm_ctx *cc, int pid)
+{
+	const char *c = find_comm(t, pid);
+	long i;
+
+	if (strcmp(c, "<...>") || !cc)
+		return c;
+	i = ov_find(cc->ov, pid);
+	if (i >= 0 && (size_t)i < *cc->seen)
+		return cc->ov->comm[i];
+	return c;
+}
+
+/* What the plugin's write_and_save_comm() does, for our overlay. */
+static int register_comm(struct tdatfs_text *t, struct text_comm_ctx *cc,
+			 const struct tep_format_field *pidf,
+			 const struct tep_format_field *commf,
+			 const unsigned char *data)
+{
+	unsigned long long val;
+	long i;
+	int pid;
+
+	if (!pidf || !commf || tep_read_number_field((struct tep_format_field *)pidf,
+						     data, &val))
+		return 0;
+	pid = (int)val;
+	if (in_saved(t, pid))
+		return 0;
+	i = ov_find(cc->ov, pid);
+	if (i < 0) {
+		/* only the stream's frontier meets a pid first */
+		if (*cc->seen != cc->ov->n)
+			return 0;
+		if (ov_add(cc->ov, pid, (const char *)data + commf->offset,
+			   commf->size > 0 ? (size_t)commf->size : 0) < 0)
+			return -ENOMEM;
+		(*cc->seen)++;
+	} else if ((size_t)i == *cc->seen) {
+		(*cc->seen)++;
+	}
+	return 0;
+}
+
+static void find_comm_events(struct tdatfs_text *t)
+{
+	struct tep_event *ev;
+
+	t->sw_id = t->wk_id = t->wkn_id = -1;
+	ev = tep_find_event_by_name(t->tep, "sched", "sched_switch");
+	if (ev && ev->handler) {
+		t->sw_id = ev->id;
+		t->sw_ppid = tep_find_field(ev, "prev_pid");
+		t->sw_pcomm = tep_find_any_field(ev, "prev_comm");
+		t->sw_npid = tep_find_field(ev, "next_pid");
+		t->sw_ncomm = tep_find_any_field(ev, "next_comm");
+	}
+	ev = tep_find_event_by_name(t->tep, "sched", "sched_wakeup");
+	if (ev && ev->handler) {
+		t->wk_id = ev->id;
+		t->wk_pid = tep_find_field(ev, "pid");
+		t->wk_comm = tep_find_any_field(ev, "comm");
+	}
+	ev = tep_find_event_by_name(t->tep, "sched", "sched_wakeup_new");
+	if (ev && ev->handler) {
+		t->wkn_id = ev->id;
+		t->wkn_pid = tep_find_field(ev, "pid");
+		t->wkn_comm = tep_find_any_field(ev, "comm");
+	}
+}
+
 static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 {
 	uint64_t size;
@@ -151,6 +381,7 @@ static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 		break;
 	case TDAT_META_CMDLINES:
 		tep_parse_saved_cmdlines(t->tep, buf);
+		ret = build_comms(t, buf);
 		break;
 	case TDAT_META_HEADER_PAGE:
 		tep_parse_header_page(t->tep, buf, size, tdat_long_size(t->f));
@@ -159,7 +390,7 @@ static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 		break;
 	}
 	free(buf);
-	return 0;
+	return ret;
 }
 
 static int parse_header_page(struct tdatfs_text *t)
@@ -344,6 +575,7 @@ int text_tep_setup(struct tdatfs_text *t)
 	t->ts_ok = tep_get_header_timestamp_size(t->tep) == 8;
 
 	read_time_options(t);
+	find_comm_events(t);
 
 	for (i = 0; i < tdat_buffer_count(t->f); i++) {
 		const struct tdat_buffer *b = tdat_buffer_get(t->f, i);
@@ -377,6 +609,10 @@ void text_tep_teardown(struct tdatfs_text *t)
 	}
 	t->tep = NULL;
 	t->plugins = NULL;
+	while (t->ncomms)
+		free(t->comms[--t->ncomms].comm);
+	free(t->comms);
+	t->comms = NULL;
 }
 
 /* The kernel's mul_u64_u32_shr(), as trace-cmd uses it for TSC2NSEC. */
@@ -472,7 +708,7 @@ static void print_event_name(struct trace_seq *s, const char *name)
  * Context: takes @t->tep_lock.
  */
 int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
-		       struct text_buf *out)
+		       struct text_comm_ctx *cc, struct text_buf *out)
 {
 	struct trace_seq *s = &t->seq;
 	struct tep_record rec;
@@ -508,15 +744,55 @@ int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 			"[tdatfs: CPU %u: record of %u bytes at offset %llu skipped: damaged data]\n",
 			r->cpu, r->size, (unsigned long long)r->offset);
 	}
-	tep_print_event(t->tep, s, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
-			TEP_PRINT_PID, TEP_PRINT_CPU);
-	if (t->in_usecs)
-		tep_print_event(t->tep, s, &rec, " %6.1000d:", TEP_PRINT_TIME);
-	else
-		tep_print_event(t->tep, s, &rec, "%12d:", TEP_PRINT_TIME);
-	print_event_name(s, ev ? ev->name : "(NULL)");
+	if (ev) {
+		/* trace-cmd's "%16s-%-5d [%03d]", " %6.1000d:" and the name */
+		int pid = tep_data_pid(t->tep, &rec);
+		uint64_t us = (rec.ts + 500) / 1000;	/* libtraceevent rounds */
+
+		if (!t->in_usecs)
+			/* "%12d:": libtraceevent prints the raw time */
+			trace_seq_printf(s, "%16s-%-5d [%03d]%12llu: %s: ",
+					 lookup_comm(t, cc, pid), pid, rec.cpu,
+					 (unsigned long long)rec.ts, ev->name);
+		else if (us > 1000000)
+			trace_seq_printf(s, "%16s-%-5d [%03d] %5llu.%06llu: %s: ",
+					 lookup_comm(t, cc, pid), pid, rec.cpu,
+					 (unsigned long long)(us / 1000000),
+					 (unsigned long long)(us % 1000000), ev->name);
+		else
+			trace_seq_printf(s, "%16s-%-5d [%03d] %12llu: %s: ",
+					 lookup_comm(t, cc, pid), pid, rec.cpu,
+					 (unsigned long long)us, ev->name);
+		len = strlen(ev->name);
+		if (len < 20)
+			trace_seq_printf(s, "%.*s", (int)(20 - len), "                    ");
+	} else {
+		tep_print_event(t->tep, s, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
+				TEP_PRINT_PID, TEP_PRINT_CPU);
+		if (t->in_usecs)
+			tep_print_event(t->tep, s, &rec, " %6.1000d:", TEP_PRINT_TIME);
+		else
+			tep_print_event(t->tep, s, &rec, "%12d:", TEP_PRINT_TIME);
+		print_event_name(s, ev ? ev->name : "(NULL)");
+	}
 	tep_print_event(t->tep, s, &rec, "%s", TEP_PRINT_INFO);
+	ret = 0;
+	if (ev && cc) {
+		if (ev->id == t->sw_id) {
+			ret = register_comm(t, cc, t->sw_ppid, t->sw_pcomm, t->scratch);
+			if (!ret)
+				ret = register_comm(t, cc, t->sw_npid, t->sw_ncomm, t->scratch);
+		} else if (ev->id == t->wk_id) {
+			ret = register_comm(t, cc, t->wk_pid, t->wk_comm, t->scratch);
+		} else if (ev->id == t->wkn_id) {
+			ret = register_comm(t, cc, t->wkn_pid, t->wkn_comm, t->scratch);
+		}
+	}
 	memset(t->scratch, 0, n);
+	if (ret < 0) {
+		pthread_mutex_unlock(&t->tep_lock);
+		return ret;
+	}
 
 	len = s->buffer ? s->len : 0;
 	if (len && s->buffer[len - 1] == '\n')
