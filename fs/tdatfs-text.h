@@ -13,6 +13,13 @@
  *    each page's text starts is remembered, so once a file's text has been
  *    produced its size is exact and a read at any offset decodes only the
  *    pages it covers.
+ *  - The bytes at an offset never depend on the order of reads: the few
+ *    things trace-cmd learns while printing (comms registered by the
+ *    sched_switch plugin) are kept per text in text order and restored
+ *    with each checkpoint.
+ *  - A latency (text) buffer's text is its stored bytes.
+ *  - Damaged data (a page that does not read or parse, a record whose
+ *    fields lie outside it) becomes one "[tdatfs: ...]" marker line.
  *  - All functions are thread-safe.
  */
 #ifndef TDATFS_TEXT_H
