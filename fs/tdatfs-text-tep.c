@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +76,12 @@ static int read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
 	/* the parser bounds blobs by the file or its decompression limit */
 	if (sz >= SIZE_MAX)
 		return -EFBIG;
-	p = malloc(sz + 1);
+	/*
+	 * Two NULs: tep_parse_printk_formats() strdup()s from one past the
+	 * end of a line without ':', which for the last line is past the
+	 * first NUL (found by fuzz/, tests/corpus/crash-tep-printk-*.dat).
+	 */
+	p = malloc(sz + 2);
 	if (!p)
 		return -ENOMEM;
 	while (done < sz) {
@@ -89,9 +96,72 @@ static int read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
 		done += n;
 	}
 	p[done] = '\0';
+	p[done + 1] = '\0';
 	*buf = p;
 	*size = done;
 	return 0;
+}
+
+static bool is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Whether @name (@len bytes) is declared by a "field:" line of @fmt. */
+static bool format_has_field(const char *fmt, const char *name, size_t len)
+{
+	const char *p = fmt;
+
+	while ((p = strstr(p, "field:")) != NULL) {
+		const char *semi = strchr(p, ';'), *e;
+
+		if (!semi)
+			return false;
+		e = semi;
+		/* "char comm[16];": the name is before the brackets */
+		if (e > p && e[-1] == ']')
+			while (e > p && *e != '[')
+				e--;
+		while (e > p && e[-1] == ' ')
+			e--;
+		if ((size_t)(e - p) >= len && !memcmp(e - len, name, len) &&
+		    !is_ident(e[-(ptrdiff_t)len - 1]))
+			return true;
+		p = semi + 1;
+	}
+	return false;
+}
+
+/*
+ * libtraceevent 1.7.1 crashes on some malformed formats (a non-ASCII byte
+ * in a field type, a __print_symbolic() of a REC->name that is not a
+ * field: fuzz/, tests/corpus/crash-tep-*).  Kernel formats are plain ASCII
+ * and print only their own fields, so anything else is not handed to
+ * tep_parse_event(); the event then prints as one without a format.
+ */
+static bool format_is_sane(const char *fmt, size_t len)
+{
+	const char *p;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)fmt[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c > 0x7e)
+			return false;
+	}
+	p = strstr(fmt, "print fmt:");
+	while (p && (p = strstr(p, "REC->")) != NULL) {
+		size_t n = 0;
+
+		p += 5;
+		while (is_ident(p[n]))
+			n++;
+		if (!n || !format_has_field(fmt, p, n))
+			return false;
+		p += n;
+	}
+	return true;
 }
 
 static int parse_event_formats(struct tdatfs_text *t, bool want_ftrace)
@@ -124,8 +194,10 @@ static int parse_event_formats(struct tdatfs_text *t, bool want_ftrace)
 				break;
 			done += r;
 		}
+		buf[done] = '\0';
 		/* trace-cmd counts a format that does not parse and goes on */
-		tep_parse_event(t->tep, buf, done, ev->system);
+		if (format_is_sane(buf, done))
+			tep_parse_event(t->tep, buf, done, ev->system);
 	}
 	free(buf);
 	return ret;
@@ -361,6 +433,43 @@ static void find_comm_events(struct tdatfs_text *t)
 	}
 }
 
+/*
+ * Drop, in place, the printk_formats lines that libtraceevent 1.7.1 reads
+ * outside of: tep_parse_printk_formats() strdup()s from two bytes after the
+ * ':' and tep_register_print_string() looks three bytes back from the end
+ * of what is left after a leading '"' (fuzz/, tests/corpus/crash-tep-*).
+ * Kernel lines ("0x... : \"text\"") all pass.  Like the library, stop at
+ * the first NUL.
+ */
+static void printk_filter(char *buf)
+{
+	char *in = buf, *out = buf;
+
+	while (*in) {
+		char *nl = strchr(in, '\n'), *colon, *fmt;
+		size_t len = nl ? (size_t)(nl - in) : strlen(in);
+		bool keep;
+
+		colon = memchr(in, ':', len);
+		keep = colon && colon != in && (size_t)(colon - in) + 2 <= len;
+		if (keep) {
+			fmt = colon + 2;
+			if (fmt < in + len && *fmt == '"')
+				fmt++;
+			keep = in + len - fmt >= 3;
+		}
+		if (keep) {
+			memmove(out, in, len);
+			out += len;
+			*out++ = '\n';
+		}
+		in += len;
+		if (*in)
+			in++;
+	}
+	*out = '\0';
+}
+
 static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 {
 	uint64_t size;
@@ -376,7 +485,8 @@ static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 			tep_parse_kallsyms(t->tep, buf);
 		break;
 	case TDAT_META_PRINTK:
-		if (size)
+		printk_filter(buf);
+		if (*buf)
 			tep_parse_printk_formats(t->tep, buf);
 		break;
 	case TDAT_META_CMDLINES:
