@@ -5,6 +5,7 @@
  * checks at open, and the per-CPU streams built lazily on first use.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -315,13 +316,41 @@ const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i)
 static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
 					     struct tdat_buf *b, size_t c)
 {
+	struct tdat_stream_damage d;
+	struct tdat_error e;
 	char msg[256];
 
-	if (!b->streams[c] && !b->failed[c]) {
+	if (b->streams[c] || b->failed[c])
+		return b->streams[c];
+	if (b->kind != TDAT_STREAM_CHUNKS) {
 		b->streams[c] = tdat_stream_new(&f->src, b->kind, b->cpus[c].offset,
 						b->cpus[c].stored_size + b->extra[c],
 						msg, sizeof(msg));
 		b->failed[c] = !b->streams[c];
+		return b->streams[c];
+	}
+	/*
+	 * A damaged chunk table costs only the chunks from the damage on:
+	 * the ones before it are served, one page after them reads as EIO.
+	 */
+	b->streams[c] = tdat_stream_new_tolerant(&f->src, b->cpus[c].offset,
+						 b->cpus[c].stored_size + b->extra[c],
+						 b->pub.page_size, &d, msg,
+						 sizeof(msg));
+	b->failed[c] = !b->streams[c];
+	if (b->streams[c] && d.table) {
+		memset(&e, 0, sizeof(e));
+		snprintf(e.what, sizeof(e.what),
+			 "chunk table of buffer %s cpu%u is damaged at chunk %u",
+			 tdat_buffer_label(f, (size_t)(b - f->bufs)),
+			 b->cpus[c].cpu, d.chunk);
+		e.offset = d.hdr;
+		e.stored_size = d.stored;
+		e.buffer = (size_t)(b - f->bufs);
+		e.cpu = (unsigned int)c;
+		e.start = d.start;
+		e.length = d.length;
+		tdat_error_add(f, &e);
 	}
 	return b->streams[c];
 }
@@ -370,20 +399,92 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)
  * @len: bytes wanted
  * @off: offset in the uncompressed stream
  *
- * Return: bytes read (short only at the end, 0 at end), -EIO if a chunk in
- * the range is damaged, or another negative errno.
+ * A range that runs into damaged data returns the good bytes before it
+ * (a short read); a read starting in damaged data fails with -EIO.  The
+ * first read to find a damaged chunk records it in the damage registry.
+ *
+ * Return: bytes read (short at the end or before damage, 0 at end), -EIO
+ * when @off is in a damaged range, or another negative errno.
  * Context: takes an internal lock; may block on another thread
  * decompressing the same chunk.
  */
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off)
 {
+	struct tdat_stream_damage d;
 	struct tdat_stream *s;
+	struct tdat_error e;
+	bool hit;
+	ssize_t n;
 	int r = cpu_stream(f, b, c, &s);
 
 	if (r)
 		return r;
-	return tdat_stream_read(s, buf, len, off);
+	d.first = false;
+	n = tdat_stream_read_partial(s, buf, len, off, &d, &hit);
+	/* One read per damaged chunk sees it first: that one records it. */
+	if (hit && d.first && !d.table) {
+		memset(&e, 0, sizeof(e));
+		snprintf(e.what, sizeof(e.what),
+			 "chunk %u of buffer %s cpu%u does not decompress",
+			 d.chunk, tdat_buffer_label(f, b), f->bufs[b].cpus[c].cpu);
+		e.offset = d.hdr;
+		e.stored_size = d.stored;
+		e.buffer = b;
+		e.cpu = (unsigned int)c;
+		e.start = d.start;
+		e.length = d.length;
+		tdat_error_add(f, &e);
+	}
+	return n;
+}
+
+/**
+ * tdat_cpu_mark_damaged() - record a damaged range of a CPU's data
+ * @f: handle
+ * @b: buffer index
+ * @c: index into the buffer's cpus
+ * @off: first damaged byte in the uncompressed stream
+ * @len: damaged bytes
+ * @why: what is wrong, e.g. "does not parse"
+ *
+ * Return: 0 (also when the registry is full or the range is known),
+ * -ENOENT for bad indexes or a range outside the stream, -EIO when the
+ * stream cannot be read at all, or -ENOMEM.
+ * Context: takes the file's lock, then the registry lock.
+ */
+int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
+			  uint64_t len, const char *why)
+{
+	struct tdat_stream_damage w;
+	struct tdat_stream *s;
+	struct tdat_error e;
+	int r = cpu_stream(f, b, c, &s);
+
+	if (r)
+		return r;
+	if (tdat_stream_locate(s, off, &w))
+		return -ENOENT;
+	memset(&e, 0, sizeof(e));
+	if (f->bufs[b].kind == TDAT_STREAM_CHUNKS) {
+		snprintf(e.what, sizeof(e.what),
+			 "page at offset %llu of buffer %s cpu%u %s (in chunk %u)",
+			 (unsigned long long)off, tdat_buffer_label(f, b),
+			 f->bufs[b].cpus[c].cpu, why ? why : "is damaged", w.chunk);
+		e.offset = w.hdr;
+		e.stored_size = w.stored;
+	} else {
+		snprintf(e.what, sizeof(e.what), "page at offset %llu of buffer %s cpu%u %s",
+			 (unsigned long long)off, tdat_buffer_label(f, b),
+			 f->bufs[b].cpus[c].cpu, why ? why : "is damaged");
+		e.offset = w.hdr;
+		e.stored_size = len;
+	}
+	e.buffer = b;
+	e.cpu = (unsigned int)c;
+	e.start = off;
+	e.length = len;
+	return tdat_error_add(f, &e);
 }
 
 /**

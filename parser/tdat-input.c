@@ -771,6 +771,9 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 	f->err = err;
 	f->errlen = errlen;
 	pthread_mutex_init(&f->lock, NULL);
+	r = tdat_errlog_init(f);
+	if (r)
+		goto fail;
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
 		r = -errno;
@@ -853,6 +856,7 @@ void tdat_close(struct tdat_file *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	pthread_mutex_destroy(&f->lock);
+	tdat_errlog_free(f);
 	free(f);
 }
 

@@ -93,6 +93,23 @@ struct tdat_buf {
 };
 
 /**
+ * struct tdat_errlog - damage found after open (tdat-error.c)
+ * @lock: guards the rest; taken last, never held while taking another
+ * @v: entries, in the order found
+ * @n: entries kept
+ * @cap: room in @v
+ * @dropped: reports beyond TDAT_ERROR_MAX
+ * @ready: @lock was initialised
+ */
+struct tdat_errlog {
+	pthread_mutex_t lock;
+	struct tdat_error *v;
+	size_t n, cap;
+	uint64_t dropped;
+	bool ready;
+};
+
+/**
  * struct tdat_file - an open trace file (see tdat.h for the invariants)
  */
 struct tdat_file {
@@ -101,6 +118,7 @@ struct tdat_file {
 	struct tdat_source src;
 	struct tdat_cache *cache;
 	pthread_mutex_t lock;
+	struct tdat_errlog errlog;
 
 	unsigned int version;
 	bool big_endian;
@@ -201,5 +219,11 @@ struct tdat_buf *tdat_buffer_new(struct tdat_file *f, const char *name,
 int tdat_buffers_v7(struct tdat_file *f);
 int tdat_buffers_finish(struct tdat_file *f);
 void tdat_buffers_free(struct tdat_file *f);
+
+/* tdat-error.c */
+int tdat_errlog_init(struct tdat_file *f);
+void tdat_errlog_free(struct tdat_file *f);
+int tdat_error_add(struct tdat_file *f, const struct tdat_error *e);
+const char *tdat_buffer_label(const struct tdat_file *f, size_t b);
 
 #endif /* TDAT_PRIVATE_H */

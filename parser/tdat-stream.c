@@ -21,11 +21,18 @@
 #define CHUNK_HDR_SIZE	8u	/* u32 compressed size, u32 uncompressed size */
 #define COUNT_SIZE	4u	/* u32 chunk count */
 
+enum chunk_state {
+	CHUNK_UNKNOWN,		/* not read yet, or read fine */
+	CHUNK_BAD,		/* its data did not decompress: fail fast */
+	CHUNK_TABLE,		/* the damaged tail of a broken chunk table */
+};
+
 struct stream_chunk {
 	uint64_t hdr;		/* file offset of its 8-byte header */
 	uint64_t start;		/* offset in the uncompressed stream */
 	uint32_t csize;
 	uint32_t usize;
+	uint8_t state;		/* enum chunk_state; atomic once published */
 };
 
 struct tdat_stream {
@@ -36,6 +43,7 @@ struct tdat_stream {
 	uint64_t size;		/* uncompressed */
 	uint32_t nchunks;
 	struct stream_chunk *chunks;
+	uint64_t tail_stored;	/* file bytes behind a CHUNK_TABLE tail */
 };
 
 /* What a cache fill needs to produce one chunk. */
@@ -153,19 +161,34 @@ static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
 	return 0;
 }
 
-static int stream_init_chunks(struct tdat_stream *s, char *err, size_t errlen)
+/*
+ * Read the chunk table.  In @tolerant mode a count or header that does not
+ * fit ends the table: the chunks before it stay, and a CHUNK_TABLE
+ * pseudo-chunk of @tail_size bytes (may be 0) stands for the rest; @err
+ * then holds the reason and *@broken is set.
+ */
+static int stream_init_chunks(struct tdat_stream *s, bool tolerant,
+			      uint32_t tail_size, bool *broken, char *err,
+			      size_t errlen)
 {
 	uint64_t end = s->offset + s->stored_size, pos, total = 0;
 	unsigned char b[COUNT_SIZE];
 	uint32_t count, i;
 	int ret;
 
+	*broken = false;
+	pos = s->offset + COUNT_SIZE;
 	if (s->stored_size < COUNT_SIZE) {
 		set_err(err, errlen,
 			"chunk stream at offset %" PRIu64 ": stored size %" PRIu64
 			" is too small for its chunk count",
 			s->offset, s->stored_size);
-		return -EINVAL;
+		if (!tolerant)
+			return -EINVAL;
+		count = 0;
+		pos = s->offset;
+		*broken = true;
+		goto table;
 	}
 	ret = pread_full(s->src.fd, b, sizeof(b), s->offset);
 	if (ret) {
@@ -181,54 +204,56 @@ static int stream_init_chunks(struct tdat_stream *s, char *err, size_t errlen)
 			"chunk stream at offset %" PRIu64 ": chunk count %" PRIu32
 			" does not fit its stored size %" PRIu64,
 			s->offset, count, s->stored_size);
-		return -EINVAL;
+		if (!tolerant)
+			return -EINVAL;
+		/* Keep the headers that do fit; the first bad one ends it. */
+		count = (uint32_t)((s->stored_size - COUNT_SIZE) / CHUNK_HDR_SIZE);
+		*broken = true;
 	}
-	if (!count)
-		return 0;
-	s->chunks = calloc(count, sizeof(*s->chunks));
+table:
+	/* One spare slot for the damaged tail in tolerant mode. */
+	s->chunks = calloc((size_t)count + 1, sizeof(*s->chunks));
 	if (!s->chunks)
 		return -ENOMEM;
-	s->nchunks = count;
-	pos = s->offset + COUNT_SIZE;
 	for (i = 0; i < count; i++) {
 		ret = read_chunk_hdr(s, i, pos, end, TDAT_STREAM_MAX_CHUNK,
 				     &s->chunks[i], err, errlen);
-		if (ret)
+		if (ret && (!tolerant || ret != -EINVAL))
 			return ret;
+		if (ret) {
+			*broken = true;
+			break;
+		}
 		s->chunks[i].start = total;
 		total += s->chunks[i].usize;
 		pos += CHUNK_HDR_SIZE + s->chunks[i].csize;
+	}
+	s->nchunks = i;
+	if (*broken) {
+		struct stream_chunk *t = &s->chunks[i];
+
+		t->hdr = pos;
+		t->start = total;
+		t->usize = tail_size;
+		t->state = CHUNK_TABLE;
+		s->tail_stored = end - pos;
+		s->nchunks++;
+		total += tail_size;
 	}
 	s->size = total;
 	return 0;
 }
 
-/**
- * tdat_stream_new() - describe a stream stored at @offset
- * @src: the file; copied, but its fd and cache must outlive the stream
- * @kind: layout
- * @offset: file offset of the stream's first byte (of the block or chunk
- *	count header when compressed)
- * @stored_size: bytes it occupies in the file
- * @err: on failure, a message naming what is wrong and the offset; may be
- *	NULL
- * @errlen: size of @err
- *
- * For BLOCK and CHUNKS the headers are read and checked here, nothing is
- * decompressed.  Bytes after the last chunk, inside @stored_size, are
- * ignored.
- *
- * Return: a new stream (free with tdat_stream_free()), or NULL with errno
- * set (EINVAL for a damaged header or a compressed stream without a
- * decompressor, ENOMEM, or the errno of a failed read).
- */
-struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
-				    enum tdat_stream_kind kind, uint64_t offset,
-				    uint64_t stored_size, char *err, size_t errlen)
+static struct tdat_stream *stream_new(const struct tdat_source *src,
+				      enum tdat_stream_kind kind, uint64_t offset,
+				      uint64_t stored_size, bool tolerant,
+				      uint32_t tail, bool *broken, char *err,
+				      size_t errlen)
 {
 	struct tdat_stream *s;
 	int ret = -EINVAL;
 
+	*broken = false;
 	if (offset > src->file_size || stored_size > src->file_size - offset) {
 		set_err(err, errlen,
 			"stream at offset %" PRIu64 ": stored size %" PRIu64
@@ -263,7 +288,7 @@ struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
 		ret = stream_init_block(s, err, errlen);
 		break;
 	case TDAT_STREAM_CHUNKS:
-		ret = stream_init_chunks(s, err, errlen);
+		ret = stream_init_chunks(s, tolerant, tail, broken, err, errlen);
 		break;
 	default:
 		set_err(err, errlen, "stream at offset %" PRIu64 ": unknown layout %d",
@@ -276,6 +301,77 @@ struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
 		tdat_stream_free(s);
 		errno = -ret;
 		return NULL;
+	}
+	return s;
+}
+
+/**
+ * tdat_stream_new() - describe a stream stored at @offset
+ * @src: the file; copied, but its fd and cache must outlive the stream
+ * @kind: layout
+ * @offset: file offset of the stream's first byte (of the block or chunk
+ *	count header when compressed)
+ * @stored_size: bytes it occupies in the file
+ * @err: on failure, a message naming what is wrong and the offset; may be
+ *	NULL
+ * @errlen: size of @err
+ *
+ * For BLOCK and CHUNKS the headers are read and checked here, nothing is
+ * decompressed.  Bytes after the last chunk, inside @stored_size, are
+ * ignored.
+ *
+ * Return: a new stream (free with tdat_stream_free()), or NULL with errno
+ * set (EINVAL for a damaged header or a compressed stream without a
+ * decompressor, ENOMEM, or the errno of a failed read).
+ */
+struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
+				    enum tdat_stream_kind kind, uint64_t offset,
+				    uint64_t stored_size, char *err, size_t errlen)
+{
+	bool broken;
+
+	return stream_new(src, kind, offset, stored_size, false, 0, &broken,
+			  err, errlen);
+}
+
+/**
+ * tdat_stream_new_tolerant() - describe a chunked stream, keeping what is
+ * readable of a damaged chunk table
+ * @src: the file; copied, but its fd and cache must outlive the stream
+ * @offset: file offset of the u32 chunk count
+ * @stored_size: bytes the stream occupies in the file
+ * @tail: uncompressed bytes shown as damaged after the last good chunk
+ *	when the table is damaged
+ * @damage: set to the table damage (@damage->length 0 and @damage->table
+ *	false when the table is sound)
+ * @err: the reason for the damage or failure; may be NULL
+ * @errlen: size of @err
+ *
+ * Return: a new stream (free with tdat_stream_free()), or NULL with errno
+ * set (EINVAL when the stored range is outside the file or there is no
+ * decompressor, ENOMEM, or the errno of a failed read).
+ */
+struct tdat_stream *tdat_stream_new_tolerant(const struct tdat_source *src,
+					     uint64_t offset, uint64_t stored_size,
+					     uint32_t tail,
+					     struct tdat_stream_damage *damage,
+					     char *err, size_t errlen)
+{
+	struct tdat_stream *s;
+	bool broken;
+
+	memset(damage, 0, sizeof(*damage));
+	s = stream_new(src, TDAT_STREAM_CHUNKS, offset, stored_size, true, tail,
+		       &broken, err, errlen);
+	if (s && broken) {
+		const struct stream_chunk *t = &s->chunks[s->nchunks - 1];
+
+		damage->chunk = s->nchunks - 1;
+		damage->hdr = t->hdr;
+		damage->stored = s->tail_stored;
+		damage->start = t->start;
+		damage->length = t->usize;
+		damage->table = true;
 	}
 	return s;
 }
@@ -348,8 +444,48 @@ static uint32_t chunk_find(const struct tdat_stream *s, uint64_t off)
 	return lo;
 }
 
+static void damage_of(const struct tdat_stream *s, uint32_t i,
+		      struct tdat_stream_damage *d)
+{
+	const struct stream_chunk *ch = &s->chunks[i];
+
+	if (!d)
+		return;
+	d->chunk = i;
+	d->hdr = ch->hdr;
+	d->first = false;
+	d->start = ch->start;
+	d->length = ch->usize;
+	d->table = __atomic_load_n(&ch->state, __ATOMIC_RELAXED) == CHUNK_TABLE;
+	d->stored = d->table ? s->tail_stored : CHUNK_HDR_SIZE + (uint64_t)ch->csize;
+}
+
+/**
+ * tdat_stream_locate() - where the byte at @off of the stream is stored
+ * @s: stream
+ * @off: offset in the uncompressed stream
+ * @where: filled in (see tdat-stream.h)
+ *
+ * Return: 0, or -ERANGE when @off is not inside the stream.
+ */
+int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
+		       struct tdat_stream_damage *where)
+{
+	if (off >= s->size)
+		return -ERANGE;
+	memset(where, 0, sizeof(*where));
+	if (s->kind == TDAT_STREAM_RAW) {
+		where->hdr = s->offset + off;
+		where->length = s->size;
+		return 0;
+	}
+	damage_of(s, chunk_find(s, off), where);
+	return 0;
+}
+
 static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
-				  size_t len, uint64_t off)
+				  size_t len, uint64_t off,
+				  struct tdat_stream_damage *damage, bool *hit)
 {
 	struct tdat_cache_entry *e;
 	struct chunk_fill cf;
@@ -365,14 +501,33 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 			i++;
 			continue;
 		}
-		ret = tdat_cache_get(s->src.cache, cf.ch->hdr, chunk_fill, &cf, &e);
-		if (ret)
-			return ret;
+		ret = -EIO;
+		e = NULL;
+		/* A chunk known bad fails at once: no decompression per read. */
+		if (__atomic_load_n(&cf.ch->state, __ATOMIC_RELAXED) == CHUNK_UNKNOWN)
+			ret = tdat_cache_get(s->src.cache, cf.ch->hdr, chunk_fill,
+					     &cf, &e);
 		/* The cache serves what fill made: re-check, keys are shared. */
-		if (tdat_cache_entry_size(e) != cf.ch->usize) {
+		if (!ret && tdat_cache_entry_size(e) != cf.ch->usize) {
 			tdat_cache_put(s->src.cache, e);
-			return -EIO;
+			ret = -EIO;
 		}
+		if (ret == -EIO) {
+			uint8_t unknown = CHUNK_UNKNOWN;
+
+			bool first;
+
+			first = __atomic_compare_exchange_n(&s->chunks[i].state,
+							    &unknown, CHUNK_BAD,
+							    false, __ATOMIC_RELAXED,
+							    __ATOMIC_RELAXED);
+			damage_of(s, i, damage);
+			if (damage)
+				damage->first = first;
+			*hit = true;
+		}
+		if (ret)
+			return done ? (ssize_t)done : ret;
 		in = off + done - cf.ch->start;
 		n = cf.ch->usize - in;
 		if (n > len - done)
@@ -383,6 +538,39 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 		i++;
 	}
 	return (ssize_t)done;
+}
+
+/**
+ * tdat_stream_read_partial() - read uncompressed bytes up to any damage
+ * @s: stream
+ * @buf: destination
+ * @len: bytes wanted; at most SSIZE_MAX are read
+ * @off: offset in the uncompressed stream
+ * @damage: set to the damaged chunk when the read stopped at one; may be
+ *	NULL
+ * @hit: set to true when the read stopped at damaged data
+ *
+ * Return: bytes read up to the end or up to the first damaged byte; -EIO
+ * when @off itself is damaged (@hit set); another negative errno.
+ * Context: may block while another thread decompresses the same chunk.
+ */
+ssize_t tdat_stream_read_partial(struct tdat_stream *s, void *buf, size_t len,
+				 uint64_t off, struct tdat_stream_damage *damage,
+				 bool *hit)
+{
+	int ret;
+
+	*hit = false;
+	if (off >= s->size || !len)
+		return 0;
+	if (len > s->size - off)
+		len = (size_t)(s->size - off);
+	if (len > SSIZE_MAX)
+		len = SSIZE_MAX;
+	if (s->kind != TDAT_STREAM_RAW)
+		return stream_read_chunks(s, buf, len, off, damage, hit);
+	ret = pread_full(s->src.fd, buf, len, s->offset + off);
+	return ret ? ret : (ssize_t)len;
 }
 
 /**
@@ -399,16 +587,9 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
  */
 ssize_t tdat_stream_read(struct tdat_stream *s, void *buf, size_t len, uint64_t off)
 {
-	int ret;
+	bool hit;
+	ssize_t n = tdat_stream_read_partial(s, buf, len, off, NULL, &hit);
 
-	if (off >= s->size || !len)
-		return 0;
-	if (len > s->size - off)
-		len = (size_t)(s->size - off);
-	if (len > SSIZE_MAX)
-		len = SSIZE_MAX;
-	if (s->kind != TDAT_STREAM_RAW)
-		return stream_read_chunks(s, buf, len, off);
-	ret = pread_full(s->src.fd, buf, len, s->offset + off);
-	return ret ? ret : (ssize_t)len;
+	/* All or nothing here: a range with damage in it fails as a whole. */
+	return hit ? -EIO : n;
 }

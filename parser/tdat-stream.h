@@ -83,6 +83,89 @@ void tdat_stream_free(struct tdat_stream *s);
 uint64_t tdat_stream_size(const struct tdat_stream *s);
 
 /**
+ * struct tdat_stream_damage - where a stream's data is damaged
+ * @chunk: index of the chunk (0 for a block)
+ * @hdr: file offset of the chunk's 8-byte header
+ * @stored: bytes it occupies in the file (header included), as far as
+ *	known; for a damaged chunk table, the bytes left in the stream
+ * @start: first damaged byte in the uncompressed stream
+ * @length: damaged bytes in the uncompressed stream
+ * @table: true when the chunk table itself is damaged here (the stream's
+ *	tail), false for a chunk whose header is sound but whose data does
+ *	not decompress
+ * @first: set by a read that found this chunk damaged for the first time
+ *	(exactly one read per damaged chunk sees it set)
+ */
+struct tdat_stream_damage {
+	uint32_t chunk;
+	uint64_t hdr;
+	uint64_t stored;
+	uint64_t start;
+	uint64_t length;
+	bool table;
+	bool first;
+};
+
+/**
+ * tdat_stream_new_tolerant() - describe a chunked stream, keeping what is
+ * readable of a damaged chunk table
+ * @src: the file
+ * @offset: file offset of the u32 chunk count
+ * @stored_size: bytes the stream occupies in the file
+ * @tail: uncompressed bytes to show as damaged after the last good chunk
+ *	when the table is damaged (a page size); 0 shows none
+ * @damage: set when the table is damaged (@damage->table true); its
+ *	@length is 0 when no table damage was found
+ * @err: on damage or failure, a message naming what is wrong and where
+ * @errlen: size of @err
+ *
+ * Like tdat_stream_new() for TDAT_STREAM_CHUNKS, except that a chunk count
+ * that does not fit, or a chunk header that does not fit the stream or
+ * claims too much, ends the table there instead of failing: the chunks
+ * before it are served and the next @tail bytes read as damaged (-EIO).
+ *
+ * Return: a new stream (free with tdat_stream_free()), or NULL with errno
+ * set (EINVAL when the stored range is outside the file, ENOMEM, or the
+ * errno of a failed read).
+ */
+struct tdat_stream *tdat_stream_new_tolerant(const struct tdat_source *src,
+					     uint64_t offset, uint64_t stored_size,
+					     uint32_t tail,
+					     struct tdat_stream_damage *damage,
+					     char *err, size_t errlen);
+
+/**
+ * tdat_stream_read_partial() - read uncompressed bytes up to any damage
+ * @s: stream
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the uncompressed stream
+ * @damage: set when the read stopped at damaged data (may be NULL)
+ * @hit: set to true when it stopped at damaged data, else false
+ *
+ * Return: bytes read before the end or the first damaged byte (short when
+ * it stopped there); -EIO when @off itself is damaged (@hit set), or
+ * another negative errno.
+ * Context: may block while another thread decompresses the same chunk.
+ */
+ssize_t tdat_stream_read_partial(struct tdat_stream *s, void *buf, size_t len,
+				 uint64_t off, struct tdat_stream_damage *damage,
+				 bool *hit);
+
+/**
+ * tdat_stream_locate() - where the byte at @off of the stream is stored
+ * @s: stream
+ * @off: offset in the uncompressed stream, below its size
+ * @where: @hdr set to the file offset of the byte (RAW) or of its chunk's
+ *	header, @stored to the chunk's stored size (0 for RAW), @chunk,
+ *	@start and @length to the chunk's index and range (RAW: 0, 0, size)
+ *
+ * Return: 0, or -ERANGE when @off is not inside the stream.
+ */
+int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
+		       struct tdat_stream_damage *where);
+
+/**
  * tdat_stream_read() - read uncompressed bytes
  * @s: stream
  * @buf: destination

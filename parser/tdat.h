@@ -20,6 +20,12 @@
  *    event tables), never a whole decompressed section.
  *  - Pointers returned by accessors (names, descriptions, option data,
  *    tables) stay valid until tdat_close() and must not be freed.
+ *  - Damaged trace data found after open (a chunk that does not decompress,
+ *    a broken chunk table, a page the text engine cannot parse) is listed
+ *    in the file's damage registry: entries are only appended, never
+ *    changed or removed, the first TDAT_ERROR_MAX are kept and the rest
+ *    only counted.  A damaged range makes reads fail with -EIO for that
+ *    range only.
  */
 #ifndef TDAT_H
 #define TDAT_H
@@ -284,9 +290,10 @@ const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i);
  * @size: set to the size
  *
  * For a compressed file the chunk table is read (not decompressed) the
- * first time it is needed.
+ * first time it is needed.  A damaged table ends the stream at the damage
+ * plus one page that reads as damaged (and is recorded as such).
  *
- * Return: 0, or -EIO when the chunk table is damaged.
+ * Return: 0, or -EIO when the stream cannot be described at all.
  * Context: takes an internal lock.
  */
 int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
@@ -300,13 +307,110 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
  * @len: bytes wanted
  * @off: offset in the uncompressed stream
  *
- * Decompressed chunks go through the file's chunk cache.
+ * Decompressed chunks go through the file's chunk cache.  A range that
+ * runs into damaged data (a chunk that does not decompress, the part of
+ * the stream behind a damaged chunk table) returns the good bytes before
+ * it; a read that starts in damaged data fails with -EIO.  Damage found
+ * is recorded in the damage registry (tdat_error_get()).
  *
- * Return: bytes read (short only at the end of the stream, 0 at end),
- * -EIO if a chunk in the range is damaged, or another negative errno.
+ * Return: bytes read (short at the end of the stream or before damage, 0
+ * at end), -EIO when @off is in a damaged range, or another negative errno.
  * Context: may block on another thread decompressing the same chunk.
  */
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off);
+
+/* --- damage found so far ------------------------------------------------ */
+
+#define TDAT_ERROR_MAX		1000	/* entries kept; the rest are counted */
+#define TDAT_ERROR_WHAT		160	/* bytes of tdat_error.what */
+
+/**
+ * struct tdat_error - one damaged range of trace data
+ * @what: what is damaged, e.g. "chunk 3 of buffer top cpu1 does not
+ *	decompress" (NUL-terminated)
+ * @offset: file offset of the damaged data (a chunk's header, a page)
+ * @stored_size: bytes it occupies in the file, as far as known
+ * @buffer: buffer index (tdat_buffer_get())
+ * @cpu: index into the buffer's cpus (not the CPU number)
+ * @start: first damaged byte in the CPU's uncompressed stream
+ *	(trace_pipe_raw)
+ * @length: damaged bytes there; reads of them fail with -EIO (0 when the
+ *	damage hides no readable byte, e.g. a table cut after its last chunk)
+ */
+struct tdat_error {
+	char what[TDAT_ERROR_WHAT];
+	uint64_t offset;
+	uint64_t stored_size;
+	size_t buffer;
+	unsigned int cpu;
+	uint64_t start;
+	uint64_t length;
+};
+
+/**
+ * tdat_error_count() - damaged ranges kept so far
+ * @f: handle
+ *
+ * Return: the number of entries tdat_error_get() can return (at most
+ * TDAT_ERROR_MAX); it only grows.
+ * Context: takes the registry lock.
+ */
+size_t tdat_error_count(struct tdat_file *f);
+
+/**
+ * tdat_error_total() - damaged ranges found so far, kept or not
+ * @f: handle
+ *
+ * Return: the count of all distinct damaged ranges found, including those
+ * beyond TDAT_ERROR_MAX that were not kept.
+ * Context: takes the registry lock.
+ */
+uint64_t tdat_error_total(struct tdat_file *f);
+
+/**
+ * tdat_error_get() - copy one entry of the damage registry
+ * @f: handle
+ * @i: index, in the order the damage was found
+ * @out: filled in
+ *
+ * Return: 0, or -ENOENT when @i is not below tdat_error_count().
+ * Context: takes the registry lock.
+ */
+int tdat_error_get(struct tdat_file *f, size_t i, struct tdat_error *out);
+
+/**
+ * tdat_error_format() - one line for an entry, as the errors file shows it
+ * @e: entry
+ * @buf: destination
+ * @len: size of @buf
+ *
+ * The line is "WHAT: file offset N, S bytes stored; trace_pipe_raw bytes
+ * A-B" and a newline (the last part is left out when @e->length is 0).
+ *
+ * Return: the length of the full line, as snprintf() returns it.
+ */
+int tdat_error_format(const struct tdat_error *e, char *buf, size_t len);
+
+/**
+ * tdat_cpu_mark_damaged() - record a damaged range of a CPU's data
+ * @f: handle
+ * @b: buffer index
+ * @c: index into the buffer's cpus
+ * @off: first damaged byte in the uncompressed stream
+ * @len: damaged bytes
+ * @why: what is wrong, e.g. "does not parse"
+ *
+ * For callers that find damage in data that reads fine (the text engine,
+ * for a page that does not parse).  The entry says "page at offset @off
+ * of buffer NAME cpuN @why" and where the page lives in the file.  A range
+ * already covered by an entry of the same CPU is not added again.
+ *
+ * Return: 0 (also when the registry is full), -ENOENT for bad indexes, or
+ * -ENOMEM.
+ * Context: takes the registry lock (and the file's lock).
+ */
+int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
+			  uint64_t len, const char *why);
 
 #endif /* TDAT_H */

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdat-error.c - the registry of damaged trace data found after open.
+ *
+ * Entries are appended under their own lock and never change, so a reader
+ * listing them while readers of the trace add more sees a prefix of the
+ * final list.  Only the first TDAT_ERROR_MAX are kept: the registry is
+ * bounded whatever the file holds.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat-private.h"
+
+/**
+ * tdat_errlog_init() - set up the damage registry of a new handle
+ * @f: handle being opened
+ *
+ * Return: 0 or a negative errno from the mutex creation.
+ */
+int tdat_errlog_init(struct tdat_file *f)
+{
+	int r = pthread_mutex_init(&f->errlog.lock, NULL);
+
+	if (r)
+		return -r;
+	f->errlog.ready = true;
+	return 0;
+}
+
+/**
+ * tdat_errlog_free() - release the damage registry
+ * @f: handle being closed
+ */
+void tdat_errlog_free(struct tdat_file *f)
+{
+	if (!f->errlog.ready)
+		return;
+	free(f->errlog.v);
+	f->errlog.v = NULL;
+	f->errlog.n = f->errlog.cap = 0;
+	pthread_mutex_destroy(&f->errlog.lock);
+	f->errlog.ready = false;
+}
+
+/* Already known: same CPU and a range (or, for empty ones, a start) covered. */
+static bool errlog_known(const struct tdat_errlog *l, const struct tdat_error *e)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct tdat_error *o = &l->v[i];
+
+		if (o->buffer != e->buffer || o->cpu != e->cpu)
+			continue;
+		if (!e->length) {
+			if (o->start == e->start && o->offset == e->offset)
+				return true;
+			continue;
+		}
+		if (o->start <= e->start && e->length <= o->length &&
+		    e->start - o->start <= o->length - e->length)
+			return true;
+	}
+	return false;
+}
+
+/**
+ * tdat_error_add() - append an entry to the damage registry
+ * @f: handle
+ * @e: entry (copied)
+ *
+ * A range already covered by an entry of the same CPU is dropped; past
+ * TDAT_ERROR_MAX entries the report is only counted.
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: takes the registry lock; safe with the file's lock held.
+ */
+int tdat_error_add(struct tdat_file *f, const struct tdat_error *e)
+{
+	struct tdat_errlog *l = &f->errlog;
+	int r = 0;
+
+	pthread_mutex_lock(&l->lock);
+	if (errlog_known(l, e))
+		goto out;
+	if (l->n >= TDAT_ERROR_MAX) {
+		l->dropped++;
+		goto out;
+	}
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		void *v;
+
+		if (cap > TDAT_ERROR_MAX)
+			cap = TDAT_ERROR_MAX;
+		v = reallocarray(l->v, cap, sizeof(*l->v));
+		if (!v) {
+			r = -ENOMEM;
+			goto out;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n] = *e;
+	l->v[l->n].what[TDAT_ERROR_WHAT - 1] = '\0';
+	l->n++;
+out:
+	pthread_mutex_unlock(&l->lock);
+	return r;
+}
+
+/**
+ * tdat_error_count() - damaged ranges kept so far
+ * @f: handle
+ *
+ * Return: the number of entries kept (at most TDAT_ERROR_MAX).
+ * Context: takes the registry lock.
+ */
+size_t tdat_error_count(struct tdat_file *f)
+{
+	size_t n;
+
+	pthread_mutex_lock(&f->errlog.lock);
+	n = f->errlog.n;
+	pthread_mutex_unlock(&f->errlog.lock);
+	return n;
+}
+
+/**
+ * tdat_error_total() - damaged ranges found so far, kept or not
+ * @f: handle
+ *
+ * Reports beyond TDAT_ERROR_MAX are counted without checking for repeats,
+ * so past the bound the figure can count one range more than once.
+ *
+ * Return: entries kept plus reports dropped.
+ * Context: takes the registry lock.
+ */
+uint64_t tdat_error_total(struct tdat_file *f)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&f->errlog.lock);
+	n = f->errlog.n + f->errlog.dropped;
+	pthread_mutex_unlock(&f->errlog.lock);
+	return n;
+}
+
+/**
+ * tdat_error_get() - copy one entry of the damage registry
+ * @f: handle
+ * @i: index, in the order the damage was found
+ * @out: filled in
+ *
+ * Return: 0, or -ENOENT when @i is out of range.
+ * Context: takes the registry lock.
+ */
+int tdat_error_get(struct tdat_file *f, size_t i, struct tdat_error *out)
+{
+	int r = -ENOENT;
+
+	pthread_mutex_lock(&f->errlog.lock);
+	if (i < f->errlog.n) {
+		*out = f->errlog.v[i];
+		r = 0;
+	}
+	pthread_mutex_unlock(&f->errlog.lock);
+	return r;
+}
+
+/**
+ * tdat_error_format() - one line for an entry, as the errors file shows it
+ * @e: entry
+ * @buf: destination (may be NULL when @len is 0)
+ * @len: size of @buf
+ *
+ * Return: the length of the full line, as snprintf() returns it.
+ */
+int tdat_error_format(const struct tdat_error *e, char *buf, size_t len)
+{
+	if (!e->length)
+		return snprintf(buf, len,
+				"%s: file offset %" PRIu64 ", %" PRIu64 " bytes stored\n",
+				e->what, e->offset, e->stored_size);
+	return snprintf(buf, len,
+			"%s: file offset %" PRIu64 ", %" PRIu64
+			" bytes stored; trace_pipe_raw bytes %" PRIu64 "-%" PRIu64 "\n",
+			e->what, e->offset, e->stored_size, e->start,
+			e->start + e->length - 1);
+}
+
+/**
+ * tdat_buffer_label() - how entries name a buffer: "top" or its name
+ * @f: handle
+ * @b: buffer index, valid
+ *
+ * Return: a string valid until tdat_close().
+ */
+const char *tdat_buffer_label(const struct tdat_file *f, size_t b)
+{
+	const char *name = f->bufs[b].pub.name;
+
+	return name && *name ? name : "top";
+}
