@@ -80,10 +80,18 @@ wait $p1 $p2
 same_file "cache_size=1M reader 1" "$tmp/want" "$tmp/r1"
 same_file "cache_size=1M reader 2" "$tmp/want" "$tmp/r2"
 hwm=$(awk '/^VmHWM/ { print $2 }' "/proc/$daemon_pid/status")
-# 1 MiB of cache, plus libtraceevent's event formats and kallsyms (a few
-# tens of MiB for these traces), plus the sanitizer's shadow when built so.
-limit=$((256 * 1024))
-if [ "$hwm" -le "$limit" ]; then ok; else fail "daemon peak RSS ${hwm} KiB > ${limit} KiB with cache_size=1M"; fi
 echo "daemon peak RSS with cache_size=1M: ${hwm} KiB"
+# 1 MiB of cache plus libtraceevent's handle (event formats and kallsyms,
+# about 30 MiB for these traces) and the daemon itself.  Under a sanitizer
+# the shadow memory and ASan's quarantine make RSS meaningless: the bound is
+# checked in the normal build only (scripts/test runs both).
+limit=$(((1 + 64) * 1024))
+if [ -n "${TDATFS_SANITIZE:-}" ] && [ "$TDATFS_SANITIZE" != none ]; then
+	echo "RSS bound not checked under -Db_sanitize=$TDATFS_SANITIZE"
+elif [ "$hwm" -le "$limit" ]; then
+	ok
+else
+	fail "daemon peak RSS ${hwm} KiB > ${limit} KiB with cache_size=1M"
+fi
 stop_mount "$mnt"
 finish
