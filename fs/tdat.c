@@ -32,8 +32,9 @@ static void usage(FILE *out)
 		"  ls     list a directory (default /); -l: type, size, name;\n"
 		"         -R: recursively, with paths relative to it\n"
 		"  cat    write files to stdout, bytes as a read of the mount\n"
-		"  check  read every section, option, blob and CPU stream;\n"
-		"         exit 0 when sound, else list the problems and exit 1\n"
+		"  check  read every section, option, blob and CPU stream and\n"
+		"         decode every trace; exit 0 when sound, else list each\n"
+		"         problem (what, where) and exit 1\n"
 		"Exit status: 0 ok, 1 bad trace or missing path, 2 usage error.\n",
 		prog, prog, prog, prog);
 }
@@ -262,12 +263,6 @@ static ssize_t rd_event(struct tdat_file *f, size_t a, size_t b, void *buf,
 	return tdat_event_read(f, a, buf, len, off);
 }
 
-static ssize_t rd_cpu(struct tdat_file *f, size_t a, size_t b, void *buf,
-		      size_t len, uint64_t off)
-{
-	return tdat_cpu_read(f, a, b, buf, len, off);
-}
-
 /*
  * Read a whole stream of @size bytes.  After an error, step over the bad
  * range @step bytes at a time so that each damaged range is reported once
@@ -325,15 +320,137 @@ static int check_stream(struct tdat_file *f, read_fn rd, size_t a, size_t b,
 	return problems;
 }
 
+/* Past the damaged range holding @off: the registry knows its end. */
+static uint64_t skip_damage(struct tdat_file *f, size_t b, unsigned int c,
+			    uint64_t off, uint32_t page)
+{
+	size_t i, n = tdat_error_count(f);
+	struct tdat_error e;
+
+	for (i = 0; i < n; i++) {
+		if (tdat_error_get(f, i, &e))
+			break;
+		if (e.buffer == b && e.cpu == c && e.start <= off &&
+		    off - e.start < e.length)
+			return e.start + e.length;
+	}
+	return off + (page ? page : 4096);
+}
+
+/*
+ * Read every CPU stream to its end.  Damage is not printed here: the
+ * parser records each damaged chunk in its registry, listed at the end.
+ */
+static int check_cpu_streams(struct tdat_file *f, char *buf)
+{
+	size_t i, n = tdat_buffer_count(f);
+	int problems = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct tdat_buffer *b = tdat_buffer_get(f, i);
+		unsigned int c;
+
+		for (c = 0; b && c < b->ncpus; c++) {
+			uint64_t size, off = 0;
+			int err = tdat_cpu_size(f, i, c, &size);
+
+			if (err) {
+				printf("buffer %s cpu%u (data at file offset %" PRIu64
+				       "): unreadable: %s\n",
+				       *b->name ? b->name : "top", b->cpus[c].cpu,
+				       b->cpus[c].offset, strerror(-err));
+				problems++;
+				continue;
+			}
+			while (off < size) {
+				ssize_t r = tdat_cpu_read(f, i, c, buf, CHUNK, off);
+
+				if (r > 0) {
+					off += r;
+				} else if (r == -EIO) {
+					off = skip_damage(f, i, c, off, b->page_size);
+				} else {
+					printf("buffer %s cpu%u (data at file offset %" PRIu64
+					       "): read at offset %" PRIu64 ": %s\n",
+					       *b->name ? b->name : "top",
+					       b->cpus[c].cpu, b->cpus[c].offset, off,
+					       r ? strerror((int)-r) : "ends early");
+					problems++;
+					break;
+				}
+			}
+		}
+	}
+	return problems;
+}
+
+struct walk_ctx {
+	struct tdatfs_tree *t;
+	char *buf;
+	const char *prefix;
+	int problems;
+};
+
+/*
+ * Decode every "trace" file of the tree to its end (the text engine turns
+ * damaged pages into marker lines, which the tree records), and read the
+ * rest of the tree too so that nothing reachable fails unnoticed.
+ */
+static int walk_one(void *ctx, const char *name, uint64_t ino, bool is_dir)
+{
+	struct walk_ctx *w = ctx;
+	char *path;
+	uint64_t off = 0;
+
+	if (asprintf(&path, "%s/%s", w->prefix, name) < 0) {
+		w->problems++;
+		return 1;
+	}
+	if (is_dir) {
+		struct walk_ctx sub = *w;
+
+		sub.prefix = path;
+		sub.problems = 0;
+		tdatfs_tree_readdir(w->t, ino, walk_one, &sub);
+		w->problems += sub.problems;
+	} else if (strcmp(path, "/errors")) {
+		for (;;) {
+			ssize_t r = tdatfs_tree_read(w->t, ino, w->buf, CHUNK, off);
+
+			if (r > 0) {
+				off += r;
+				continue;
+			}
+			/* Raw data: damage is in the registry; skip a page. */
+			if (r == -EIO && strstr(path, "trace_pipe_raw")) {
+				off += 4096;
+				continue;
+			}
+			if (r < 0 && !strstr(path, "/sections/")) {
+				printf("%s: read at offset %" PRIu64 ": %s\n",
+				       path, off, strerror((int)-r));
+				w->problems++;
+			}
+			break;
+		}
+	}
+	free(path);
+	return 0;
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	static const char *const meta_names[] = {
 		"header_page", "header_event", "kallsyms", "printk_formats",
 		"saved_cmdlines", "btf", "modules",
 	};
+	struct tdatfs_tree *t;
+	struct walk_ctx w;
 	struct tdat_file *f;
+	struct tdat_error e;
 	char what[512];
 	int problems = 0;
+	uint64_t total;
 	size_t i, n;
 	char *buf;
 
@@ -346,8 +463,8 @@ static int cmd_check(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
 		return 1;
 	}
-	f = open_trace(argv[1]);
-	if (!f) {
+	t = open_tree(argv[1], &f);
+	if (!t) {
 		free(buf);
 		return 1;
 	}
@@ -381,41 +498,35 @@ static int cmd_check(int argc, char **argv)
 	}
 	n = tdat_event_count(f);
 	for (i = 0; i < n; i++) {
-		const struct tdat_event_format *e = tdat_event_get(f, i);
+		const struct tdat_event_format *ev = tdat_event_get(f, i);
 
-		if (!e)
+		if (!ev)
 			continue;
-		snprintf(what, sizeof(what), "event format %s/%s", e->system,
-			 e->name);
-		problems += check_stream(f, rd_event, i, 0, e->size, 4096,
+		snprintf(what, sizeof(what), "event format %s/%s", ev->system,
+			 ev->name);
+		problems += check_stream(f, rd_event, i, 0, ev->size, 4096,
 					 what, buf);
 	}
-	n = tdat_buffer_count(f);
+	problems += check_cpu_streams(f, buf);
+	w = (struct walk_ctx){ .t = t, .buf = buf, .prefix = "" };
+	tdatfs_tree_readdir(t, TDATFS_TREE_ROOT, walk_one, &w);
+	problems += w.problems;
+
+	/* Everything damaged that the reads above ran into. */
+	n = tdat_error_count(f);
 	for (i = 0; i < n; i++) {
-		const struct tdat_buffer *b = tdat_buffer_get(f, i);
-		unsigned int c;
-
-		if (!b)
-			continue;
-		for (c = 0; c < b->ncpus; c++) {
-			uint64_t size;
-			int err;
-
-			snprintf(what, sizeof(what),
-				 "buffer \"%s\" cpu %u (data at offset %" PRIu64
-				 ")", b->name, b->cpus[c].cpu,
-				 b->cpus[c].offset);
-			err = tdat_cpu_size(f, i, c, &size);
-			if (err) {
-				printf("%s: size unreadable: %s\n", what,
-				       strerror(-err));
-				problems++;
-				continue;
-			}
-			problems += check_stream(f, rd_cpu, i, c, size,
-						 b->page_size, what, buf);
-		}
+		if (tdat_error_get(f, i, &e))
+			break;
+		tdat_error_format(&e, what, sizeof(what));
+		fputs(what, stdout);
+		problems++;
 	}
+	total = tdat_error_total(f);
+	if (total > n) {
+		printf("%" PRIu64 " more damaged ranges not listed\n", total - n);
+		problems++;
+	}
+	tdatfs_tree_free(t);
 	tdat_close(f);
 	free(buf);
 	return problems ? 1 : 0;

@@ -30,6 +30,7 @@ enum tdatfs_kind {
 	TN_SECTION,	/* tdat_section_read(@a) */
 	TN_RAW,		/* tdat_cpu_read(buffer @a, cpu index @b) */
 	TN_TEXT,	/* tdatfs_text_read(buffer @a, cpu index @b or -1) */
+	TN_ERRORS,	/* the damage registry, rendered at each read */
 };
 
 struct tdatfs_node {

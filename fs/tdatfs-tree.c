@@ -4,6 +4,7 @@
  * The generated texts are in tdatfs-render.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,6 +366,8 @@ static int build_root(struct tdatfs_tree *t)
 	}
 	if (!ret)
 		ret = build_sections(t);
+	if (!ret)
+		ret = add_file(t, 0, "errors", TN_ERRORS, 0, 0, 0);
 	n = tdat_buffer_count(t->f);
 	for (i = 0; !ret && i < n; i++)
 		ret = build_buffer(t, i);
@@ -524,6 +527,8 @@ bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino)
 	const struct tdatfs_node *n = node_of(t, ino);
 	uint64_t size;
 
+	if (n && n->kind == TN_ERRORS)
+		return false;	/* it grows as damage is found */
 	if (!n || n->kind != TN_TEXT)
 		return true;
 	return tdatfs_text_size(t->text, n->a, n->b, &size) == 0;
@@ -544,6 +549,9 @@ static int node_size(struct tdatfs_tree *t, const struct tdatfs_node *n,
 			return 0;
 		}
 		return ret;
+	case TN_ERRORS:
+		*size = 0;
+		return 0;
 	default:
 		*size = n->size;
 		return 0;
@@ -607,10 +615,149 @@ int tdatfs_tree_readdir(const struct tdatfs_tree *t, uint64_t ino,
 	return 0;
 }
 
+/*
+ * The errors file: every registry entry, one line each, rendered afresh;
+ * entries are only appended, so a reader going on from an offset sees the
+ * lines it has not read yet.
+ */
+static ssize_t read_errors(struct tdatfs_tree *t, char *buf, size_t len,
+			   uint64_t off)
+{
+	size_t i, n = tdat_error_count(t->f);
+	uint64_t pos = 0, total = tdat_error_total(t->f);
+	size_t done = 0;
+	struct tdat_error e;
+	char line[TDAT_ERROR_WHAT + 160];
+	int l;
+
+	for (i = 0; i <= n && done < len; i++) {
+		if (i < n) {
+			if (tdat_error_get(t->f, i, &e))
+				break;
+			l = tdat_error_format(&e, line, sizeof(line));
+		} else if (total > n) {
+			l = snprintf(line, sizeof(line),
+				     "%" PRIu64 " more damaged ranges not listed\n",
+				     total - n);
+		} else {
+			break;
+		}
+		if (l < 0)
+			return -EIO;
+		if ((size_t)l >= sizeof(line))
+			l = sizeof(line) - 1;
+		if (off < pos + l) {
+			uint64_t in = off > pos ? off - pos : 0;
+			size_t k = l - in;
+
+			if (k > len - done)
+				k = len - done;
+			memcpy(buf + done, line + in, k);
+			done += k;
+		}
+		pos += l;
+	}
+	return done;
+}
+
+/* The buffer's cpus index of CPU number @cpu, or -1. */
+static long cpu_index(const struct tdatfs_tree *t, size_t b, unsigned int cpu)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+
+	for (unsigned int c = 0; buf && c < buf->ncpus; c++)
+		if (buf->cpus[c].cpu == cpu)
+			return c;
+	return -1;
+}
+
+/* Record the damage one "[tdatfs: CPU ...]" marker line names. */
+static void note_marker(struct tdatfs_tree *t, size_t b, const char *line,
+			size_t len)
+{
+	unsigned int cpu, size;
+	unsigned long long off;
+	char tmp[160];
+	long c;
+
+	if (len >= sizeof(tmp))
+		return;
+	memcpy(tmp, line, len);
+	tmp[len] = '\0';
+	if (sscanf(tmp, "[tdatfs: CPU %u: %u bytes at offset %llu skipped",
+		   &cpu, &size, &off) == 3) {
+		c = cpu_index(t, b, cpu);
+		if (c >= 0)
+			tdat_cpu_mark_damaged(t->f, b, c, off, size,
+					      "does not parse");
+	} else if (sscanf(tmp, "[tdatfs: CPU %u: record of %u bytes at offset %llu skipped",
+			  &cpu, &size, &off) == 3) {
+		c = cpu_index(t, b, cpu);
+		if (c >= 0 && size)
+			tdat_cpu_mark_damaged(t->f, b, c, off, size,
+					      "holds a record that does not parse");
+	}
+}
+
+#define MARKER		"[tdatfs: CPU "
+#define MARKER_LEN	(sizeof(MARKER) - 1)
+#define MARKER_MAX	160	/* longest marker line, newline included */
+
+/*
+ * The text engine turns damaged data into marker lines; list what they
+ * name in the damage registry, so that the errors file and tdat check see
+ * damage that only the decoder finds (a page that reads but does not
+ * parse).  Each marker is noted by the read that holds its first byte; a
+ * marker cut by the end of the read is completed with a small read ahead.
+ */
+static void scan_markers(struct tdatfs_tree *t, const struct tdatfs_node *n,
+			 const char *buf, size_t len, uint64_t off)
+{
+	const char *p = buf, *end = buf + len, *nl;
+	char more[MARKER_MAX];
+	ssize_t k;
+
+	/* A line started before @off was the previous read's to note. */
+	if (off) {
+		nl = memchr(p, '\n', len);
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+	while (p < end) {
+		size_t avail = end - p;
+
+		nl = memchr(p, '\n', avail);
+		if (avail >= MARKER_LEN ? !memcmp(p, MARKER, MARKER_LEN) :
+		    !memcmp(p, MARKER, avail)) {
+			if (nl) {
+				note_marker(t, n->a, p, nl - p);
+			} else if (avail < MARKER_MAX) {
+				memcpy(more, p, avail);
+				k = tdatfs_text_read(t->text, n->a, n->b,
+						     more + avail,
+						     sizeof(more) - avail,
+						     off + len);
+				if (k > 0) {
+					nl = memchr(more, '\n', avail + k);
+					if (nl && !memcmp(more, MARKER, MARKER_LEN))
+						note_marker(t, n->a, more,
+							    nl - more);
+				}
+				break;
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
 ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
 			 size_t len, uint64_t off)
 {
 	const struct tdatfs_node *n = node_of(t, ino);
+	ssize_t r;
 
 	if (!n)
 		return -ENOENT;
@@ -633,7 +780,12 @@ ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
 	case TN_RAW:
 		return tdat_cpu_read(t->f, n->a, n->b, buf, len, off);
 	case TN_TEXT:
-		return tdatfs_text_read(t->text, n->a, n->b, buf, len, off);
+		r = tdatfs_text_read(t->text, n->a, n->b, buf, len, off);
+		if (r > 0)
+			scan_markers(t, n, buf, r, off);
+		return r;
+	case TN_ERRORS:
+		return read_errors(t, buf, len, off);
 	}
 	return -EIO;
 }
