@@ -1,273 +1,697 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs.c - the FUSE daemon: mounts the virtual tree of a trace.dat file
- * read-only.  The only file that includes fuse.h; each callback maps a
- * path to a node and calls the tree (tdatfs-tree.h).
+ * read-only through libfuse's low-level API.  The only file that includes
+ * a FUSE header; each request is answered by the tree (tdatfs-tree.h).
+ *
+ * Invariants of the adapter:
+ *  - FUSE inode numbers are the tree's inode numbers (TDATFS_TREE_ROOT is
+ *    FUSE_ROOT_ID); the tree never changes, so lookups need no counting
+ *    and forget is a no-op.
+ *  - Names and every attribute whose size is exact are cached by the
+ *    kernel for TFS_TIMEOUT; a decoded text whose size is not known yet is
+ *    given attribute timeout 0 (its size is 0 until produced), is opened
+ *    with direct_io, and is re-stated by the kernel at every stat.
+ *  - Every open is keep_cache: the bytes at an offset never change, so
+ *    the kernel's page cache is never thrown away by an open.
+ *  - While a text is read through direct_io, the whole pages of each
+ *    reply are pushed into the kernel page cache of its inode
+ *    (fuse_lowlevel_notify_store, which also extends i_size) by the
+ *    storer thread, never by a request thread: a store waits on locked
+ *    pages, and a page can be locked by a buffered read that only a
+ *    request thread can answer (with -s there is one).  Only whole pages,
+ *    or a tail that ends at the real end of the text, are stored, so no
+ *    page is ever marked up to date with bytes missing.  Pending stores
+ *    are bounded (TFS_STORE_MAX); beyond that they are dropped, which
+ *    only costs a later read through the daemon.
  */
-#define FUSE_USE_VERSION 31
+#define FUSE_USE_VERSION 312
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fuse.h>
+#include <limits.h>
 #include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tdat-config.h"
 #include "tdat.h"
 #include "tdatfs-tree.h"
 
-static struct tdatfs_tree *tree_of(void)
-{
-	return fuse_get_context()->private_data;
-}
+_Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
 
-static void *tfs_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
-{
-	cfg->use_ino = 1;
-	cfg->entry_timeout = 1.0;
-	/*
-	 * A decoded text file reports size 0 until its text has been produced
-	 * once, then its exact size.  The high-level API has one attribute
-	 * timeout for all files: with any timeout above 0 the kernel would
-	 * keep the stale size 0 and a read of a file opened without direct_io
-	 * would end at once.  A getattr costs little next to a read.
-	 */
-	cfg->attr_timeout = 0;
-	cfg->negative_timeout = 1.0;
-	/* Let the kernel read ahead in large steps: data comes in chunks. */
-	conn->max_readahead = 1024 * 1024;
-	return fuse_get_context()->private_data;
-}
+/* The tree never changes: names and exact attributes stay valid. */
+#define TFS_TIMEOUT		86400.0
+/* Largest read the kernel sends with libfuse's default buffers. */
+#define TFS_IO_SIZE		(1024 * 1024)
+/* Bytes waiting for the storer thread, at most. */
+#define TFS_STORE_MAX		(16u << 20)
 
-static int tfs_getattr(const char *path, struct stat *st,
-		       struct fuse_file_info *fi)
-{
-	struct tdatfs_tree *t = tree_of();
-	uint64_t ino;
-	int ret;
-
-	if (fi && fi->fh)
-		return tdatfs_tree_stat(t, fi->fh, st);
-	ret = tdatfs_tree_lookup(t, path, &ino);
-	if (ret)
-		return ret;
-	return tdatfs_tree_stat(t, ino, st);
-}
-
-struct fill_ctx {
-	void *buf;
-	fuse_fill_dir_t filler;
+struct tfs_store {
+	struct tfs_store *next;
+	fuse_ino_t ino;
+	uint64_t off;
+	size_t len;
+	char *data;		/* inside buf */
+	char *buf;		/* owned, freed after the store */
 };
 
-static int fill_one(void *ctx, const char *name, uint64_t ino, bool is_dir)
-{
-	struct fill_ctx *c = ctx;
-	struct stat st = { 0 };
+struct tfs {
+	struct tdatfs_tree *tree;
+	struct fuse_session *se;
+	uint64_t count;		/* nodes in the tree */
+	_Atomic uint32_t *parent; /* parent of each directory seen, for ".." */
+	size_t page_size;
 
-	st.st_ino = ino;
-	st.st_mode = is_dir ? S_IFDIR | 0555 : S_IFREG | 0444;
-	return c->filler(c->buf, name, &st, 0, 0) ? 1 : 0;
+	pthread_mutex_t lock;	/* protects the store queue below */
+	pthread_cond_t cond;
+	struct tfs_store *head, *tail;
+	size_t pending;		/* bytes queued */
+	bool stop;
+	bool thread_running;
+	pthread_t thread;
+	atomic_bool store_off;	/* the kernel refused a store: stop trying */
+};
+
+static struct tfs *tfs_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
 }
 
-static int tfs_readdir(const char *path, void *buf, fuse_fill_dir_t filler,
-		       off_t off, struct fuse_file_info *fi,
-		       enum fuse_readdir_flags flags)
+/* ---- the storer thread ---------------------------------------------------- */
+
+static void *storer_main(void *arg)
 {
-	struct tdatfs_tree *t = tree_of();
-	struct fill_ctx c = { buf, filler };
+	struct tfs *fs = arg;
+
+	pthread_mutex_lock(&fs->lock);
+	for (;;) {
+		struct tfs_store *s;
+
+		while (!fs->head && !fs->stop)
+			pthread_cond_wait(&fs->cond, &fs->lock);
+		if (fs->stop)
+			break;
+		s = fs->head;
+		fs->head = s->next;
+		if (!fs->head)
+			fs->tail = NULL;
+		pthread_mutex_unlock(&fs->lock);
+
+		if (!atomic_load(&fs->store_off)) {
+			struct fuse_bufvec bv = FUSE_BUFVEC_INIT(s->len);
+			int ret;
+
+			bv.buf[0].mem = s->data;
+			ret = fuse_lowlevel_notify_store(fs->se, s->ino,
+							 s->off, &bv, 0);
+			/*
+			 * -ENOENT: the kernel has already forgotten the inode,
+			 * nothing to keep.  No kernel support or no connection:
+			 * give up storing for good.
+			 */
+			if (ret == -ENOSYS || ret == -ENODEV || ret == -EBADF)
+				atomic_store(&fs->store_off, true);
+		}
+		free(s->buf);
+
+		pthread_mutex_lock(&fs->lock);
+		fs->pending -= s->len;
+		free(s);
+	}
+	pthread_mutex_unlock(&fs->lock);
+	return NULL;
+}
+
+/*
+ * Hand @buf (@len bytes of @ino at @off, just sent to a direct_io reader)
+ * to the storer, or free it.  @eof: the text ends at @off + @len.
+ */
+static void store_later(struct tfs *fs, fuse_ino_t ino, char *buf,
+			uint64_t off, size_t len, bool eof)
+{
+	uint64_t ps = fs->page_size;
+	uint64_t start = (off + ps - 1) / ps * ps;
+	uint64_t end = eof ? off + len : (off + len) / ps * ps;
+	struct tfs_store *s;
+
+	if (!fs->thread_running || atomic_load(&fs->store_off) ||
+	    start >= end)
+		goto drop;
+	s = malloc(sizeof(*s));
+	if (!s)
+		goto drop;
+	s->next = NULL;
+	s->ino = ino;
+	s->off = start;
+	s->len = end - start;
+	s->buf = buf;
+	s->data = buf + (start - off);
+
+	pthread_mutex_lock(&fs->lock);
+	if (fs->stop || fs->pending + s->len > TFS_STORE_MAX) {
+		pthread_mutex_unlock(&fs->lock);
+		free(s);
+		goto drop;
+	}
+	fs->pending += s->len;
+	if (fs->tail)
+		fs->tail->next = s;
+	else
+		fs->head = s;
+	fs->tail = s;
+	pthread_cond_signal(&fs->cond);
+	pthread_mutex_unlock(&fs->lock);
+	return;
+drop:
+	free(buf);
+}
+
+static int storer_start(struct tfs *fs)
+{
+	int ret = pthread_create(&fs->thread, NULL, storer_main, fs);
+
+	if (ret)
+		return -ret;
+	fs->thread_running = true;
+	return 0;
+}
+
+/*
+ * Stop the storer and free what it had not stored.  A store can wait on a
+ * page locked by a read that no thread answers any more (the loop ended on
+ * a signal while the file system is still mounted): give it a few seconds,
+ * then leave it.  Return: true when the thread is gone.
+ */
+static bool storer_stop(struct tfs *fs)
+{
+	struct timespec deadline;
+	struct tfs_store *s;
+	bool gone = true;
+
+	pthread_mutex_lock(&fs->lock);
+	fs->stop = true;
+	pthread_cond_broadcast(&fs->cond);
+	while ((s = fs->head)) {
+		fs->head = s->next;
+		fs->pending -= s->len;
+		free(s->buf);
+		free(s);
+	}
+	fs->tail = NULL;
+	pthread_mutex_unlock(&fs->lock);
+
+	if (fs->thread_running) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_sec += 5;
+		if (pthread_timedjoin_np(fs->thread, NULL, &deadline)) {
+			fprintf(stderr, "tdatfs: a page cache store does not "
+				"end; leaving it\n");
+			gone = false;
+		}
+		fs->thread_running = false;
+	}
+	return gone;
+}
+
+/* ---- attributes and names ------------------------------------------------- */
+
+/* Attributes of @ino and how long the kernel may keep them. */
+static int tfs_stat(struct tfs *fs, fuse_ino_t ino, struct stat *st,
+		    double *timeout)
+{
+	/* Asked before the size: a size learnt in between only costs a getattr. */
+	bool exact = tdatfs_tree_size_known(fs->tree, ino);
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = tdatfs_tree_stat(fs->tree, ino, st);
+	if (ret)
+		return ret;
+	/* Tools read st_blksize at a time: as much as one request carries. */
+	st->st_blksize = TFS_IO_SIZE;
+	*timeout = exact ? TFS_TIMEOUT : 0.0;
+	return 0;
+}
+
+static void note_parent(struct tfs *fs, fuse_ino_t parent, fuse_ino_t ino)
+{
+	if (ino < fs->count + TDATFS_TREE_ROOT && ino >= TDATFS_TREE_ROOT &&
+	    tdatfs_tree_is_dir(fs->tree, ino))
+		atomic_store_explicit(&fs->parent[ino - TDATFS_TREE_ROOT],
+				      (uint32_t)parent, memory_order_relaxed);
+}
+
+static int tfs_entry(struct tfs *fs, fuse_ino_t parent, fuse_ino_t ino,
+		     struct fuse_entry_param *e)
+{
+	int ret;
+
+	memset(e, 0, sizeof(*e));
+	ret = tfs_stat(fs, ino, &e->attr, &e->attr_timeout);
+	if (ret)
+		return ret;
+	e->ino = ino;
+	e->generation = 1;
+	e->entry_timeout = TFS_TIMEOUT;
+	note_parent(fs, parent, ino);
+	return 0;
+}
+
+static void tfs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	/* Let the kernel read ahead in large steps: data comes in chunks. */
+	conn->max_readahead = TFS_IO_SIZE;
+	/*
+	 * The data never changes: a size that grows (a text becoming exact)
+	 * must not make the kernel drop the pages stored for it.
+	 */
+	if (conn->capable & FUSE_CAP_EXPLICIT_INVAL_DATA)
+		conn->want |= FUSE_CAP_EXPLICIT_INVAL_DATA;
+	conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
+}
+
+static void tfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct tfs *fs = tfs_of(req);
+	struct fuse_entry_param e;
 	uint64_t ino;
 	int ret;
 
-	(void)off;
+	ret = tdatfs_tree_child(fs->tree, parent, name, &ino);
+	if (ret == -ENOENT) {
+		/* A name missing now is missing for good: cache that too. */
+		memset(&e, 0, sizeof(e));
+		e.entry_timeout = TFS_TIMEOUT;
+		fuse_reply_entry(req, &e);
+		return;
+	}
+	if (!ret)
+		ret = tfs_entry(fs, parent, ino, &e);
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+/* Inodes live as long as the tree: nothing to count. */
+static void tfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	(void)ino;
+	(void)nlookup;
+	fuse_reply_none(req);
+}
+
+static void tfs_forget_multi(fuse_req_t req, size_t count,
+			     struct fuse_forget_data *forgets)
+{
+	(void)count;
+	(void)forgets;
+	fuse_reply_none(req);
+}
+
+static void tfs_getattr(fuse_req_t req, fuse_ino_t ino,
+			struct fuse_file_info *fi)
+{
+	struct stat st;
+	double timeout;
+	int ret;
+
 	(void)fi;
-	(void)flags;
-	ret = tdatfs_tree_lookup(t, path, &ino);
+	ret = tfs_stat(tfs_of(req), ino, &st, &timeout);
 	if (ret)
-		return ret;
-	if (!tdatfs_tree_is_dir(t, ino))
-		return -ENOTDIR;
-	filler(buf, ".", NULL, 0, 0);
-	filler(buf, "..", NULL, 0, 0);
-	ret = tdatfs_tree_readdir(t, ino, fill_one, &c);
-	return ret < 0 ? ret : 0;
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_attr(req, &st, timeout);
 }
 
-static int tfs_open(const char *path, struct fuse_file_info *fi)
+/* ---- directories ------------------------------------------------------------ */
+
+struct dir_ctx {
+	struct tfs *fs;
+	fuse_req_t req;
+	fuse_ino_t dir;
+	bool plus;
+	char *buf;
+	size_t size;
+	size_t used;
+	off_t skip;		/* entries before the one asked for */
+	off_t next;		/* offset of the entry after this one */
+	int err;
+};
+
+/* One entry: 1 when it does not fit (stop), 0 to go on. */
+static int dir_add(struct dir_ctx *c, const char *name, fuse_ino_t ino,
+		   bool is_dir)
 {
-	struct tdatfs_tree *t = tree_of();
-	uint64_t ino;
+	size_t room = c->size - c->used;
+	size_t need;
+
+	c->next++;
+	if (c->next <= c->skip)
+		return 0;
+	if (c->plus) {
+		struct fuse_entry_param e;
+		int ret;
+
+		/* "." and ".." take no lookup count: plain attributes. */
+		if (!strcmp(name, ".") || !strcmp(name, "..")) {
+			memset(&e, 0, sizeof(e));
+			e.attr.st_ino = ino;
+			e.attr.st_mode = S_IFDIR | 0555;
+		} else {
+			ret = tfs_entry(c->fs, c->dir, ino, &e);
+			if (ret) {
+				c->err = ret;
+				return 1;
+			}
+		}
+		need = fuse_add_direntry_plus(c->req, c->buf + c->used, room,
+					      name, &e, c->next);
+	} else {
+		struct stat st;
+
+		memset(&st, 0, sizeof(st));
+		st.st_ino = ino;
+		st.st_mode = is_dir ? S_IFDIR | 0555 : S_IFREG | 0444;
+		need = fuse_add_direntry(c->req, c->buf + c->used, room, name,
+					 &st, c->next);
+	}
+	if (need > room)
+		return 1;
+	c->used += need;
+	return 0;
+}
+
+static int dir_fill(void *ctx, const char *name, uint64_t ino, bool is_dir)
+{
+	return dir_add(ctx, name, ino, is_dir);
+}
+
+static void tfs_opendir(fuse_req_t req, fuse_ino_t ino,
+			struct fuse_file_info *fi)
+{
+	struct tfs *fs = tfs_of(req);
+
+	if (!tdatfs_tree_is_dir(fs->tree, ino)) {
+		struct stat st;
+
+		fuse_reply_err(req, tdatfs_tree_stat(fs->tree, ino, &st) ?
+			       ENOENT : ENOTDIR);
+		return;
+	}
+	/* The listing never changes: let the kernel keep it. */
+	fi->cache_readdir = 1;
+	fi->keep_cache = 1;
+	fuse_reply_open(req, fi);
+}
+
+/* Offsets: "." is 0, ".." 1, child i is i + 2; each entry names the next. */
+static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       bool plus)
+{
+	struct tfs *fs = tfs_of(req);
+	struct dir_ctx c = {
+		.fs = fs, .req = req, .dir = ino, .plus = plus,
+		.size = size, .skip = off,
+	};
+	fuse_ino_t up = ino;
 	int ret;
 
-	if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC))
-		return -EROFS;
-	ret = tdatfs_tree_lookup(t, path, &ino);
-	if (ret)
-		return ret;
-	if (tdatfs_tree_is_dir(t, ino))
-		return -EISDIR;
-	fi->fh = ino;
+	if (!tdatfs_tree_is_dir(fs->tree, ino)) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (off < 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (size > TFS_IO_SIZE)
+		size = c.size = TFS_IO_SIZE;
+	c.buf = malloc(size ? size : 1);
+	if (!c.buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (ino != TDATFS_TREE_ROOT) {
+		up = atomic_load_explicit(&fs->parent[ino - TDATFS_TREE_ROOT],
+					  memory_order_relaxed);
+		if (!up)
+			up = ino;
+	}
+	ret = dir_add(&c, ".", ino, true);
+	if (!ret)
+		ret = dir_add(&c, "..", up, true);
+	if (!ret)
+		ret = tdatfs_tree_readdir(fs->tree, ino, dir_fill, &c);
+	if (ret < 0 || (c.err && !c.used))
+		fuse_reply_err(req, ret < 0 ? -ret : -c.err);
+	else
+		fuse_reply_buf(req, c.buf, c.used);
+	free(c.buf);
+}
+
+static void tfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			struct fuse_file_info *fi)
+{
+	(void)fi;
+	do_readdir(req, ino, size, off, false);
+}
+
+static void tfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+			    off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	do_readdir(req, ino, size, off, true);
+}
+
+static void tfs_release(fuse_req_t req, fuse_ino_t ino,
+			struct fuse_file_info *fi)
+{
+	(void)ino;
+	(void)fi;
+	fuse_reply_err(req, 0);
+}
+
+/* ---- files -------------------------------------------------------------------- */
+
+/* fi->fh: 1 when the file was opened with direct_io (its replies are stored). */
+static void tfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct tfs *fs = tfs_of(req);
+	struct stat st;
+	int ret;
+
+	if ((fi->flags & O_ACCMODE) != O_RDONLY || (fi->flags & O_TRUNC)) {
+		fuse_reply_err(req, EROFS);
+		return;
+	}
+	ret = tdatfs_tree_stat(fs->tree, ino, &st);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	if (tdatfs_tree_is_dir(fs->tree, ino)) {
+		fuse_reply_err(req, EISDIR);
+		return;
+	}
 	/*
 	 * A decoded text whose size is not known yet reports size 0: bypass
-	 * the page cache so reads go on to the real end.  Once the size is
-	 * exact, the cached pages stay valid (the trace never changes).
+	 * the page cache so reads go on to the real end, and fill the cache
+	 * from the replies (store_later()).  Once the size is exact, reads
+	 * are served by the page cache.
 	 */
-	if (tdatfs_tree_size_known(t, ino))
-		fi->keep_cache = 1;
-	else
+	fi->keep_cache = 1;
+	fi->noflush = 1;
+	fi->fh = 0;
+	if (!tdatfs_tree_size_known(fs->tree, ino)) {
 		fi->direct_io = 1;
-	return 0;
+		fi->fh = 1;
+	}
+	fuse_reply_open(req, fi);
 }
 
-static int tfs_read(const char *path, char *buf, size_t size, off_t off,
-		    struct fuse_file_info *fi)
+static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		     struct fuse_file_info *fi)
 {
-	struct tdatfs_tree *t = tree_of();
-	uint64_t ino = fi ? fi->fh : 0;
+	struct tfs *fs = tfs_of(req);
 	size_t done = 0;
-	int ret;
+	bool eof = false;
+	char *buf;
 
-	if (!ino) {
-		ret = tdatfs_tree_lookup(t, path, &ino);
-		if (ret)
-			return ret;
+	if (off < 0) {
+		fuse_reply_err(req, EINVAL);
+		return;
 	}
-	if (off < 0)
-		return -EINVAL;
+	if (size > TFS_IO_SIZE)
+		size = TFS_IO_SIZE;
+	buf = malloc(size ? size : 1);
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
 	/* FUSE takes a short read for end of file: fill the whole request. */
 	while (done < size) {
-		ssize_t n = tdatfs_tree_read(t, ino, buf + done, size - done,
-					     (uint64_t)off + done);
+		ssize_t n = tdatfs_tree_read(fs->tree, ino, buf + done,
+					     size - done, (uint64_t)off + done);
 
-		if (n < 0)
-			return done ? (int)done : (int)n;
-		if (n == 0)
+		if (n < 0) {
+			if (!done) {
+				fuse_reply_err(req, (int)-n);
+				free(buf);
+				return;
+			}
+			/* The bytes before the error are good: send those. */
 			break;
+		}
+		if (n == 0) {
+			eof = true;
+			break;
+		}
 		done += n;
 	}
-	return done;
+	fuse_reply_buf(req, buf, done);
+	if (fi->fh && done)
+		store_later(fs, ino, buf, off, done, eof);
+	else
+		free(buf);
 }
 
-static int tfs_statfs(const char *path, struct statvfs *sv)
+static void tfs_statfs(fuse_req_t req, fuse_ino_t ino)
 {
-	(void)path;
-	memset(sv, 0, sizeof(*sv));
-	sv->f_bsize = 4096;
-	sv->f_frsize = 4096;
-	sv->f_files = tdatfs_tree_count(tree_of());
-	sv->f_namemax = 255;
-	sv->f_flag = ST_RDONLY;
-	return 0;
+	struct statvfs sv;
+
+	(void)ino;
+	memset(&sv, 0, sizeof(sv));
+	sv.f_bsize = TFS_IO_SIZE;
+	sv.f_frsize = 4096;
+	sv.f_files = tdatfs_tree_count(tfs_of(req)->tree);
+	sv.f_namemax = 255;
+	sv.f_flag = ST_RDONLY;
+	fuse_reply_statfs(req, &sv);
 }
 
-/* Everything that would change the tree fails: it is a recorded trace. */
-static int ro_write(const char *p, const char *b, size_t s, off_t o,
-		    struct fuse_file_info *fi)
+/* ---- everything that would change the tree: it is a recorded trace ---- */
+
+static void ro_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+		       int to_set, struct fuse_file_info *fi)
 {
-	(void)p; (void)b; (void)s; (void)o; (void)fi;
-	return -EROFS;
+	(void)ino; (void)attr; (void)to_set; (void)fi;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_create(const char *p, mode_t m, struct fuse_file_info *fi)
+static void ro_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		     mode_t mode, dev_t rdev)
 {
-	(void)p; (void)m; (void)fi;
-	return -EROFS;
+	(void)parent; (void)name; (void)mode; (void)rdev;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_mknod(const char *p, mode_t m, dev_t d)
+static void ro_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+		     mode_t mode)
 {
-	(void)p; (void)m; (void)d;
-	return -EROFS;
+	(void)parent; (void)name; (void)mode;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_mkdir(const char *p, mode_t m)
+static void ro_name(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	(void)p; (void)m;
-	return -EROFS;
+	(void)parent; (void)name;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_path(const char *p)
+static void ro_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+		       const char *name)
 {
-	(void)p;
-	return -EROFS;
+	(void)link; (void)parent; (void)name;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_rename(const char *a, const char *b, unsigned int flags)
+static void ro_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      fuse_ino_t newparent, const char *newname,
+		      unsigned int flags)
 {
-	(void)a; (void)b; (void)flags;
-	return -EROFS;
+	(void)parent; (void)name; (void)newparent; (void)newname; (void)flags;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_two(const char *a, const char *b)
+static void ro_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+		    const char *newname)
 {
-	(void)a; (void)b;
-	return -EROFS;
+	(void)ino; (void)newparent; (void)newname;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_chmod(const char *p, mode_t m, struct fuse_file_info *fi)
+static void ro_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		     size_t size, off_t off, struct fuse_file_info *fi)
 {
-	(void)p; (void)m; (void)fi;
-	return -EROFS;
+	(void)ino; (void)buf; (void)size; (void)off; (void)fi;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_chown(const char *p, uid_t u, gid_t g, struct fuse_file_info *fi)
+static void ro_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      mode_t mode, struct fuse_file_info *fi)
 {
-	(void)p; (void)u; (void)g; (void)fi;
-	return -EROFS;
+	(void)parent; (void)name; (void)mode; (void)fi;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_truncate(const char *p, off_t s, struct fuse_file_info *fi)
+static void ro_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+			const char *value, size_t size, int flags)
 {
-	(void)p; (void)s; (void)fi;
-	return -EROFS;
+	(void)ino; (void)name; (void)value; (void)size; (void)flags;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_utimens(const char *p, const struct timespec tv[2],
-		      struct fuse_file_info *fi)
+static void ro_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
 {
-	(void)p; (void)tv; (void)fi;
-	return -EROFS;
+	(void)ino; (void)name;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_setxattr(const char *p, const char *n, const char *v, size_t s,
-		       int flags)
+static void ro_fallocate(fuse_req_t req, fuse_ino_t ino, int mode, off_t off,
+			 off_t len, struct fuse_file_info *fi)
 {
-	(void)p; (void)n; (void)v; (void)s; (void)flags;
-	return -EROFS;
+	(void)ino; (void)mode; (void)off; (void)len; (void)fi;
+	fuse_reply_err(req, EROFS);
 }
 
-static int ro_removexattr(const char *p, const char *n)
-{
-	(void)p; (void)n;
-	return -EROFS;
-}
-
-static const struct fuse_operations tfs_ops = {
+static const struct fuse_lowlevel_ops tfs_ops = {
 	.init		= tfs_init,
+	.lookup		= tfs_lookup,
+	.forget		= tfs_forget,
+	.forget_multi	= tfs_forget_multi,
 	.getattr	= tfs_getattr,
+	.opendir	= tfs_opendir,
 	.readdir	= tfs_readdir,
+	.readdirplus	= tfs_readdirplus,
+	.releasedir	= tfs_release,
 	.open		= tfs_open,
 	.read		= tfs_read,
+	.release	= tfs_release,
 	.statfs		= tfs_statfs,
-	.write		= ro_write,
-	.create		= ro_create,
+	.setattr	= ro_setattr,
 	.mknod		= ro_mknod,
 	.mkdir		= ro_mkdir,
-	.unlink		= ro_path,
-	.rmdir		= ro_path,
+	.unlink		= ro_name,
+	.rmdir		= ro_name,
+	.symlink	= ro_symlink,
 	.rename		= ro_rename,
-	.link		= ro_two,
-	.symlink	= ro_two,
-	.chmod		= ro_chmod,
-	.chown		= ro_chown,
-	.truncate	= ro_truncate,
-	.utimens	= ro_utimens,
+	.link		= ro_link,
+	.write		= ro_write,
+	.create		= ro_create,
 	.setxattr	= ro_setxattr,
 	.removexattr	= ro_removexattr,
+	.fallocate	= ro_fallocate,
 };
 
 /* ---- command line ------------------------------------------------------- */
@@ -367,15 +791,36 @@ static uint64_t parse_size(const char *s)
 	return *end ? 0 : v;
 }
 
+static int run_loop(struct fuse_session *se, const struct fuse_cmdline_opts *co)
+{
+	struct fuse_loop_config *cfg;
+	int ret;
+
+	if (co->singlethread)
+		return fuse_session_loop(se);
+	cfg = fuse_loop_cfg_create();
+	if (!cfg)
+		return -ENOMEM;
+	fuse_loop_cfg_set_clone_fd(cfg, co->clone_fd);
+	/* UINT_MAX: not given on the command line; keep libfuse's default. */
+	if (co->max_idle_threads != UINT_MAX)
+		fuse_loop_cfg_set_idle_threads(cfg, co->max_idle_threads);
+	if (co->max_threads != UINT_MAX)
+		fuse_loop_cfg_set_max_threads(cfg, co->max_threads);
+	ret = fuse_session_loop_mt(se, cfg);
+	fuse_loop_cfg_destroy(cfg);
+	return ret;
+}
+
 /*
  * Mount, go to the background once the mount is ready, serve until
- * unmounted.  Spelt out instead of fuse_main() to control the exit status.
+ * unmounted.  Return: the exit status.
  */
-static int serve(struct fuse_args *args, struct tdatfs_tree *tree)
+static int serve(struct fuse_args *args, struct tfs *fs)
 {
 	struct fuse_cmdline_opts co = { 0 };
 	struct fuse_session *se;
-	struct fuse *fuse;
+	bool gone = true;
 	int ret = 1;
 
 	if (fuse_parse_cmdline(args, &co))
@@ -384,26 +829,35 @@ static int serve(struct fuse_args *args, struct tdatfs_tree *tree)
 		fprintf(stderr, "tdatfs: no mount point\n");
 		return 2;
 	}
-	fuse = fuse_new(args, &tfs_ops, sizeof(tfs_ops), tree);
-	if (!fuse)
+	se = fuse_session_new(args, &tfs_ops, sizeof(tfs_ops), fs);
+	if (!se)
 		goto out;
-	if (fuse_mount(fuse, co.mountpoint))
+	fs->se = se;
+	if (fuse_session_mount(se, co.mountpoint))
 		goto out_destroy;
-	se = fuse_get_session(fuse);
 	if (fuse_set_signal_handlers(se))
 		goto out_unmount;
 	if (fuse_daemonize(co.foreground))
 		goto out_signals;
-	if (co.singlethread)
-		ret = fuse_loop(fuse) ? 1 : 0;
-	else
-		ret = fuse_loop_mt(fuse, co.clone_fd) ? 1 : 0;
+	/* After fuse_daemonize(): threads do not survive its fork. */
+	if (storer_start(fs))
+		fprintf(stderr, "tdatfs: no page cache storer thread: %s\n",
+			strerror(errno));
+	ret = run_loop(se, &co) ? 1 : 0;
+	gone = storer_stop(fs);
 out_signals:
 	fuse_remove_signal_handlers(se);
 out_unmount:
-	fuse_unmount(fuse);
+	fuse_session_unmount(se);
+	/*
+	 * A storer still inside the kernel uses the session and @fs: end the
+	 * process here rather than free them under it.
+	 */
+	if (!gone)
+		_exit(ret);
 out_destroy:
-	fuse_destroy(fuse);
+	fuse_session_destroy(se);
+	fs->se = NULL;
 out:
 	free(co.mountpoint);
 	return ret;
@@ -414,10 +868,14 @@ int main(int argc, char **argv)
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct tdat_open_opts topts = { 0 };
 	struct tfs_opts o = { 0 };
-	struct tdatfs_tree *tree = NULL;
+	struct tfs fs = {
+		.lock = PTHREAD_MUTEX_INITIALIZER,
+		.cond = PTHREAD_COND_INITIALIZER,
+	};
 	struct tdat_file *f = NULL;
 	char err[512] = "";
 	struct stat st;
+	long ps;
 	int ret = 2;
 
 	if (fuse_opt_parse(&args, &o, tfs_opt_spec, tfs_opt_proc) == -1)
@@ -426,7 +884,7 @@ int main(int argc, char **argv)
 		usage(stdout, argv[0]);
 		printf("FUSE options:\n");
 		fuse_cmdline_help();
-		fuse_lib_help(&args);
+		fuse_lowlevel_help();
 		ret = 0;
 		goto out;
 	}
@@ -461,12 +919,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdatfs: %s: %s\n", o.trace, strerror(errno));
 		goto out;
 	}
-	tree = tdatfs_tree_new(f, &st);
-	if (!tree) {
+	fs.tree = tdatfs_tree_new(f, &st);
+	if (!fs.tree) {
 		fprintf(stderr, "tdatfs: %s: cannot build the tree: %s\n",
 			o.trace, strerror(errno));
 		goto out;
 	}
+	fs.count = tdatfs_tree_count(fs.tree);
+	fs.parent = calloc(fs.count ? fs.count : 1, sizeof(*fs.parent));
+	if (!fs.parent) {
+		fprintf(stderr, "tdatfs: %s\n", strerror(ENOMEM));
+		goto out;
+	}
+	ps = sysconf(_SC_PAGESIZE);
+	fs.page_size = ps > 0 ? (size_t)ps : 4096;
 	{
 		struct stat mst;
 
@@ -486,9 +952,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdatfs: %s\n", strerror(ENOMEM));
 		goto out;
 	}
-	ret = serve(&args, tree);
+	ret = serve(&args, &fs);
 out:
-	tdatfs_tree_free(tree);
+	free((void *)fs.parent);
+	tdatfs_tree_free(fs.tree);
 	tdat_close(f);
 	fuse_opt_free_args(&args);
 	free(o.trace);
