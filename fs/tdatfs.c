@@ -60,8 +60,7 @@ struct tfs_store {
 	fuse_ino_t ino;
 	uint64_t off;
 	size_t len;
-	char *data;		/* inside buf */
-	char *buf;		/* owned, freed after the store */
+	char data[];		/* the bytes to store */
 };
 
 struct tfs {
@@ -84,6 +83,42 @@ struct tfs {
 static struct tfs *tfs_of(fuse_req_t req)
 {
 	return fuse_req_userdata(req);
+}
+
+/*
+ * One read buffer per request thread, kept between requests: a fresh
+ * megabyte per request would be mapped and faulted in every time (and,
+ * under AddressSanitizer, pile up in its quarantine).
+ */
+static pthread_key_t read_buf_key;
+
+struct read_buf {
+	size_t size;
+	char data[];
+};
+
+static void read_buf_free(void *p)
+{
+	free(p);
+}
+
+static char *read_buf_get(size_t size)
+{
+	struct read_buf *b = pthread_getspecific(read_buf_key);
+
+	if (b && b->size >= size)
+		return b->data;
+	free(b);
+	pthread_setspecific(read_buf_key, NULL);
+	b = malloc(sizeof(*b) + (size ? size : 1));
+	if (!b)
+		return NULL;
+	b->size = size;
+	if (pthread_setspecific(read_buf_key, b)) {
+		free(b);
+		return NULL;
+	}
+	return b->data;
 }
 
 /* ---- the storer thread ---------------------------------------------------- */
@@ -121,8 +156,6 @@ static void *storer_main(void *arg)
 			if (ret == -ENOSYS || ret == -ENODEV || ret == -EBADF)
 				atomic_store(&fs->store_off, true);
 		}
-		free(s->buf);
-
 		pthread_mutex_lock(&fs->lock);
 		fs->pending -= s->len;
 		free(s);
@@ -132,10 +165,11 @@ static void *storer_main(void *arg)
 }
 
 /*
- * Hand @buf (@len bytes of @ino at @off, just sent to a direct_io reader)
- * to the storer, or free it.  @eof: the text ends at @off + @len.
+ * Queue a copy of the whole pages of @buf (@len bytes of @ino at @off, just
+ * sent to a direct_io reader) for the storer.  @eof: the text ends at
+ * @off + @len, so its last partial page can be stored too.
  */
-static void store_later(struct tfs *fs, fuse_ino_t ino, char *buf,
+static void store_later(struct tfs *fs, fuse_ino_t ino, const char *buf,
 			uint64_t off, size_t len, bool eof)
 {
 	uint64_t ps = fs->page_size;
@@ -145,24 +179,36 @@ static void store_later(struct tfs *fs, fuse_ino_t ino, char *buf,
 
 	if (!fs->thread_running || atomic_load(&fs->store_off) ||
 	    start >= end)
-		goto drop;
-	s = malloc(sizeof(*s));
-	if (!s)
-		goto drop;
+		return;
+	/* Reserve first: a full queue costs no copy. */
+	pthread_mutex_lock(&fs->lock);
+	if (fs->stop || fs->pending + (end - start) > TFS_STORE_MAX) {
+		pthread_mutex_unlock(&fs->lock);
+		return;
+	}
+	fs->pending += end - start;
+	pthread_mutex_unlock(&fs->lock);
+
+	s = malloc(sizeof(*s) + (end - start));
+	if (!s) {
+		pthread_mutex_lock(&fs->lock);
+		fs->pending -= end - start;
+		pthread_mutex_unlock(&fs->lock);
+		return;
+	}
 	s->next = NULL;
 	s->ino = ino;
 	s->off = start;
 	s->len = end - start;
-	s->buf = buf;
-	s->data = buf + (start - off);
+	memcpy(s->data, buf + (start - off), s->len);
 
 	pthread_mutex_lock(&fs->lock);
-	if (fs->stop || fs->pending + s->len > TFS_STORE_MAX) {
+	if (fs->stop) {
+		fs->pending -= s->len;
 		pthread_mutex_unlock(&fs->lock);
 		free(s);
-		goto drop;
+		return;
 	}
-	fs->pending += s->len;
 	if (fs->tail)
 		fs->tail->next = s;
 	else
@@ -170,9 +216,6 @@ static void store_later(struct tfs *fs, fuse_ino_t ino, char *buf,
 	fs->tail = s;
 	pthread_cond_signal(&fs->cond);
 	pthread_mutex_unlock(&fs->lock);
-	return;
-drop:
-	free(buf);
 }
 
 static int storer_start(struct tfs *fs)
@@ -203,7 +246,6 @@ static bool storer_stop(struct tfs *fs)
 	while ((s = fs->head)) {
 		fs->head = s->next;
 		fs->pending -= s->len;
-		free(s->buf);
 		free(s);
 	}
 	fs->tail = NULL;
@@ -437,7 +479,7 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (size > TFS_IO_SIZE)
 		size = c.size = TFS_IO_SIZE;
-	c.buf = malloc(size ? size : 1);
+	c.buf = read_buf_get(size);
 	if (!c.buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -457,7 +499,6 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ret < 0 ? -ret : -c.err);
 	else
 		fuse_reply_buf(req, c.buf, c.used);
-	free(c.buf);
 }
 
 static void tfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -534,7 +575,7 @@ static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (size > TFS_IO_SIZE)
 		size = TFS_IO_SIZE;
-	buf = malloc(size ? size : 1);
+	buf = read_buf_get(size);
 	if (!buf) {
 		fuse_reply_err(req, ENOMEM);
 		return;
@@ -547,7 +588,6 @@ static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		if (n < 0) {
 			if (!done) {
 				fuse_reply_err(req, (int)-n);
-				free(buf);
 				return;
 			}
 			/* The bytes before the error are good: send those. */
@@ -562,8 +602,6 @@ static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	fuse_reply_buf(req, buf, done);
 	if (fi->fh && done)
 		store_later(fs, ino, buf, off, done, eof);
-	else
-		free(buf);
 }
 
 static void tfs_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -880,6 +918,12 @@ int main(int argc, char **argv)
 
 	if (fuse_opt_parse(&args, &o, tfs_opt_spec, tfs_opt_proc) == -1)
 		goto out;
+	errno = pthread_key_create(&read_buf_key, read_buf_free);
+	if (errno) {
+		perror("tdatfs");
+		ret = 1;
+		goto out;
+	}
 	if (o.help) {
 		usage(stdout, argv[0]);
 		printf("FUSE options:\n");
@@ -953,6 +997,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	ret = serve(&args, &fs);
+	/* With -s the requests were served on this thread: no destructor. */
+	read_buf_free(pthread_getspecific(read_buf_key));
+	pthread_setspecific(read_buf_key, NULL);
 out:
 	free((void *)fs.parent);
 	tdatfs_tree_free(fs.tree);
