@@ -16,6 +16,11 @@
  *    parser (or the text engine) at the offset asked for.
  *  - Every file is 0444 and every directory 0555, owned by the user who
  *    built the tree, with the trace file's mtime as atime, mtime and ctime.
+ *  - The root "errors" file is the parser's damage registry rendered at
+ *    each read (one line per damaged range found so far, tdat.h); it only
+ *    grows, so its size is never "known".  Marker lines the text engine
+ *    writes for damaged data are recorded in that registry by the read
+ *    that returns their first byte.
  *  - All functions may be called from several threads at once once the
  *    tree is built: the tree itself is immutable, the parser and the text
  *    engine lock internally.
@@ -98,9 +103,9 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st);
  * @t: tree
  * @ino: node
  *
- * Only decoded text files can answer false, until their text has been
- * produced once; readers must then read until a read returns 0 (FUSE: open
- * with direct_io).
+ * Decoded text files answer false until their text has been produced
+ * once, the errors file always; readers must then read until a read
+ * returns 0 (FUSE: open with direct_io).
  *
  * Return: true when the size reported is exact.
  */
