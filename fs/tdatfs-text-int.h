@@ -34,6 +34,11 @@
 
 struct tdat_file;
 
+/* Room after a copied record: a __data_loc field can point up to 64 KiB
+ * past the payload with a length up to 64 KiB; zeroes there keep a bad
+ * record from making libtraceevent read outside our memory. */
+#define SCRATCH_SLACK	(2 * 65536 + 64)
+
 /* Growing byte buffer used for the text of one step. */
 struct text_buf {
 	char *p;
@@ -42,8 +47,7 @@ struct text_buf {
 };
 
 int text_buf_put(struct text_buf *b, const char *s, size_t n);
-int text_buf_printf(struct text_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+char *text_buf_reserve(struct text_buf *b, size_t n);
 
 struct text_comm {
 	int pid;
@@ -85,6 +89,18 @@ struct text_rec {
 	uint64_t offset;	/* of the payload in the CPU's data */
 };
 
+struct text_fast;
+
+/* What the text engine knows of one event id; fixed after setup. */
+struct text_event {
+	struct tep_event *ev;
+	struct text_fast *fast;		/* compiled info format, or NULL */
+	uint64_t min_size;		/* bytes the fixed fields need */
+	bool fits;			/* no field with a negative offset/size */
+	bool dynamic;			/* has __data_loc fields */
+	bool dup;			/* another format has this id */
+};
+
 struct tdatfs_text {
 	struct tdat_file *f;
 	pthread_mutex_t lock;		/* setup and the stream table */
@@ -122,16 +138,58 @@ struct tdatfs_text {
 	struct tep_format_field *sw_ppid, *sw_pcomm, *sw_npid, *sw_ncomm;
 	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
 
+	/* where every record has its type and pid (size 0: unknown) */
+	unsigned int type_off, type_size, pid_off, pid_size;
+
+	/* events by id (open addressing, ev_cap a power of two) */
+	struct text_event *ev_tab;
+	size_t ev_cap;
+
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
 };
+
+/* A number of the file's byte order, as tep_read_number() reads it. */
+static inline uint64_t text_read_num(const struct tdatfs_text *t,
+				     const unsigned char *p, unsigned int size)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	if (t->big_endian) {
+		for (i = 0; i < size; i++)
+			v = (v << 8) | p[i];
+	} else {
+		for (i = size; i > 0; i--)
+			v = (v << 8) | p[i - 1];
+	}
+	return v;
+}
 
 /* tdatfs-text-tep.c */
 int text_tep_setup(struct tdatfs_text *t);
 void text_tep_teardown(struct tdatfs_text *t);
 uint64_t text_ts_calc(const struct tdatfs_text *t, uint64_t raw);
+
+const char *text_comm_lookup(const struct tdatfs_text *t,
+			     const struct text_comm_ctx *cc, int pid);
+int text_comm_register(struct tdatfs_text *t, struct text_comm_ctx *cc,
+		       const struct tep_format_field *pidf,
+		       const struct tep_format_field *commf,
+		       const unsigned char *data);
+
+/* tdatfs-text-line.c */
 int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 		       struct text_comm_ctx *cc, struct text_buf *out);
+int text_buf_printf(struct text_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* tdatfs-text-fast.c */
+int text_events_setup(struct tdatfs_text *t);
+void text_events_teardown(struct tdatfs_text *t);
+const struct text_event *text_event_find(const struct tdatfs_text *t, int id);
+int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
+		   const unsigned char *data, struct text_buf *out);
 
 /* tdatfs-text-stream.c */
 struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu);

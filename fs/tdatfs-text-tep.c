@@ -15,48 +15,8 @@
 #include "tdat.h"
 #include "tdatfs-text-int.h"
 
-/* Room after a copied record: a __data_loc field can point up to 64 KiB
- * past the payload with a length up to 64 KiB; zeroes there keep a bad
- * record from making libtraceevent read outside our memory. */
-#define SCRATCH_SLACK	(2 * 65536 + 64)
-
 /* Plugin option lists in libtraceevent are process-global. */
 static pthread_mutex_t plugin_lock = PTHREAD_MUTEX_INITIALIZER;
-
-int text_buf_put(struct text_buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = realloc(b->p, cap);
-		if (!p)
-			return -ENOMEM;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	return 0;
-}
-
-int text_buf_printf(struct text_buf *b, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	if ((size_t)n >= sizeof(tmp))
-		n = sizeof(tmp) - 1;
-	return text_buf_put(b, tmp, n);
-}
 
 /* Read a whole metadata blob, NUL-terminated; *buf NULL when absent. */
 static int read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
@@ -361,8 +321,18 @@ void text_overlay_free(struct text_overlay *ov)
 	memset(ov, 0, sizeof(*ov));
 }
 
-static const char *lookup_comm(const struct tdatfs_text *t,
-			       const struct text_comm_ctx *cc, int pid)
+/**
+ * text_comm_lookup() - the comm trace-cmd shows for a pid at a position
+ * @t: engine (set up)
+ * @cc: the stream's learned comms and the count visible here, or NULL
+ * @pid: pid
+ *
+ * Return: saved_cmdlines' comm, else a comm learned before this position,
+ * else "<...>" ("<idle>" for pid 0).
+ * Context: the caller holds the stream lock (for @cc).
+ */
+const char *text_comm_lookup(const struct tdatfs_text *t,
+			     const struct text_comm_ctx *cc, int pid)
 {
 	const char *c = find_comm(t, pid);
 	long i;
@@ -375,8 +345,18 @@ static const char *lookup_comm(const struct tdatfs_text *t,
 	return c;
 }
 
-/* What the plugin's write_and_save_comm() does, for our overlay. */
-static int register_comm(struct tdatfs_text *t, struct text_comm_ctx *cc,
+/**
+ * text_comm_register() - what the plugin's write_and_save_comm() does
+ * @t: engine (set up)
+ * @cc: the stream's learned comms and the count visible here
+ * @pidf: the pid field of the event
+ * @commf: the comm field of the event
+ * @data: the record
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: the caller holds the stream lock.
+ */
+int text_comm_register(struct tdatfs_text *t, struct text_comm_ctx *cc,
 			 const struct tep_format_field *pidf,
 			 const struct tep_format_field *commf,
 			 const unsigned char *data)
@@ -468,6 +448,30 @@ static void printk_filter(char *buf)
 			in++;
 	}
 	*out = '\0';
+}
+
+/* Where libtraceevent reads common_type and common_pid: the first event's. */
+static void find_common_fields(struct tdatfs_text *t)
+{
+	struct tep_event *ev = tep_get_events_count(t->tep) > 0 ?
+			       tep_get_event(t->tep, 0) : NULL;
+	struct tep_format_field *fl;
+
+	t->type_size = t->pid_size = 0;
+	if (!ev)
+		return;
+	fl = tep_find_common_field(ev, "common_type");
+	if (fl && fl->offset >= 0 && (fl->size == 1 || fl->size == 2 ||
+				      fl->size == 4 || fl->size == 8)) {
+		t->type_off = fl->offset;
+		t->type_size = fl->size;
+	}
+	fl = tep_find_common_field(ev, "common_pid");
+	if (fl && fl->offset >= 0 && (fl->size == 1 || fl->size == 2 ||
+				      fl->size == 4 || fl->size == 8)) {
+		t->pid_off = fl->offset;
+		t->pid_size = fl->size;
+	}
 }
 
 static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
@@ -686,6 +690,10 @@ int text_tep_setup(struct tdatfs_text *t)
 
 	read_time_options(t);
 	find_comm_events(t);
+	find_common_fields(t);
+	ret = text_events_setup(t);
+	if (ret < 0)
+		return ret;
 
 	for (i = 0; i < tdat_buffer_count(t->f); i++) {
 		const struct tdat_buffer *b = tdat_buffer_get(t->f, i);
@@ -707,6 +715,7 @@ int text_tep_setup(struct tdatfs_text *t)
  */
 void text_tep_teardown(struct tdatfs_text *t)
 {
+	text_events_teardown(t);
 	if (t->scratch)
 		trace_seq_destroy(&t->seq);
 	free(t->scratch);
@@ -752,166 +761,4 @@ uint64_t text_ts_calc(const struct tdatfs_text *t, uint64_t raw)
 	if (t->tsc_mult)
 		ts = mul_u64_u32_shr(ts, t->tsc_mult, t->tsc_shift);
 	return ts + (uint64_t)t->ts_offset;
-}
-
-static bool field_fits(const struct tdatfs_text *t, const struct tep_format_field *fl,
-		       const unsigned char *data, size_t n)
-{
-	uint64_t off, len;
-	uint32_t v;
-
-	if (fl->offset < 0 || fl->size < 0 || (uint64_t)fl->offset + fl->size > n)
-		return false;
-	if (!(fl->flags & TEP_FIELD_IS_DYNAMIC))
-		return true;
-	if (fl->size < 4)
-		return false;
-	v = tdat_get32(t->f, data + fl->offset);
-	off = v & 0xffff;
-	len = v >> 16;
-	if (fl->flags & TEP_FIELD_IS_RELATIVE)
-		off += fl->offset + fl->size;
-	return off + len <= n;
-}
-
-/*
- * Whether every field of @ev lies inside the record.  Always true for
- * data the kernel wrote; a damaged record can make libtraceevent compute
- * a negative length (a flexible array past the end) and crash.
- */
-static bool record_fits(const struct tdatfs_text *t, const struct tep_event *ev,
-			const unsigned char *data, size_t n)
-{
-	const struct tep_format_field *fl;
-
-	for (fl = ev->format.common_fields; fl; fl = fl->next)
-		if (!field_fits(t, fl, data, n))
-			return false;
-	for (fl = ev->format.fields; fl; fl = fl->next)
-		if (!field_fits(t, fl, data, n))
-			return false;
-	return true;
-}
-
-static void print_event_name(struct trace_seq *s, const char *name)
-{
-	static const char spaces[] = "                    "; /* 20 */
-	int len = strlen(name);
-
-	trace_seq_printf(s, " %s: ", name);
-	if (len < 20)
-		trace_seq_printf(s, "%.*s", 20 - len, spaces);
-}
-
-/**
- * text_format_record() - append the report line(s) of one record
- * @t: engine (set up)
- * @r: the record
- * @out: destination
- *
- * Same calls as trace-cmd's trace_show_data() without options: the
- * dropped-events line, "%16s-%-5d [%03d]", the time, the event name
- * padded to 20, the info; one trailing newline dropped and one added.
- * As trace-cmd prints the sequence with "%.*s", text stops at a NUL.
- *
- * Return: 0 or -ENOMEM.
- * Context: takes @t->tep_lock.
- */
-int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
-		       struct text_comm_ctx *cc, struct text_buf *out)
-{
-	struct trace_seq *s = &t->seq;
-	struct tep_record rec;
-	struct tep_event *ev;
-	size_t n, len;
-	int ret;
-
-	memset(&rec, 0, sizeof(rec));
-	n = r->size;
-	if (n > t->scratch_size - SCRATCH_SLACK)
-		n = t->scratch_size - SCRATCH_SLACK;
-	rec.ts = r->ts;
-	rec.cpu = r->cpu;
-	rec.missed_events = r->missed;
-	rec.size = n;
-	rec.record_size = n;
-	rec.ref_count = 1;
-
-	pthread_mutex_lock(&t->tep_lock);
-	memcpy(t->scratch, r->data, n);
-	rec.data = t->scratch;
-	trace_seq_reset(s);
-	if (rec.missed_events > 0)
-		trace_seq_printf(s, "CPU:%d [%lld EVENTS DROPPED]\n",
-				 rec.cpu, rec.missed_events);
-	else if (rec.missed_events < 0)
-		trace_seq_printf(s, "CPU:%d [EVENTS DROPPED]\n", rec.cpu);
-	ev = tep_find_event_by_record(t->tep, &rec);
-	if (ev && !record_fits(t, ev, t->scratch, n)) {
-		memset(t->scratch, 0, n);
-		pthread_mutex_unlock(&t->tep_lock);
-		return text_buf_printf(out,
-			"[tdatfs: CPU %u: record of %u bytes at offset %llu skipped: damaged data]\n",
-			r->cpu, r->size, (unsigned long long)r->offset);
-	}
-	if (ev) {
-		/* trace-cmd's "%16s-%-5d [%03d]", " %6.1000d:" and the name */
-		int pid = tep_data_pid(t->tep, &rec);
-		uint64_t us = (rec.ts + 500) / 1000;	/* libtraceevent rounds */
-
-		if (!t->in_usecs)
-			/* "%12d:": libtraceevent prints the raw time */
-			trace_seq_printf(s, "%16s-%-5d [%03d]%12llu: %s: ",
-					 lookup_comm(t, cc, pid), pid, rec.cpu,
-					 (unsigned long long)rec.ts, ev->name);
-		else if (us > 1000000)
-			trace_seq_printf(s, "%16s-%-5d [%03d] %5llu.%06llu: %s: ",
-					 lookup_comm(t, cc, pid), pid, rec.cpu,
-					 (unsigned long long)(us / 1000000),
-					 (unsigned long long)(us % 1000000), ev->name);
-		else
-			trace_seq_printf(s, "%16s-%-5d [%03d] %12llu: %s: ",
-					 lookup_comm(t, cc, pid), pid, rec.cpu,
-					 (unsigned long long)us, ev->name);
-		len = strlen(ev->name);
-		if (len < 20)
-			trace_seq_printf(s, "%.*s", (int)(20 - len), "                    ");
-	} else {
-		tep_print_event(t->tep, s, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
-				TEP_PRINT_PID, TEP_PRINT_CPU);
-		if (t->in_usecs)
-			tep_print_event(t->tep, s, &rec, " %6.1000d:", TEP_PRINT_TIME);
-		else
-			tep_print_event(t->tep, s, &rec, "%12d:", TEP_PRINT_TIME);
-		print_event_name(s, ev ? ev->name : "(NULL)");
-	}
-	tep_print_event(t->tep, s, &rec, "%s", TEP_PRINT_INFO);
-	ret = 0;
-	if (ev && cc) {
-		if (ev->id == t->sw_id) {
-			ret = register_comm(t, cc, t->sw_ppid, t->sw_pcomm, t->scratch);
-			if (!ret)
-				ret = register_comm(t, cc, t->sw_npid, t->sw_ncomm, t->scratch);
-		} else if (ev->id == t->wk_id) {
-			ret = register_comm(t, cc, t->wk_pid, t->wk_comm, t->scratch);
-		} else if (ev->id == t->wkn_id) {
-			ret = register_comm(t, cc, t->wkn_pid, t->wkn_comm, t->scratch);
-		}
-	}
-	memset(t->scratch, 0, n);
-	if (ret < 0) {
-		pthread_mutex_unlock(&t->tep_lock);
-		return ret;
-	}
-
-	len = s->buffer ? s->len : 0;
-	if (len && s->buffer[len - 1] == '\n')
-		len--;
-	if (len)
-		len = strnlen(s->buffer, len);
-	ret = text_buf_put(out, s->buffer ? s->buffer : "", len);
-	pthread_mutex_unlock(&t->tep_lock);
-	if (!ret)
-		ret = text_buf_put(out, "\n", 1);
-	return ret;
 }

@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-fast.c - the event table of a trace and the fast path for
+ * the info text of simple events.
+ *
+ * Most events of a trace (every syscalls:* and raw_syscalls:* event) print
+ * a format made of literal text and integer conversions of plain fields.
+ * libtraceevent prints each of those through vsnprintf; here such a format
+ * is compiled once, at setup, into a list of steps that write the same
+ * bytes without printf.  Only what is certain to print the same is
+ * compiled: anything else (a handler, a string, a pointer, a flag or
+ * symbol table, an operator, an escape, a flag or length printf does not
+ * treat as we do) leaves the event to libtraceevent.
+ *
+ * What is reproduced (libtraceevent 1.7.1, pretty_print() through its
+ * print cache): a field argument is read with tep_read_number() at the
+ * field's offset and size; a type cast applies eval_type_str(), which for
+ * the integer types is a mask; REC->a[i] reads element i of a fixed array;
+ * print_arg_number() casts the value to char/short/int/long/long long by
+ * the count of 'h'/'l' and hands it to printf with the original
+ * conversion, which for d/i/u/x/X is a truncation to that width, signed
+ * for d/i.
+ *
+ * The table is read-only after setup, so it is used without the tep lock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdatfs-text-int.h"
+
+enum {
+	FAST_MAX_STEPS	= 32,
+	FAST_MAX_LIT	= 512,
+};
+
+struct fast_step {
+	uint16_t lit_off;	/* literal before the conversion, in lit[] */
+	uint16_t lit_len;
+	bool conv;		/* false: the final literal only */
+	bool is_signed;
+	bool upper;
+	bool left;
+	bool zero;
+	bool alt;
+	uint8_t base;		/* 10 or 16 */
+	uint8_t bits;		/* printf's width of the value: 8..64 */
+	uint8_t size;		/* field bytes: 1, 2, 4, 8 */
+	uint8_t width;
+	uint32_t offset;	/* of the value in the record */
+	uint64_t mask;		/* from casts */
+};
+
+struct text_fast {
+	unsigned int nsteps;
+	unsigned int lit_len;
+	struct fast_step step[FAST_MAX_STEPS];
+	char lit[FAST_MAX_LIT];
+};
+
+/* eval_type_str() for a non-pointer cast: an integer type is a mask. */
+static bool cast_mask(const char *type, uint64_t *mask)
+{
+	size_t len = strlen(type);
+
+	if (!len)
+		return false;
+	if (type[len - 1] == '*' || !strncmp(type, "struct", 6))
+		return true;
+	if (!strcmp(type, "u8") || !strcmp(type, "s8")) {
+		*mask &= 0xff;
+		return true;
+	}
+	if (!strcmp(type, "u16") || !strcmp(type, "s16")) {
+		*mask &= 0xffff;
+		return true;
+	}
+	if (!strcmp(type, "u32") || !strcmp(type, "s32")) {
+		*mask &= 0xffffffff;
+		return true;
+	}
+	if (!strncmp(type, "unsigned ", 9))
+		type += 9;
+	if (!strcmp(type, "char"))
+		*mask &= 0xff;
+	else if (!strcmp(type, "short"))
+		*mask &= 0xffff;
+	else if (!strcmp(type, "int"))
+		*mask &= 0xffffffff;
+	return true;
+}
+
+static bool is_number_size(unsigned int n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
+}
+
+/* An argument that is a field, a fixed-array element, or casts of those. */
+static bool compile_arg(struct tep_event *ev, struct tep_print_arg *arg,
+			struct fast_step *st)
+{
+	struct tep_format_field *fl;
+
+	st->mask = ~0ull;
+	while (arg && arg->type == TEP_PRINT_TYPE) {
+		if (!arg->typecast.type || !cast_mask(arg->typecast.type, &st->mask))
+			return false;
+		arg = arg->typecast.item;
+	}
+	if (!arg)
+		return false;
+	if (arg->type == TEP_PRINT_FIELD) {
+		fl = tep_find_any_field(ev, arg->field.name);
+		if (!fl || (fl->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) ||
+		    fl->offset < 0 || fl->size < 0 || !is_number_size(fl->size))
+			return false;
+		st->offset = fl->offset;
+		st->size = fl->size;
+		return true;
+	}
+	if (arg->type == TEP_PRINT_OP && arg->op.op && !strcmp(arg->op.op, "[")) {
+		struct tep_print_arg *l = arg->op.left, *r = arg->op.right;
+		char *end;
+		unsigned long long idx;
+
+		/* a cast inside [] is applied as a pointer cast: not here */
+		if (!l || !r || l->type != TEP_PRINT_FIELD || r->type != TEP_PRINT_ATOM ||
+		    !r->atom.atom || r->atom.atom[0] < '0' || r->atom.atom[0] > '9')
+			return false;
+		errno = 0;
+		idx = strtoull(r->atom.atom, &end, 0);
+		if (errno || *end)
+			return false;
+		fl = tep_find_any_field(ev, l->field.name);
+		if (!fl || (fl->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    !(fl->flags & TEP_FIELD_IS_ARRAY) || fl->offset < 0 ||
+		    !is_number_size(fl->elementsize) || idx >= fl->arraylen ||
+		    (idx + 1) * fl->elementsize > (unsigned int)fl->size)
+			return false;
+		st->offset = fl->offset + idx * fl->elementsize;
+		st->size = fl->elementsize;
+		return true;
+	}
+	return false;
+}
+
+/* One "%..." conversion at *pp; advances past it. */
+static bool compile_conv(const char **pp, struct fast_step *st)
+{
+	const char *p = *pp + 1;
+	unsigned int width = 0;
+	int ls = 0;
+
+	for (;; p++) {
+		if (*p == '-')
+			st->left = true;
+		else if (*p == '0')
+			st->zero = true;
+		else if (*p == '#')
+			st->alt = true;
+		else
+			break;
+	}
+	while (*p >= '0' && *p <= '9') {
+		width = width * 10 + (*p - '0');
+		if (width > 64)
+			return false;
+		p++;
+	}
+	st->width = width;
+	if (p[0] == 'h' && p[1] == 'h') {
+		ls = -2;
+		p += 2;
+	} else if (p[0] == 'h') {
+		ls = -1;
+		p++;
+	} else if (p[0] == 'l' && p[1] == 'l') {
+		ls = 2;
+		p += 2;
+	} else if (p[0] == 'l') {
+		ls = 1;
+		p++;
+	}
+	switch (*p) {
+	case 'd':
+	case 'i':
+		st->is_signed = true;
+		st->base = 10;
+		break;
+	case 'u':
+		st->base = 10;
+		break;
+	case 'x':
+		st->base = 16;
+		break;
+	case 'X':
+		st->base = 16;
+		st->upper = true;
+		break;
+	default:
+		return false;
+	}
+	/* glibc ignores '#' for decimal; '0' with '-' is ignored */
+	if (st->base == 10)
+		st->alt = false;
+	if (st->left)
+		st->zero = false;
+	st->bits = ls == -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
+	if (ls == 1 && sizeof(long) != 8)
+		return false;
+	*pp = p + 1;
+	return true;
+}
+
+static bool add_lit(struct text_fast *fp, struct fast_step *st,
+		    const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		/* escapes and control bytes are libtraceevent's business */
+		if (c == '\\' || c < 0x20 || c == 0x7f)
+			return false;
+	}
+	if (fp->lit_len + n > FAST_MAX_LIT)
+		return false;
+	st->lit_off = fp->lit_len;
+	st->lit_len = n;
+	memcpy(fp->lit + fp->lit_len, s, n);
+	fp->lit_len += n;
+	return true;
+}
+
+/* The compiled format of @ev, or NULL when libtraceevent must print it. */
+static struct text_fast *compile_event(struct tep_event *ev)
+{
+	struct tep_print_arg *arg = ev->print_fmt.args;
+	const char *p = ev->print_fmt.format;
+	struct text_fast *fp;
+
+	if (!p || ev->handler || (ev->flags & (TEP_EVENT_FL_FAILED |
+	    TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_ISPRINT | TEP_EVENT_FL_ISFTRACE |
+	    TEP_EVENT_FL_PRINTRAW)) || (ev->system && !strcmp(ev->system, "ftrace")))
+		return NULL;
+	fp = calloc(1, sizeof(*fp));
+	if (!fp)
+		return NULL;
+	for (;;) {
+		struct fast_step *st;
+		const char *q = p;
+		char buf[FAST_MAX_LIT];
+		size_t n = 0;
+
+		if (fp->nsteps == FAST_MAX_STEPS)
+			goto no;
+		st = &fp->step[fp->nsteps];
+		/* literal up to a lone '%'; "%%" is one '%' */
+		while (*q && !(q[0] == '%' && q[1] != '%')) {
+			if (n == sizeof(buf))
+				goto no;
+			buf[n++] = *q;
+			q += q[0] == '%' ? 2 : 1;
+		}
+		if (!add_lit(fp, st, buf, n))
+			goto no;
+		fp->nsteps++;
+		if (!*q)
+			break;
+		if (!arg || !compile_conv(&q, st) || !compile_arg(ev, arg, st))
+			goto no;
+		st->conv = true;
+		arg = arg->next;
+		p = q;
+	}
+	/* more arguments than conversions: leave it as it is */
+	if (arg)
+		goto no;
+	return fp;
+no:
+	free(fp);
+	return NULL;
+}
+
+static size_t ev_slot(const struct tdatfs_text *t, int id)
+{
+	size_t h = ((uint32_t)id * 2654435761u) & (t->ev_cap - 1);
+
+	while (t->ev_tab[h].ev && t->ev_tab[h].ev->id != id)
+		h = (h + 1) & (t->ev_cap - 1);
+	return h;
+}
+
+/**
+ * text_events_setup() - the event table: id to event, fast format, sizes
+ * @t: engine whose handle has all formats parsed
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: at setup, under @t->lock.
+ */
+int text_events_setup(struct tdatfs_text *t)
+{
+	int i, n = tep_get_events_count(t->tep);
+	size_t cap = 16;
+
+	while (cap < (size_t)n * 2 + 2)
+		cap *= 2;
+	t->ev_tab = calloc(cap, sizeof(*t->ev_tab));
+	if (!t->ev_tab)
+		return -ENOMEM;
+	t->ev_cap = cap;
+	for (i = 0; i < n; i++) {
+		struct tep_event *ev = tep_get_event(t->tep, i);
+		const struct tep_format_field *fl;
+		struct text_event *te;
+		int pass;
+
+		if (!ev)
+			continue;
+		te = &t->ev_tab[ev_slot(t, ev->id)];
+		/* two formats with one id: libtraceevent's bsearch picks */
+		if (te->ev) {
+			te->dup = true;
+			continue;
+		}
+		te->ev = ev;
+		te->fits = true;
+		for (pass = 0; pass < 2; pass++) {
+			fl = pass ? ev->format.fields : ev->format.common_fields;
+			for (; fl; fl = fl->next) {
+				if (fl->offset < 0 || fl->size < 0) {
+					te->fits = false;
+					continue;
+				}
+				if ((uint64_t)fl->offset + fl->size > te->min_size)
+					te->min_size = (uint64_t)fl->offset + fl->size;
+				if (fl->flags & TEP_FIELD_IS_DYNAMIC)
+					te->dynamic = true;
+			}
+		}
+		if (!getenv("TDATFS_TEXT_SLOW"))
+			te->fast = compile_event(ev);
+	}
+	return 0;
+}
+
+/**
+ * text_events_teardown() - free the event table
+ * @t: engine
+ */
+void text_events_teardown(struct tdatfs_text *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ev_cap; i++)
+		free(t->ev_tab[i].fast);
+	free(t->ev_tab);
+	t->ev_tab = NULL;
+	t->ev_cap = 0;
+}
+
+/**
+ * text_event_find() - the table entry of an event id
+ * @t: engine (set up)
+ * @id: common_type of a record
+ *
+ * Return: the entry, or NULL for an id without a format.
+ * Context: lock-free; the table does not change after setup.
+ */
+const struct text_event *text_event_find(const struct tdatfs_text *t, int id)
+{
+	const struct text_event *te;
+
+	if (!t->ev_cap)
+		return NULL;
+	te = &t->ev_tab[ev_slot(t, id)];
+	return te->ev ? te : NULL;
+}
+
+/* printf("%[-0#][width]{d,u,x,X}") of an already truncated value. */
+static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
+{
+	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
+	const char *dig = st->upper ? up : lo;
+	char tmp[24];
+	unsigned int nd = 0, pre = 0, len, pad;
+
+	if (st->base == 16) {
+		do {
+			tmp[nd++] = dig[uv & 15];
+			uv >>= 4;
+		} while (uv);
+		if (st->alt && !(nd == 1 && tmp[0] == '0'))
+			pre = 2;
+	} else {
+		do {
+			tmp[nd++] = '0' + uv % 10;
+			uv /= 10;
+		} while (uv);
+		if (neg)
+			pre = 1;
+	}
+	len = nd + pre;
+	pad = st->width > len ? st->width - len : 0;
+	if (pad && !st->left && !st->zero) {
+		memset(o, ' ', pad);
+		o += pad;
+	}
+	if (pre == 1) {
+		*o++ = '-';
+	} else if (pre == 2) {
+		*o++ = '0';
+		*o++ = st->upper ? 'X' : 'x';
+	}
+	if (pad && st->zero) {
+		memset(o, '0', pad);
+		o += pad;
+	}
+	while (nd)
+		*o++ = tmp[--nd];
+	if (pad && st->left) {
+		memset(o, ' ', pad);
+		o += pad;
+	}
+	return o;
+}
+
+/**
+ * text_fast_info() - the info text of a record of a compiled event
+ * @t: engine
+ * @te: the record's event entry, with te->fast set
+ * @data: the record; te->min_size bytes are readable
+ * @out: destination
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: lock-free.
+ */
+int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
+		   const unsigned char *data, struct text_buf *out)
+{
+	const struct text_fast *fp = te->fast;
+	unsigned int i;
+	char *o;
+
+	/* each conversion is at most 64 + 2 bytes wide */
+	o = text_buf_reserve(out, fp->lit_len + fp->nsteps * 70);
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < fp->nsteps; i++) {
+		const struct fast_step *st = &fp->step[i];
+		uint64_t v;
+		bool neg = false;
+
+		memcpy(o, fp->lit + st->lit_off, st->lit_len);
+		o += st->lit_len;
+		if (!st->conv)
+			break;
+		v = text_read_num(t, data + st->offset, st->size) & st->mask;
+		if (st->bits < 64)
+			v &= (1ull << st->bits) - 1;
+		if (st->is_signed && (v >> (st->bits - 1)) & 1) {
+			/* two's complement negative of that width */
+			v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
+			neg = true;
+		}
+		o = put_int(o, st, v, neg);
+	}
+	out->len = o - out->p;
+	return 0;
+}
