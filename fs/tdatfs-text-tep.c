@@ -94,11 +94,70 @@ static bool format_has_field(const char *fmt, const char *name, size_t len)
 }
 
 /*
+ * libtraceevent 1.7.1 evaluates '/' and '%' without a zero check, at parse
+ * time in __print_flags/__print_symbolic values and at print time in
+ * arguments (fuzz/, tests/corpus/crash-tep-modulo-by-zero.dat).  Accept
+ * the print fmt @args (after "print fmt:") only when every divisor outside
+ * the quoted strings is a non-zero number.
+ */
+/* Whether *@p starts "TYPE)" for a TYPE with a non-zero size; moves past. */
+static bool sizeof_type_known(const char **p)
+{
+	static const char *const types[] = {
+		"u8)", "u16)", "u32)", "u64)", "s8)", "s16)", "s32)", "s64)",
+		"char)", "short)", "int)", "long)", "unsigned int)",
+		"unsigned long)", "long long)", "unsigned long long)",
+	};
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		size_t n = strlen(types[i]);
+
+		if (!strncmp(*p, types[i], n)) {
+			*p += n;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool divisors_are_constants(const char *args)
+{
+	const char *p = args;
+	bool quoted = false;
+
+	for (; *p && *p != '\n'; p++) {
+		char *end;
+
+		if (*p == '"' && (p == args || p[-1] != '\\'))
+			quoted = !quoted;
+		if (quoted || (*p != '/' && *p != '%'))
+			continue;
+		p++;
+		while (*p == ' ' || *p == '(')
+			p++;
+		/* "__get_dynamic_array_len(x) / sizeof(u64)" is in real kernels */
+		if (!strncmp(p, "sizeof(", 7)) {
+			const char *q = p + 7;
+
+			if (!sizeof_type_known(&q))
+				return false;
+			p = q - 1;
+			continue;
+		}
+		if (strtoull(p, &end, 0) == 0 || end == p)
+			return false;
+		p = end - 1;
+	}
+	return true;
+}
+
+/*
  * libtraceevent 1.7.1 crashes on some malformed formats (a non-ASCII byte
  * in a field type, a __print_symbolic() of a REC->name that is not a
- * field: fuzz/, tests/corpus/crash-tep-*).  Kernel formats are plain ASCII
- * and print only their own fields, so anything else is not handed to
- * tep_parse_event(); the event then prints as one without a format.
+ * field, a divisor that may be zero: fuzz/, tests/corpus/crash-tep-*).
+ * Kernel formats are plain ASCII, print only their own fields and divide
+ * by constants, so anything else is not handed to tep_parse_event(); the
+ * event then prints as one without a format.
  */
 static bool format_is_sane(const char *fmt, size_t len)
 {
@@ -111,6 +170,8 @@ static bool format_is_sane(const char *fmt, size_t len)
 			return false;
 	}
 	p = strstr(fmt, "print fmt:");
+	if (p && !divisors_are_constants(p + 10))
+		return false;
 	while (p && (p = strstr(p, "REC->")) != NULL) {
 		size_t n = 0;
 
