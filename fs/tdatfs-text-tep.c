@@ -93,13 +93,6 @@ static bool format_has_field(const char *fmt, const char *name, size_t len)
 	return false;
 }
 
-/*
- * libtraceevent 1.7.1 evaluates '/' and '%' without a zero check, at parse
- * time in __print_flags/__print_symbolic values and at print time in
- * arguments (fuzz/, tests/corpus/crash-tep-modulo-by-zero.dat).  Accept
- * the print fmt @args (after "print fmt:") only when every divisor outside
- * the quoted strings is a non-zero number.
- */
 /* Whether *@p starts "TYPE)" for a TYPE with a non-zero size; moves past. */
 static bool sizeof_type_known(const char **p)
 {
@@ -120,6 +113,13 @@ static bool sizeof_type_known(const char **p)
 	return false;
 }
 
+/*
+ * libtraceevent 1.7.1 evaluates '/' and '%' without a zero check, at parse
+ * time in __print_flags/__print_symbolic values and at print time in
+ * arguments (fuzz/, tests/corpus/crash-tep-modulo-by-zero.dat).  Accept
+ * the print fmt @args (after "print fmt:") only when every divisor outside
+ * the quoted strings is a non-zero number or sizeof(<integer type>).
+ */
 static bool divisors_are_constants(const char *args)
 {
 	const char *p = args;
