@@ -3,8 +3,9 @@
  * tdatfs-text-fast.c - the event table of a trace and the fast path for
  * the info text of simple events.
  *
- * Most events of a trace (every syscalls:* and raw_syscalls:* event) print
- * a format made of literal text and integer conversions of plain fields.
+ * Most events of a trace (every syscalls:* and raw_syscalls:* event, most
+ * sched:* and irq:* ones) print a format made of literal text, integer
+ * conversions of plain fields and "%s" of char arrays or __get_str().
  * libtraceevent prints each of those through vsnprintf; here such a format
  * is compiled once, at setup, into a list of steps that write the same
  * bytes without printf.  Only what is certain to print the same is
@@ -19,7 +20,10 @@
  * print_arg_number() casts the value to char/short/int/long/long long by
  * the count of 'h'/'l' and hands it to printf with the original
  * conversion, which for d/i/u/x/X is a truncation to that width, signed
- * for d/i.
+ * for d/i.  "%s" of an array prints its bytes up to the first NUL; of
+ * __get_str() (dynamic_offset()), nothing when the length is 0, else the
+ * string at the offset, which ends at the record's end at the latest
+ * (libtraceevent reads a copy followed by zeroes).
  *
  * The table is read-only after setup, so it is used without the tep lock.
  */
@@ -34,10 +38,18 @@ enum {
 	FAST_MAX_LIT	= 512,
 };
 
+enum fast_kind {
+	FAST_END,		/* the final literal only */
+	FAST_NUM,		/* an integer */
+	FAST_STR,		/* a fixed char array, up to its first NUL */
+	FAST_DSTR,		/* __get_str(): a __data_loc string */
+};
+
 struct fast_step {
 	uint16_t lit_off;	/* literal before the conversion, in lit[] */
 	uint16_t lit_len;
-	bool conv;		/* false: the final literal only */
+	uint8_t kind;		/* enum fast_kind */
+	bool relative;		/* FAST_DSTR: __rel_loc */
 	bool is_signed;
 	bool upper;
 	bool left;
@@ -45,9 +57,10 @@ struct fast_step {
 	bool alt;
 	uint8_t base;		/* 10 or 16 */
 	uint8_t bits;		/* printf's width of the value: 8..64 */
-	uint8_t size;		/* field bytes: 1, 2, 4, 8 */
+	uint8_t size;		/* field bytes: 1, 2, 4, 8 (FAST_DSTR: 4) */
 	uint8_t width;
 	uint32_t offset;	/* of the value in the record */
+	uint32_t len;		/* FAST_STR: array bytes; FAST_DSTR: loc end */
 	uint64_t mask;		/* from casts */
 };
 
@@ -95,11 +108,48 @@ static bool is_number_size(unsigned int n)
 	return n == 1 || n == 2 || n == 4 || n == 8;
 }
 
+/*
+ * A "%s" argument: a fixed array field (print_str_arg() copies its bytes
+ * and prints them as a string) or __get_str() of a __data_loc field.
+ */
+static bool compile_str_arg(struct tep_event *ev, struct tep_print_arg *arg,
+			    struct fast_step *st)
+{
+	struct tep_format_field *fl;
+
+	if (arg->type == TEP_PRINT_FIELD) {
+		fl = tep_find_any_field(ev, arg->field.name);
+		if (!fl || !(fl->flags & TEP_FIELD_IS_ARRAY) ||
+		    (fl->flags & TEP_FIELD_IS_DYNAMIC) || fl->offset < 0 || fl->size <= 0)
+			return false;
+		st->kind = FAST_STR;
+		st->offset = fl->offset;
+		st->len = fl->size;
+		return true;
+	}
+	if (arg->type == TEP_PRINT_STRING && arg->string.string) {
+		fl = tep_find_any_field(ev, arg->string.string);
+		if (!fl || !(fl->flags & TEP_FIELD_IS_DYNAMIC) || fl->offset < 0 ||
+		    fl->size != 4)
+			return false;
+		st->kind = FAST_DSTR;
+		st->offset = fl->offset;
+		st->len = fl->offset + fl->size;
+		st->relative = fl->flags & TEP_FIELD_IS_RELATIVE;
+		return true;
+	}
+	return false;
+}
+
 /* An argument that is a field, a fixed-array element, or casts of those. */
 static bool compile_arg(struct tep_event *ev, struct tep_print_arg *arg,
 			struct fast_step *st)
 {
 	struct tep_format_field *fl;
+
+	if (st->kind == FAST_STR)
+		return compile_str_arg(ev, arg, st);
+	st->kind = FAST_NUM;
 
 	st->mask = ~0ull;
 	while (arg && arg->type == TEP_PRINT_TYPE) {
@@ -180,8 +230,19 @@ static bool compile_conv(const char **pp, struct fast_step *st)
 	} else if (p[0] == 'l') {
 		ls = 1;
 		p++;
+	} else if (p[0] == 'L') {
+		/* libtraceevent: long long; glibc takes %Lu as %llu */
+		ls = 2;
+		p++;
 	}
 	switch (*p) {
+	case 's':
+		/* '0' and '#' are undefined for %s; no length modifier */
+		if (st->zero || st->alt || ls)
+			return false;
+		st->kind = FAST_STR;
+		*pp = p + 1;
+		return true;
 	case 'd':
 	case 'i':
 		st->is_signed = true;
@@ -270,7 +331,6 @@ static struct text_fast *compile_event(struct tep_event *ev)
 			break;
 		if (!arg || !compile_conv(&q, st) || !compile_arg(ev, arg, st))
 			goto no;
-		st->conv = true;
 		arg = arg->next;
 		p = q;
 	}
@@ -431,41 +491,84 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
  * @t: engine
  * @te: the record's event entry, with te->fast set
  * @data: the record; te->min_size bytes are readable
+ * @n: the record's size
  * @out: destination
  *
  * Return: 0 or -ENOMEM.
  * Context: lock-free.
  */
 int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
-		   const unsigned char *data, struct text_buf *out)
+		   const unsigned char *data, size_t n, struct text_buf *out)
 {
 	const struct text_fast *fp = te->fast;
 	unsigned int i;
-	char *o;
 
-	/* each conversion is at most 64 + 2 bytes wide */
-	o = text_buf_reserve(out, fp->lit_len + fp->nsteps * 70);
-	if (!o)
-		return -ENOMEM;
 	for (i = 0; i < fp->nsteps; i++) {
 		const struct fast_step *st = &fp->step[i];
-		uint64_t v;
+		const char *str = NULL;
+		size_t slen = 0;
+		uint64_t v = 0;
 		bool neg = false;
+		char *o;
 
+		if (st->kind == FAST_STR) {
+			str = (const char *)data + st->offset;
+			slen = strnlen(str, st->len);
+		} else if (st->kind == FAST_DSTR) {
+			/* dynamic_offset(): a bad offset or length prints "" */
+			uint32_t loc = text_read_num(t, data + st->offset, 4);
+			size_t off = loc & 0xffff, len = loc >> 16;
+
+			if (off + len > n)
+				len = 0;
+			if (off > n)
+				off = 0;
+			/* libtraceevent prints nothing at all for length 0 */
+			if (!len)
+				goto lit_only;
+			if (st->relative)
+				off += st->len;
+			/* past the record, libtraceevent reads the zeroed slack */
+			if (off < n) {
+				str = (const char *)data + off;
+				slen = strnlen(str, n - off);
+			}
+		}
+		/* a conversion is at most 64 + 2 bytes wide, a string slen + 64 */
+		o = text_buf_reserve(out, st->lit_len + slen + 70);
+		if (!o)
+			return -ENOMEM;
 		memcpy(o, fp->lit + st->lit_off, st->lit_len);
 		o += st->lit_len;
-		if (!st->conv)
-			break;
-		v = text_read_num(t, data + st->offset, st->size) & st->mask;
-		if (st->bits < 64)
-			v &= (1ull << st->bits) - 1;
-		if (st->is_signed && (v >> (st->bits - 1)) & 1) {
-			/* two's complement negative of that width */
-			v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
-			neg = true;
+		if (st->kind == FAST_STR || st->kind == FAST_DSTR) {
+			size_t pad = st->width > slen ? st->width - slen : 0;
+
+			if (!st->left) {
+				memset(o, ' ', pad);
+				o += pad;
+			}
+			memcpy(o, str, slen);
+			o += slen;
+			if (st->left) {
+				memset(o, ' ', pad);
+				o += pad;
+			}
+		} else if (st->kind == FAST_NUM) {
+			v = text_read_num(t, data + st->offset, st->size) & st->mask;
+			if (st->bits < 64)
+				v &= (1ull << st->bits) - 1;
+			if (st->is_signed && (v >> (st->bits - 1)) & 1) {
+				/* two's complement negative of that width */
+				v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
+				neg = true;
+			}
+			o = put_int(o, st, v, neg);
 		}
-		o = put_int(o, st, v, neg);
+		out->len = o - out->p;
+		continue;
+lit_only:
+		if (text_buf_put(out, fp->lit + st->lit_off, st->lit_len) < 0)
+			return -ENOMEM;
 	}
-	out->len = o - out->p;
 	return 0;
 }

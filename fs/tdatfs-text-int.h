@@ -189,7 +189,7 @@ int text_events_setup(struct tdatfs_text *t);
 void text_events_teardown(struct tdatfs_text *t);
 const struct text_event *text_event_find(const struct tdatfs_text *t, int id);
 int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
-		   const unsigned char *data, struct text_buf *out);
+		   const unsigned char *data, size_t n, struct text_buf *out);
 
 /* tdatfs-text-stream.c */
 struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu);

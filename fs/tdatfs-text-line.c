@@ -423,7 +423,7 @@ int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 		if (ret < 0)
 			return ret;
 		if (te->fast)
-			ret = text_fast_info(t, te, data, out);
+			ret = text_fast_info(t, te, data, n, out);
 		else
 			ret = info_slow(t, r, n, te->ev, cc, out);
 	}
