@@ -395,7 +395,9 @@ static void occurrence_name(const struct tdatfs_tree *t,
 	snprintf(name, nlen, "%u", nth);
 }
 
-static int add_stats(struct tdatfs_tree *t, const struct tdat_option *o)
+/* per_cpu/cpuN/stats under @base: the root, or an instance's directory */
+static int add_stats(struct tdatfs_tree *t, uint32_t base,
+		     const struct tdat_option *o)
 {
 	long cpu = stat_cpu(o), i;
 	uint32_t pcpu, cdir;
@@ -407,9 +409,9 @@ static int add_stats(struct tdatfs_tree *t, const struct tdat_option *o)
 		return 0;
 	if (len && !((const char *)o->data)[len - 1])
 		len--;
-	i = tdatfs_node_find(t, 0, "per_cpu");
+	i = tdatfs_node_find(t, base, "per_cpu");
 	if (i < 0) {
-		ret = tdatfs_node_add(t, 0, "per_cpu", TN_DIR, &pcpu);
+		ret = tdatfs_node_add(t, base, "per_cpu", TN_DIR, &pcpu);
 		if (ret)
 			return ret;
 	} else {
@@ -429,12 +431,33 @@ static int add_stats(struct tdatfs_tree *t, const struct tdat_option *o)
 	return tdatfs_node_add_mem(t, cdir, "stats", o->data, len, false);
 }
 
+/*
+ * The directory of the instance that a CPUSTAT separator entry
+ * ("\nBuffer: NAME\n\n") starts, or -1 when the tree has none.
+ */
+static long stats_instance(struct tdatfs_tree *t, const struct tdat_option *o)
+{
+	const char *p = (const char *)o->data + 9;
+	size_t len = 0, max = o->size - 9;
+	char name[256];
+	long inst;
+
+	while (len < max && p[len] && p[len] != '\n')
+		len++;
+	if (len >= sizeof(name))
+		return -1;
+	memcpy(name, p, len);
+	name[len] = '\0';
+	inst = tdatfs_node_find(t, 0, "instances");
+	return inst < 0 ? -1 : tdatfs_node_find(t, inst, name);
+}
+
 static int build_options(struct tdatfs_tree *t)
 {
 	size_t i, n = tdat_option_count(t->f);
 	unsigned int *count, *seen;
 	char prefix[256] = "";
-	bool top_stats = true;
+	long stats_base = 0;	/* where CPUSTAT entries go; -1: nowhere */
 	uint32_t dir, sub;
 	int ret;
 
@@ -467,9 +490,9 @@ static int build_options(struct tdatfs_tree *t)
 		}
 		if (o->id == TDAT_OPT_CPUSTAT) {
 			if (o->size > 9 && !memcmp(o->data, "\nBuffer: ", 9))
-				top_stats = false;
-			else if (top_stats)
-				ret = add_stats(t, o);
+				stats_base = stats_instance(t, o);
+			else if (stats_base >= 0)
+				ret = add_stats(t, stats_base, o);
 			if (ret)
 				break;
 		}
@@ -577,7 +600,7 @@ static const char readme_text[] =
 "                        prints them (without its cpus= line)\n"
 "  per_cpu/cpuN/trace    the same for one CPU\n"
 "  per_cpu/cpuN/trace_pipe_raw   the CPU's ring-buffer pages, decompressed\n"
-"  per_cpu/cpuN/stats    CPUSTAT option text of the top buffer for CPU N\n"
+"  per_cpu/cpuN/stats    CPUSTAT option text of the buffer for CPU N\n"
 "  instances/NAME/       trace, trace_clock and per_cpu/ of another buffer;\n"
 "                        its trace_clock is the TRACECLOCK list with this\n"
 "                        buffer's clock in brackets, or just the clock name\n"
