@@ -352,6 +352,57 @@ static size_t ev_slot(const struct tdatfs_text *t, int id)
 	return h;
 }
 
+static int add_dyn(struct text_event *te, const struct tep_format_field *fl)
+{
+	struct text_dyn *d = realloc(te->dyn, (te->ndyn + 1) * sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	te->dyn = d;
+	d[te->ndyn].offset = fl->offset;
+	d[te->ndyn].size = fl->size;
+	d[te->ndyn].relative = fl->flags & TEP_FIELD_IS_RELATIVE;
+	te->ndyn++;
+	return 0;
+}
+
+/**
+ * text_event_fits() - whether every field of a record lies inside it
+ * @t: engine
+ * @te: the record's event
+ * @data: the record
+ * @n: its size
+ *
+ * Always true for data the kernel wrote; a damaged record can make
+ * libtraceevent compute a negative length (a flexible array past the
+ * end) and crash.
+ *
+ * Return: true when the fixed fields and every __data_loc string fit.
+ * Context: lock-free.
+ */
+bool text_event_fits(const struct tdatfs_text *t, const struct text_event *te,
+		     const unsigned char *data, size_t n)
+{
+	unsigned int i;
+
+	if (!te->fits || n < te->min_size)
+		return false;
+	for (i = 0; i < te->ndyn; i++) {
+		const struct text_dyn *d = &te->dyn[i];
+		uint64_t v, off;
+
+		if (d->size < 4)
+			return false;
+		v = text_read_num(t, data + d->offset, 4);
+		off = v & 0xffff;
+		if (d->relative)
+			off += d->offset + d->size;
+		if (off + (v >> 16) > n)
+			return false;
+	}
+	return true;
+}
+
 /**
  * text_events_setup() - the event table: id to event, fast format, sizes
  * @t: engine whose handle has all formats parsed
@@ -385,6 +436,8 @@ int text_events_setup(struct tdatfs_text *t)
 			continue;
 		}
 		te->ev = ev;
+		te->name = ev->name ? ev->name : "";
+		te->name_len = strlen(te->name);
 		te->fits = true;
 		for (pass = 0; pass < 2; pass++) {
 			fl = pass ? ev->format.fields : ev->format.common_fields;
@@ -395,8 +448,8 @@ int text_events_setup(struct tdatfs_text *t)
 				}
 				if ((uint64_t)fl->offset + fl->size > te->min_size)
 					te->min_size = (uint64_t)fl->offset + fl->size;
-				if (fl->flags & TEP_FIELD_IS_DYNAMIC)
-					te->dynamic = true;
+				if ((fl->flags & TEP_FIELD_IS_DYNAMIC) && add_dyn(te, fl) < 0)
+					return -ENOMEM;
 			}
 		}
 		if (!getenv("TDATFS_TEXT_SLOW"))
@@ -413,8 +466,10 @@ void text_events_teardown(struct tdatfs_text *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->ev_cap; i++)
+	for (i = 0; i < t->ev_cap; i++) {
 		free(t->ev_tab[i].fast);
+		free(t->ev_tab[i].dyn);
+	}
 	free(t->ev_tab);
 	t->ev_tab = NULL;
 	t->ev_cap = 0;

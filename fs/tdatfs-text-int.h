@@ -6,7 +6,9 @@
  *  - struct tdatfs_text owns one libtraceevent handle.  libtraceevent is
  *    not thread-safe (it caches the last event looked up, sorts the
  *    cmdline table on first use, plugins keep static state), so every
- *    call into it after setup is made with @tep_lock held.
+ *    call into it after setup is made with @tep_lock held.  The event
+ *    table (struct text_event: sizes, compiled formats) is built at setup
+ *    and only read afterwards, without that lock.
  *  - A text stream is the text of one buffer, all CPUs merged or one CPU.
  *    It is produced one step at a time; a step appends to a cursor's line
  *    buffer the lines for one record (a dropped-events line, if any, and
@@ -91,14 +93,28 @@ struct text_rec {
 
 struct text_fast;
 
-/* What the text engine knows of one event id; fixed after setup. */
+/* A __data_loc field, as the record checks need it. */
+struct text_dyn {
+	uint32_t offset;
+	uint32_t size;
+	bool relative;			/* __rel_loc */
+};
+
+/*
+ * What the text engine knows of one event id; fixed after setup, so the
+ * common path reads it without the tep lock (and without reading the
+ * tep_event's fields, whose flags libtraceevent may touch while printing).
+ */
 struct text_event {
 	struct tep_event *ev;
+	const char *name;		/* ev->name */
+	size_t name_len;
 	struct text_fast *fast;		/* compiled info format, or NULL */
 	uint64_t min_size;		/* bytes the fixed fields need */
 	bool fits;			/* no field with a negative offset/size */
-	bool dynamic;			/* has __data_loc fields */
 	bool dup;			/* another format has this id */
+	unsigned int ndyn;
+	struct text_dyn *dyn;		/* the __data_loc fields */
 };
 
 struct tdatfs_text {
@@ -188,6 +204,8 @@ int text_buf_printf(struct text_buf *b, const char *fmt, ...)
 int text_events_setup(struct tdatfs_text *t);
 void text_events_teardown(struct tdatfs_text *t);
 const struct text_event *text_event_find(const struct tdatfs_text *t, int id);
+bool text_event_fits(const struct tdatfs_text *t, const struct text_event *te,
+		     const unsigned char *data, size_t n);
 int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
 		   const unsigned char *data, size_t n, struct text_buf *out);
 

@@ -204,10 +204,10 @@ static char *put_cpu(char *o, int cpu)
  */
 static int put_header(const struct tdatfs_text *t, const struct text_comm_ctx *cc,
 		      int pid, unsigned int cpu, uint64_t ts, const char *name,
-		      struct text_buf *out)
+		      size_t nlen, struct text_buf *out)
 {
 	const char *comm = text_comm_lookup(t, cc, pid);
-	size_t clen = strlen(comm), nlen = strlen(name);
+	size_t clen = strlen(comm);
 	char *o, *start;
 
 	/* 16 + 1 + 11 + 2 + 11 + 1 + 2 * 20 + 2 + 2 + 20 */
@@ -350,7 +350,7 @@ static int format_slow(struct tdatfs_text *t, const struct text_rec *r, size_t n
 	if (ev) {
 		/* the comm as this stream knows it, not as the handle does */
 		ret = put_header(t, cc, tep_data_pid(t->tep, &rec), r->cpu,
-				 r->ts, ev->name, out);
+				 r->ts, ev->name, strlen(ev->name), out);
 		if (ret < 0)
 			goto out;
 	} else {
@@ -414,12 +414,12 @@ int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 							   t->type_size));
 	if (!te || te->dup) {
 		ret = format_slow(t, r, n, cc, out);
-	} else if (!te->fits || n < te->min_size ||
-		   (te->dynamic && !record_fits(t, te->ev, data, n))) {
+	} else if (!text_event_fits(t, te, data, n)) {
 		return damaged(r, out);
 	} else {
 		pid = (int)text_read_num(t, data + t->pid_off, t->pid_size);
-		ret = put_header(t, cc, pid, r->cpu, r->ts, te->ev->name, out);
+		ret = put_header(t, cc, pid, r->cpu, r->ts, te->name, te->name_len,
+				 out);
 		if (ret < 0)
 			return ret;
 		if (te->fast)
