@@ -522,6 +522,13 @@ bool tdatfs_tree_is_dir(const struct tdatfs_tree *t, uint64_t ino)
 	return n && n->kind == TN_DIR;
 }
 
+bool tdatfs_tree_is_text(const struct tdatfs_tree *t, uint64_t ino)
+{
+	const struct tdatfs_node *n = node_of(t, ino);
+
+	return n && n->kind == TN_TEXT;
+}
+
 bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino)
 {
 	const struct tdatfs_node *n = node_of(t, ino);

@@ -112,6 +112,18 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st);
 bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino);
 
 /**
+ * tdatfs_tree_is_text() - whether a node is a decoded text file
+ * @t: tree
+ * @ino: node
+ *
+ * The bytes of a decoded text at an offset never change once produced
+ * (unlike the errors file, which grows).
+ *
+ * Return: true for a decoded text file, false otherwise or for a bad inode.
+ */
+bool tdatfs_tree_is_text(const struct tdatfs_tree *t, uint64_t ino);
+
+/**
  * tdatfs_tree_is_dir() - whether a node is a directory
  * @t: tree
  * @ino: node

@@ -55,6 +55,10 @@ _Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
 /* Bytes waiting for the storer thread, at most. */
 #define TFS_STORE_MAX		(16u << 20)
 
+/* fi->fh of an open file: opened with direct_io; its replies are stored. */
+#define TFS_FH_DIRECT		1u
+#define TFS_FH_STORE		2u
+
 struct tfs_store {
 	struct tfs_store *next;
 	fuse_ino_t ino;
@@ -525,7 +529,7 @@ static void tfs_release(fuse_req_t req, fuse_ino_t ino,
 
 /* ---- files -------------------------------------------------------------------- */
 
-/* fi->fh: 1 when the file was opened with direct_io (its replies are stored). */
+/* fi->fh: TFS_FH_* flags; the kernel hands it back with each read. */
 static void tfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	struct tfs *fs = tfs_of(req);
@@ -556,7 +560,10 @@ static void tfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->fh = 0;
 	if (!tdatfs_tree_size_known(fs->tree, ino)) {
 		fi->direct_io = 1;
-		fi->fh = 1;
+		fi->fh = TFS_FH_DIRECT;
+		/* Only a text's bytes are fixed; the errors file grows. */
+		if (tdatfs_tree_is_text(fs->tree, ino))
+			fi->fh |= TFS_FH_STORE;
 	}
 	fuse_reply_open(req, fi);
 }
@@ -586,11 +593,17 @@ static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 					     size - done, (uint64_t)off + done);
 
 		if (n < 0) {
-			if (!done) {
+			/*
+			 * Through the page cache a short read is taken for end
+			 * of file and shrinks the size: fail the whole request
+			 * (the kernel retries page by page, so the good pages
+			 * before the damage still read).  A direct_io reader
+			 * gets the good bytes before the error.
+			 */
+			if (!done || !(fi->fh & TFS_FH_DIRECT)) {
 				fuse_reply_err(req, (int)-n);
 				return;
 			}
-			/* The bytes before the error are good: send those. */
 			break;
 		}
 		if (n == 0) {
@@ -600,7 +613,7 @@ static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		done += n;
 	}
 	fuse_reply_buf(req, buf, done);
-	if (fi->fh && done)
+	if ((fi->fh & TFS_FH_STORE) && done)
 		store_later(fs, ino, buf, off, done, eof);
 }
 

@@ -155,7 +155,7 @@ while read -r name; do
 			if grep -q 'Input/output error' "$work/dd.err"; then
 				ok
 			else
-				known "$name: cpu$cpu buffered read at damaged offset $a gave $got bytes, not EIO"
+				fail "$name: cpu$cpu buffered read at damaged offset $a gave $got bytes, not EIO"
 			fi
 		# Only chunk damage fails reads; a page that does not parse reads.
 		done < <(sed -nE 's/^chunk .* of buffer top cpu([0-9]+) .*trace_pipe_raw bytes ([0-9]+)-([0-9]+)$/\1 \2 \3/p' "$v.out" |
