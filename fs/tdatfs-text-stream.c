@@ -272,21 +272,76 @@ static int load_page(struct text_stream *st, struct text_cpu *tc)
 		return n < 0 ? (int)n : -EIO;
 	if ((size_t)n < ps)
 		memset(tc->page + n, 0, ps - n);
+	/* -EBADMSG: the page reads but does not parse */
 	if (!t->ts_ok)
-		return -EIO;
+		return -EBADMSG;
 	commit = get_num(t, tc->page + 8, t->kernel_long);
 	size = commit & COMMIT_MASK;
 	if (start + size > ps)
-		return -EIO;
+		return -EBADMSG;
 	if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
 	    start + size + t->kernel_long > ps)
-		return -EIO;
+		return -EBADMSG;
 	kbuffer_load_subbuffer(tc->kbuf, tc->page);
 	for (i = 0; i < tc->pos.idx; i++) {
 		if (!kbuffer_next_event(tc->kbuf, NULL))
 			break;
 	}
 	return 0;
+}
+
+/* Tell the damage registry about pages @first..@end (excl.) that read
+ * fine but do not parse; the parser records only what does not read. */
+static void mark_unparsed(struct text_stream *st, struct text_cpu *tc,
+			  uint64_t first, uint64_t end)
+{
+	if (end > first)
+		tdat_cpu_mark_damaged(st->t->f, st->b, tc->c,
+				      first * st->page_size,
+				      (end - first) * st->page_size,
+				      "does not parse");
+}
+
+/*
+ * Skip the run of damaged pages starting at tc->pos.page (whose load
+ * failed with @err) and put ONE marker line for all of it, so a damaged
+ * chunk of many pages is one line.  The run is decided by the data alone,
+ * never by where a read started, and a cursor never stops inside it, so
+ * the text stays the same at any offset.  Leaves the first good page
+ * after the run loaded, if any.
+ */
+static int skip_damaged(struct text_stream *st, struct text_cursor *cu,
+			struct text_cpu *tc, int err)
+{
+	uint64_t first = tc->pos.page, bad_first = first;
+	bool bad = err == -EBADMSG;
+
+	tc->pos.idx = 0;
+	for (;;) {
+		tc->pos.page++;
+		/* the line's %u must hold the run's size */
+		if (tc->pos.page >= tc->npages ||
+		    (tc->pos.page - first + 1) * st->page_size > (1u << 31))
+			break;
+		err = load_page(st, tc);
+		if (!err) {
+			tc->loaded = true;
+			break;
+		}
+		if (bad && err != -EBADMSG) {
+			mark_unparsed(st, tc, bad_first, tc->pos.page);
+			bad = false;
+		} else if (!bad && err == -EBADMSG) {
+			bad_first = tc->pos.page;
+			bad = true;
+		}
+	}
+	if (bad)
+		mark_unparsed(st, tc, bad_first, tc->pos.page);
+	return text_buf_printf(&cu->line,
+		"[tdatfs: CPU %u: %llu bytes at offset %llu skipped: damaged data]\n",
+		tc->cpu, (unsigned long long)(tc->pos.page - first) * st->page_size,
+		(unsigned long long)(first * st->page_size));
 }
 
 /* Find the next record of a CPU; damaged pages become marker lines. */
@@ -304,14 +359,9 @@ static int peek(struct text_stream *st, struct text_cursor *cu, struct text_cpu 
 			}
 			ret = load_page(st, tc);
 			if (ret < 0) {
-				ret = text_buf_printf(&cu->line,
-					"[tdatfs: CPU %u: %u bytes at offset %llu skipped: damaged data]\n",
-					tc->cpu, st->page_size,
-					(unsigned long long)(tc->pos.page * st->page_size));
+				ret = skip_damaged(st, cu, tc, ret);
 				if (ret < 0)
 					return ret;
-				tc->pos.page++;
-				tc->pos.idx = 0;
 				continue;
 			}
 			tc->loaded = true;
