@@ -12,8 +12,9 @@
  *  - A text stream is the text of one buffer, all CPUs merged or one CPU.
  *    It is produced one step at a time; a step appends to a cursor's line
  *    buffer the lines for one record (a dropped-events line, if any, and
- *    the event line), plus a marker line for each damaged page met while
- *    looking for that record.
+ *    the event line), plus one marker line for each run of consecutive
+ *    damaged pages of a CPU met while looking for that record (a run is
+ *    always skipped within one step, so no position is inside it).
  *  - The position of a stream is fully described by, per CPU, the page
  *    number, the count of records already consumed on that page and a
  *    done flag.  Checkpoints store that position with the text offset it

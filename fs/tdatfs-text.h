@@ -18,8 +18,10 @@
  *    sched_switch plugin) are kept per text in text order and restored
  *    with each checkpoint.
  *  - A latency (text) buffer's text is its stored bytes.
- *  - Damaged data (a page that does not read or parse, a record whose
- *    fields lie outside it) becomes one "[tdatfs: ...]" marker line.
+ *  - Damaged data (a run of consecutive pages of one CPU that do not read
+ *    or parse, a record whose fields lie outside it) becomes one
+ *    "[tdatfs: ...]" marker line.  Pages that read but do not parse are
+ *    also recorded with tdat_cpu_mark_damaged().
  *  - All functions are thread-safe.
  */
 #ifndef TDATFS_TEXT_H
