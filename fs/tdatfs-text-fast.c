@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast.c - the event table of a trace and the fast path for
- * the info text of simple events.
+ * tdatfs-text-fast.c - the fast path for the info text of simple events.
  *
  * Most events of a trace (every syscalls:* and raw_syscalls:* event, most
  * sched:* and irq:* ones) print a format made of literal text, integer
  * conversions of plain fields and "%s" of char arrays or __get_str().
  * libtraceevent prints each of those through vsnprintf; here such a format
- * is compiled once, at setup, into a list of steps that write the same
+ * is compiled once, when its id is first met, into a list of steps that write the same
  * bytes without printf.  Only what is certain to print the same is
  * compiled: anything else (a handler, a string, a pointer, a flag or
  * symbol table, an operator, an escape, a flag or length printf does not
@@ -25,7 +24,8 @@
  * string at the offset, which ends at the record's end at the latest
  * (libtraceevent reads a copy followed by zeroes).
  *
- * The table is read-only after setup, so it is used without the tep lock.
+ * A compiled program is read-only once made, so it is used without the
+ * tep lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -294,8 +294,15 @@ static bool add_lit(struct text_fast *fp, struct fast_step *st,
 	return true;
 }
 
-/* The compiled format of @ev, or NULL when libtraceevent must print it. */
-static struct text_fast *compile_event(struct tep_event *ev)
+/**
+ * text_fast_compile() - the compiled info format of an event
+ * @ev: a parsed event
+ *
+ * Return: a malloc()ed program (the caller frees it), or NULL when
+ * libtraceevent must print the event (or memory ran out).
+ * Context: reads @ev only; call it before the event is published.
+ */
+struct text_fast *text_fast_compile(struct tep_event *ev)
 {
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	const char *p = ev->print_fmt.format;
@@ -341,156 +348,6 @@ static struct text_fast *compile_event(struct tep_event *ev)
 no:
 	free(fp);
 	return NULL;
-}
-
-static size_t ev_slot(const struct tdatfs_text *t, int id)
-{
-	size_t h = ((uint32_t)id * 2654435761u) & (t->ev_cap - 1);
-
-	while (t->ev_tab[h].ev && t->ev_tab[h].ev->id != id)
-		h = (h + 1) & (t->ev_cap - 1);
-	return h;
-}
-
-static int add_dyn(struct text_event *te, const struct tep_format_field *fl)
-{
-	struct text_dyn *d = realloc(te->dyn, (te->ndyn + 1) * sizeof(*d));
-
-	if (!d)
-		return -ENOMEM;
-	te->dyn = d;
-	d[te->ndyn].offset = fl->offset;
-	d[te->ndyn].size = fl->size;
-	d[te->ndyn].relative = fl->flags & TEP_FIELD_IS_RELATIVE;
-	te->ndyn++;
-	return 0;
-}
-
-/**
- * text_event_fits() - whether every field of a record lies inside it
- * @t: engine
- * @te: the record's event
- * @data: the record
- * @n: its size
- *
- * Always true for data the kernel wrote; a damaged record can make
- * libtraceevent compute a negative length (a flexible array past the
- * end) and crash.
- *
- * Return: true when the fixed fields and every __data_loc string fit.
- * Context: lock-free.
- */
-bool text_event_fits(const struct tdatfs_text *t, const struct text_event *te,
-		     const unsigned char *data, size_t n)
-{
-	unsigned int i;
-
-	if (!te->fits || n < te->min_size)
-		return false;
-	for (i = 0; i < te->ndyn; i++) {
-		const struct text_dyn *d = &te->dyn[i];
-		uint64_t v, off;
-
-		if (d->size < 4)
-			return false;
-		v = text_read_num(t, data + d->offset, 4);
-		off = v & 0xffff;
-		if (d->relative)
-			off += d->offset + d->size;
-		if (off + (v >> 16) > n)
-			return false;
-	}
-	return true;
-}
-
-/**
- * text_events_setup() - the event table: id to event, fast format, sizes
- * @t: engine whose handle has all formats parsed
- *
- * Return: 0 or -ENOMEM.
- * Context: at setup, under @t->lock.
- */
-int text_events_setup(struct tdatfs_text *t)
-{
-	int i, n = tep_get_events_count(t->tep);
-	size_t cap = 16;
-
-	while (cap < (size_t)n * 2 + 2)
-		cap *= 2;
-	t->ev_tab = calloc(cap, sizeof(*t->ev_tab));
-	if (!t->ev_tab)
-		return -ENOMEM;
-	t->ev_cap = cap;
-	for (i = 0; i < n; i++) {
-		struct tep_event *ev = tep_get_event(t->tep, i);
-		const struct tep_format_field *fl;
-		struct text_event *te;
-		int pass;
-
-		if (!ev)
-			continue;
-		te = &t->ev_tab[ev_slot(t, ev->id)];
-		/* two formats with one id: libtraceevent's bsearch picks */
-		if (te->ev) {
-			te->dup = true;
-			continue;
-		}
-		te->ev = ev;
-		te->name = ev->name ? ev->name : "";
-		te->name_len = strlen(te->name);
-		te->fits = true;
-		for (pass = 0; pass < 2; pass++) {
-			fl = pass ? ev->format.fields : ev->format.common_fields;
-			for (; fl; fl = fl->next) {
-				if (fl->offset < 0 || fl->size < 0) {
-					te->fits = false;
-					continue;
-				}
-				if ((uint64_t)fl->offset + fl->size > te->min_size)
-					te->min_size = (uint64_t)fl->offset + fl->size;
-				if ((fl->flags & TEP_FIELD_IS_DYNAMIC) && add_dyn(te, fl) < 0)
-					return -ENOMEM;
-			}
-		}
-		if (!getenv("TDATFS_TEXT_SLOW"))
-			te->fast = compile_event(ev);
-	}
-	return 0;
-}
-
-/**
- * text_events_teardown() - free the event table
- * @t: engine
- */
-void text_events_teardown(struct tdatfs_text *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->ev_cap; i++) {
-		free(t->ev_tab[i].fast);
-		free(t->ev_tab[i].dyn);
-	}
-	free(t->ev_tab);
-	t->ev_tab = NULL;
-	t->ev_cap = 0;
-}
-
-/**
- * text_event_find() - the table entry of an event id
- * @t: engine (set up)
- * @id: common_type of a record
- *
- * Return: the entry, or NULL for an id without a format.
- * Context: lock-free; the table does not change after setup.
- */
-const struct text_event *text_event_find(const struct tdatfs_text *t, int id)
-{
-	const struct text_event *te;
-
-	if (!t->ev_cap)
-		return NULL;
-	te = &t->ev_tab[ev_slot(t, id)];
-	return te->ev ? te : NULL;
 }
 
 /* printf("%[-0#][width]{d,u,x,X}") of an already truncated value. */

@@ -6,9 +6,20 @@
  *  - struct tdatfs_text owns one libtraceevent handle.  libtraceevent is
  *    not thread-safe (it caches the last event looked up, sorts the
  *    cmdline table on first use, plugins keep static state), so every
- *    call into it after setup is made with @tep_lock held.  The event
- *    table (struct text_event: sizes, compiled formats) is built at setup
- *    and only read afterwards, without that lock.
+ *    call into it after setup is made with @tep_lock held.
+ *  - The event table (struct text_event) has one slot per event id.  When
+ *    every format of the file has a plain "name:"/"ID:" head and no id or
+ *    name is given twice (every real trace), a format is handed to
+ *    libtraceevent only when its id is first met (@lazy): parsing the
+ *    2000-odd formats of a kernel is most of the cost of a first read.
+ *    The lowest id (whose common fields libtraceevent reads every record
+ *    by) and the sched events a plugin learns comms from are parsed at
+ *    setup, so what is printed is what parsing all of them would print.
+ *    A slot is filled under @tep_lock and published by a release store of
+ *    @loaded; once loaded it never changes and is read without the lock.
+ *  - kallsyms is given to libtraceevent through a function resolver, read
+ *    into a handle of its own (@ksyms) the first time an address is
+ *    looked up: most traces never print a symbol.
  *  - A text stream is the text of one buffer, all CPUs merged or one CPU.
  *    It is produced one step at a time; a step appends to a cursor's line
  *    buffer the lines for one record (a dropped-events line, if any, and
@@ -25,6 +36,7 @@
 #define TDATFS_TEXT_INT_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -102,12 +114,16 @@ struct text_dyn {
 };
 
 /*
- * What the text engine knows of one event id; fixed after setup, so the
+ * What the text engine knows of one event id; fixed once @loaded, so the
  * common path reads it without the tep lock (and without reading the
  * tep_event's fields, whose flags libtraceevent may touch while printing).
  */
 struct text_event {
-	struct tep_event *ev;
+	int id;
+	bool used;			/* this slot holds @id */
+	size_t fmt;			/* lazy: the format of @id in the file */
+	atomic_bool loaded;		/* the fields below are set */
+	struct tep_event *ev;		/* NULL: no format parsed for @id */
 	const char *name;		/* ev->name */
 	size_t name_len;
 	struct text_fast *fast;		/* compiled info format, or NULL */
@@ -161,6 +177,11 @@ struct tdatfs_text {
 	/* events by id (open addressing, ev_cap a power of two) */
 	struct text_event *ev_tab;
 	size_t ev_cap;
+	bool lazy;			/* formats parsed when first met */
+
+	/* kallsyms, read at the first address lookup (under @tep_lock) */
+	struct tep_handle *ksyms;
+	bool ksyms_read;
 
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
@@ -201,12 +222,20 @@ int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 int text_buf_printf(struct text_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* tdatfs-text-fast.c */
+int text_tep_parse_format(struct tdatfs_text *t, size_t i, char **buf,
+			  size_t *cap);
+
+/* tdatfs-text-event.c */
+int text_events_index(struct tdatfs_text *t);
+int text_events_preload(struct tdatfs_text *t);
 int text_events_setup(struct tdatfs_text *t);
 void text_events_teardown(struct tdatfs_text *t);
-const struct text_event *text_event_find(const struct tdatfs_text *t, int id);
+const struct text_event *text_event_find(struct tdatfs_text *t, int id);
 bool text_event_fits(const struct tdatfs_text *t, const struct text_event *te,
 		     const unsigned char *data, size_t n);
+
+/* tdatfs-text-fast.c */
+struct text_fast *text_fast_compile(struct tep_event *ev);
 int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
 		   const unsigned char *data, size_t n, struct text_buf *out);
 

@@ -408,11 +408,11 @@ int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
 	if (ret < 0)
 		return ret;
 
-	if (t->type_size && t->pid_size && n >= t->type_off + t->type_size &&
-	    n >= t->pid_off + t->pid_size)
+	/* looked up (so parsed) whenever libtraceevent can read the type */
+	if (t->type_size && n >= t->type_off + t->type_size)
 		te = text_event_find(t, (int)text_read_num(t, data + t->type_off,
 							   t->type_size));
-	if (!te || te->dup) {
+	if (!te || te->dup || !t->pid_size || n < t->pid_off + t->pid_size) {
 		ret = format_slow(t, r, n, cc, out);
 	} else if (!text_event_fits(t, te, data, n)) {
 		return damaged(r, out);

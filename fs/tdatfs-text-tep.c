@@ -185,6 +185,50 @@ static bool format_is_sane(const char *fmt, size_t len)
 	return true;
 }
 
+/**
+ * text_tep_parse_format() - hand one event format to libtraceevent
+ * @t: engine
+ * @i: format index (tdat_event_get())
+ * @buf: scratch for the text, grown as needed (the caller frees it)
+ * @cap: its size
+ *
+ * A format that does not parse is left out, as trace-cmd counts it and
+ * goes on; so is one format_is_sane() refuses.
+ *
+ * Return: 0, or a negative errno when the text could not be read.
+ * Context: at setup, or with @t->tep_lock held.
+ */
+int text_tep_parse_format(struct tdatfs_text *t, size_t i, char **buf,
+			  size_t *cap)
+{
+	const struct tdat_event_format *ev = tdat_event_get(t->f, i);
+	uint64_t done = 0;
+
+	if (!ev)
+		return -ENOENT;
+	if (ev->size >= SIZE_MAX)
+		return -EFBIG;
+	if (ev->size + 1 > *cap) {
+		char *p = realloc(*buf, ev->size + 1);
+
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*cap = ev->size + 1;
+	}
+	while (done < ev->size) {
+		ssize_t r = tdat_event_read(t->f, i, *buf + done,
+					    ev->size - done, done);
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	(*buf)[done] = '\0';
+	if (format_is_sane(*buf, done))
+		tep_parse_event(t->tep, *buf, done, ev->system);
+	return 0;
+}
+
 static int parse_event_formats(struct tdatfs_text *t, bool want_ftrace)
 {
 	size_t i, n = tdat_event_count(t->f);
@@ -192,36 +236,16 @@ static int parse_event_formats(struct tdatfs_text *t, bool want_ftrace)
 	size_t cap = 0;
 	int ret = 0;
 
-	for (i = 0; i < n; i++) {
+	if (t->lazy)
+		return want_ftrace ? 0 : text_events_preload(t);
+	for (i = 0; i < n && ret != -ENOMEM; i++) {
 		const struct tdat_event_format *ev = tdat_event_get(t->f, i);
-		uint64_t done = 0;
 
-		if (!ev || (strcmp(ev->system, "ftrace") == 0) != want_ftrace)
-			continue;
-		if (ev->size + 1 > cap) {
-			char *p = realloc(buf, ev->size + 1);
-
-			if (!p) {
-				ret = -ENOMEM;
-				break;
-			}
-			buf = p;
-			cap = ev->size + 1;
-		}
-		while (done < ev->size) {
-			ssize_t r = tdat_event_read(t->f, i, buf + done,
-						    ev->size - done, done);
-			if (r <= 0)
-				break;
-			done += r;
-		}
-		buf[done] = '\0';
-		/* trace-cmd counts a format that does not parse and goes on */
-		if (format_is_sane(buf, done))
-			tep_parse_event(t->tep, buf, done, ev->system);
+		if (ev && (strcmp(ev->system, "ftrace") == 0) == want_ftrace)
+			ret = text_tep_parse_format(t, i, &buf, &cap);
 	}
 	free(buf);
-	return ret;
+	return ret == -ENOMEM ? ret : 0;
 }
 
 static int comm_cmp(const void *a, const void *b)
@@ -545,10 +569,6 @@ static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 	if (ret < 0 || !buf)
 		return ret;
 	switch (which) {
-	case TDAT_META_KALLSYMS:
-		if (size)
-			tep_parse_kallsyms(t->tep, buf);
-		break;
 	case TDAT_META_PRINTK:
 		printk_filter(buf);
 		if (*buf)
@@ -566,6 +586,40 @@ static int parse_blob(struct tdatfs_text *t, enum tdat_meta which)
 	}
 	free(buf);
 	return ret;
+}
+
+/*
+ * libtraceevent's function resolver: the symbol holding *@addrp, looked up
+ * in a handle that holds kallsyms alone, read on the first call.  The
+ * answer is the one tep_parse_kallsyms() into the main handle would give
+ * (same parser, same lookup); a kallsyms that cannot be read resolves
+ * nothing, the damage being reported by the parser.  Called by
+ * libtraceevent, so with @t->tep_lock held.
+ */
+static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct tdatfs_text *t = priv;
+	const char *name;
+
+	(void)modp;
+	if (!t->ksyms_read) {
+		uint64_t size;
+		char *buf;
+
+		t->ksyms_read = true;
+		if (read_meta(t->f, TDAT_META_KALLSYMS, &buf, &size) == 0 && buf) {
+			t->ksyms = size ? tep_alloc() : NULL;
+			if (t->ksyms)
+				tep_parse_kallsyms(t->ksyms, buf);
+			free(buf);
+		}
+	}
+	if (!t->ksyms)
+		return NULL;
+	name = tep_find_function(t->ksyms, *addrp);
+	if (name)
+		*addrp = tep_find_function_address(t->ksyms, *addrp);
+	return (char *)name;
 }
 
 static int parse_header_page(struct tdatfs_text *t)
@@ -685,7 +739,9 @@ static void read_time_options(struct tdatfs_text *t)
  * Follows trace-cmd's order: plugins first (their handlers attach when
  * the formats are parsed), endianness and long size, then the metadata in
  * the order trace-cmd reads it (v6: file order; v7: the reverse of the
- * option order, as its section list is built by prepending).
+ * option order, as its section list is built by prepending).  Formats are
+ * parsed when first met where that prints the same (tdatfs-text-event.c)
+ * and kallsyms is read at the first address lookup (ksym_resolve()).
  *
  * Return: 0 or a negative errno.
  * Context: called once, under @t->lock.
@@ -715,12 +771,15 @@ int text_tep_setup(struct tdatfs_text *t)
 	if (tdat_cpu_count(t->f))
 		tep_set_cpus(t->tep, tdat_cpu_count(t->f));
 
+	if (tep_set_function_resolver(t->tep, ksym_resolve, t) < 0)
+		return -ENOMEM;
+	ret = text_events_index(t);
+	if (ret < 0)
+		return ret;
 	if (tdat_version(t->f) >= 7) {
 		ret = parse_blob(t, TDAT_META_CMDLINES);
 		if (!ret)
 			ret = parse_blob(t, TDAT_META_PRINTK);
-		if (!ret)
-			ret = parse_blob(t, TDAT_META_KALLSYMS);
 		if (!ret)
 			ret = parse_event_formats(t, false);
 		if (!ret)
@@ -733,8 +792,6 @@ int text_tep_setup(struct tdatfs_text *t)
 			ret = parse_event_formats(t, true);
 		if (!ret)
 			ret = parse_event_formats(t, false);
-		if (!ret)
-			ret = parse_blob(t, TDAT_META_KALLSYMS);
 		if (!ret)
 			ret = parse_blob(t, TDAT_META_PRINTK);
 		if (!ret)
@@ -787,6 +844,10 @@ void text_tep_teardown(struct tdatfs_text *t)
 		pthread_mutex_unlock(&plugin_lock);
 		tep_free(t->tep);
 	}
+	if (t->ksyms)
+		tep_free(t->ksyms);
+	t->ksyms = NULL;
+	t->ksyms_read = false;
 	t->tep = NULL;
 	t->plugins = NULL;
 	while (t->ncomms)
