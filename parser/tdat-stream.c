@@ -46,11 +46,30 @@ struct tdat_stream {
 	uint64_t tail_stored;	/* file bytes behind a CHUNK_TABLE tail */
 };
 
-/* What a cache fill needs to produce one chunk. */
+/*
+ * Read-ahead: a read queues the chunks after it for the cache's worker, at
+ * least STREAM_RA_MIN bytes or as many as it read, at most STREAM_RA_CHUNKS
+ * chunks, so decompression of the next request overlaps the copy of this
+ * one.
+ */
+#define STREAM_RA_MIN		(128u << 10)
+#define STREAM_RA_CHUNKS	8u
+
+/*
+ * What a cache fill needs to produce one chunk.  Self-contained (no pointer
+ * into the stream): the read-ahead worker may run it after the stream is
+ * freed, until the cache is freed, which comes before the fd is closed.
+ */
 struct chunk_fill {
-	const struct tdat_stream *s;
-	const struct stream_chunk *ch;
+	int fd;
+	const struct tdat_compress_ops *ops;
+	uint64_t hdr;
+	uint32_t csize;
+	uint32_t usize;
 };
+
+_Static_assert(sizeof(struct chunk_fill) <= TDAT_CACHE_PREFETCH_CTX,
+	       "a chunk fill fits a prefetch request");
 
 static void __attribute__((format(printf, 3, 4)))
 set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -404,29 +423,39 @@ uint64_t tdat_stream_size(const struct tdat_stream *s)
 static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
 {
 	const struct chunk_fill *cf = ctx;
-	const struct stream_chunk *ch = cf->ch;
 	void *in, *out;
 	int ret;
 
 	(void)key;
-	in = malloc(ch->csize ? ch->csize : 1);
-	out = malloc(ch->usize ? ch->usize : 1);
+	in = malloc(cf->csize ? cf->csize : 1);
+	out = malloc(cf->usize ? cf->usize : 1);
 	if (!in || !out) {
 		free(in);
 		free(out);
 		return -ENOMEM;
 	}
-	ret = pread_full(cf->s->src.fd, in, ch->csize, ch->hdr + CHUNK_HDR_SIZE);
+	ret = pread_full(cf->fd, in, cf->csize, cf->hdr + CHUNK_HDR_SIZE);
 	if (!ret)
-		ret = cf->s->src.ops->decompress(in, ch->csize, out, ch->usize);
+		ret = cf->ops->decompress(in, cf->csize, out, cf->usize);
 	free(in);
 	if (ret) {
 		free(out);
 		return ret;
 	}
 	*data = out;
-	*size = ch->usize;
+	*size = cf->usize;
 	return 0;
+}
+
+static void chunk_fill_init(const struct tdat_stream *s,
+			    const struct stream_chunk *ch, struct chunk_fill *cf)
+{
+	memset(cf, 0, sizeof(*cf));
+	cf->fd = s->src.fd;
+	cf->ops = s->src.ops;
+	cf->hdr = ch->hdr;
+	cf->csize = ch->csize;
+	cf->usize = ch->usize;
 }
 
 /* The chunk holding @off, which is below s->size: the last one starting at or before it. */
@@ -483,10 +512,42 @@ int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
 	return 0;
 }
 
+/*
+ * Queue the chunks after @end (the end of a read of @len bytes) for the
+ * read-ahead worker.  Best effort: a full queue ends it.
+ */
+static void stream_readahead(const struct tdat_stream *s, uint64_t end,
+			     size_t len)
+{
+	uint64_t ra = len < STREAM_RA_MIN ? STREAM_RA_MIN : len;
+	const struct stream_chunk *ch;
+	struct chunk_fill cf;
+	uint32_t i, n;
+	int ret;
+
+	if (end >= s->size || s->nchunks < 2)
+		return;
+	i = chunk_find(s, end - 1) + 1;
+	for (n = 0; i < s->nchunks && n < STREAM_RA_CHUNKS; i++, n++) {
+		ch = &s->chunks[i];
+		if (ch->start - end >= ra)
+			break;
+		if (!ch->usize ||
+		    __atomic_load_n(&ch->state, __ATOMIC_RELAXED) != CHUNK_UNKNOWN)
+			continue;
+		chunk_fill_init(s, ch, &cf);
+		ret = tdat_cache_prefetch(s->src.cache, ch->hdr, chunk_fill,
+					  &cf, sizeof(cf), ch->usize);
+		if (ret && ret != -EEXIST)
+			break;
+	}
+}
+
 static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 				  size_t len, uint64_t off,
 				  struct tdat_stream_damage *damage, bool *hit)
 {
+	const struct stream_chunk *ch;
 	struct tdat_cache_entry *e;
 	struct chunk_fill cf;
 	uint32_t i = chunk_find(s, off);
@@ -494,21 +555,23 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 	uint64_t in;
 	int ret;
 
-	cf.s = s;
+	stream_readahead(s, off + len, len);
 	while (done < len && i < s->nchunks) {
-		cf.ch = &s->chunks[i];
-		if (!cf.ch->usize) {
+		ch = &s->chunks[i];
+		if (!ch->usize) {
 			i++;
 			continue;
 		}
 		ret = -EIO;
 		e = NULL;
 		/* A chunk known bad fails at once: no decompression per read. */
-		if (__atomic_load_n(&cf.ch->state, __ATOMIC_RELAXED) == CHUNK_UNKNOWN)
-			ret = tdat_cache_get(s->src.cache, cf.ch->hdr, chunk_fill,
+		if (__atomic_load_n(&ch->state, __ATOMIC_RELAXED) == CHUNK_UNKNOWN) {
+			chunk_fill_init(s, ch, &cf);
+			ret = tdat_cache_get(s->src.cache, ch->hdr, chunk_fill,
 					     &cf, &e);
+		}
 		/* The cache serves what fill made: re-check, keys are shared. */
-		if (!ret && tdat_cache_entry_size(e) != cf.ch->usize) {
+		if (!ret && tdat_cache_entry_size(e) != ch->usize) {
 			tdat_cache_put(s->src.cache, e);
 			ret = -EIO;
 		}
@@ -528,8 +591,8 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 		}
 		if (ret)
 			return done ? (ssize_t)done : ret;
-		in = off + done - cf.ch->start;
-		n = cf.ch->usize - in;
+		in = off + done - ch->start;
+		n = ch->usize - in;
 		if (n > len - done)
 			n = len - done;
 		memcpy(buf + done, (const unsigned char *)tdat_cache_entry_data(e) + in, n);
