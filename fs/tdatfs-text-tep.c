@@ -807,6 +807,15 @@ int text_tep_setup(struct tdatfs_text *t)
 	t->ts_ok = tep_get_header_timestamp_size(t->tep) == 8;
 
 	read_time_options(t);
+	/*
+	 * Until its first comm lookup libtraceevent keeps registered comms in
+	 * a list without looking for duplicates, and nothing here looks a
+	 * comm up through it: the sched plugins' registration of two comms
+	 * per sched_switch grew it by 1.2 MB per 3 M events.  One lookup
+	 * turns it into the sorted table trace-cmd's first printed line
+	 * makes, which keeps the first comm of each pid.
+	 */
+	tep_data_comm_from_pid(t->tep, 1);
 	find_comm_events(t);
 	find_common_fields(t);
 	ret = text_events_setup(t);
