@@ -25,6 +25,8 @@
 
 #define CACHE_DEFAULT_BYTES	((size_t)64 << 20)
 #define CACHE_MIN_BUCKETS	64u
+/* Done entries may hold 1/CACHE_DONE_SHARE of the bound (4 MiB of 64). */
+#define CACHE_DONE_SHARE	16u
 /* Read-ahead requests waiting for the worker: a few chunks ahead is enough. */
 #define PREFETCH_SLOTS		8u
 
@@ -49,9 +51,14 @@ struct tdat_cache_entry {
 	size_t size;
 	unsigned long refs;
 	enum entry_state state;
+	bool done;		/* unreferenced: on the done list, not the LRU */
 	int err;
 	struct tdat_cache_entry *hnext;		/* hash chain */
 	struct tdat_cache_entry *prev, *next;	/* LRU list, unreferenced only */
+};
+
+struct entry_list {
+	struct tdat_cache_entry *head, *tail;	/* head = most recent */
 };
 
 struct tdat_cache {
@@ -61,7 +68,10 @@ struct tdat_cache {
 	struct tdat_cache_entry **buckets;
 	size_t nbuckets;		/* a power of two */
 	size_t nhashed;			/* entries in the table */
-	struct tdat_cache_entry *lru_head, *lru_tail;	/* head = most recent */
+	struct entry_list lru;		/* unreferenced entries */
+	struct entry_list done;		/* unreferenced, read to their end */
+	size_t done_bytes;		/* data bytes on the done list */
+	size_t done_max;		/* bound on done_bytes */
 	struct tdat_cache_stats st;
 
 	/* read-ahead: a ring of requests and the worker draining it */
@@ -141,28 +151,38 @@ static void cache_hash_del(struct tdat_cache *c, struct tdat_cache_entry *e)
 	}
 }
 
+/* Take an unreferenced entry off its list (LRU or done). */
 static void lru_del(struct tdat_cache *c, struct tdat_cache_entry *e)
 {
+	struct entry_list *l = e->done ? &c->done : &c->lru;
+
 	if (e->prev)
 		e->prev->next = e->next;
 	else
-		c->lru_head = e->next;
+		l->head = e->next;
 	if (e->next)
 		e->next->prev = e->prev;
 	else
-		c->lru_tail = e->prev;
+		l->tail = e->prev;
 	e->prev = e->next = NULL;
+	if (e->done)
+		c->done_bytes -= e->size;
 }
 
+/* Put an entry whose last reference went at the head of its list. */
 static void lru_add_head(struct tdat_cache *c, struct tdat_cache_entry *e)
 {
+	struct entry_list *l = e->done ? &c->done : &c->lru;
+
 	e->prev = NULL;
-	e->next = c->lru_head;
-	if (c->lru_head)
-		c->lru_head->prev = e;
+	e->next = l->head;
+	if (l->head)
+		l->head->prev = e;
 	else
-		c->lru_tail = e;
-	c->lru_head = e;
+		l->tail = e;
+	l->head = e;
+	if (e->done)
+		c->done_bytes += e->size;
 }
 
 static void entry_free(struct tdat_cache_entry *e)
@@ -173,19 +193,38 @@ static void entry_free(struct tdat_cache_entry *e)
 	free(e);
 }
 
+/*
+ * The entry to evict so that @extra more bytes fit, or NULL: done entries
+ * first (oldest first), and those also beyond their own bound.
+ */
+static struct tdat_cache_entry *cache_victim(const struct tdat_cache *c,
+					     size_t extra)
+{
+	bool over = extra > c->max_bytes || c->st.bytes > c->max_bytes - extra;
+
+	if (c->done.tail && (over || c->done_bytes > c->done_max))
+		return c->done.tail;
+	return over ? c->lru.tail : NULL;
+}
+
+/* Unlink an unreferenced entry; caller holds the lock and frees it. */
+static struct tdat_cache_entry *cache_evict_one(struct tdat_cache *c,
+						struct tdat_cache_entry *e)
+{
+	lru_del(c, e);
+	cache_hash_del(c, e);
+	c->st.bytes -= e->size;
+	c->st.entries--;
+	c->st.evictions++;
+	return e;
+}
+
 static void cache_evict(struct tdat_cache *c)
 {
 	struct tdat_cache_entry *e;
 
-	while (c->st.bytes > c->max_bytes && c->lru_tail) {
-		e = c->lru_tail;
-		lru_del(c, e);
-		cache_hash_del(c, e);
-		c->st.bytes -= e->size;
-		c->st.entries--;
-		c->st.evictions++;
-		entry_free(e);
-	}
+	while ((e = cache_victim(c, 0)))
+		entry_free(cache_evict_one(c, e));
 }
 
 /**
@@ -203,6 +242,7 @@ struct tdat_cache *tdat_cache_new(size_t max_bytes)
 	if (!c)
 		return NULL;
 	c->max_bytes = max_bytes ? max_bytes : CACHE_DEFAULT_BYTES;
+	c->done_max = c->max_bytes / CACHE_DONE_SHARE;
 	c->nbuckets = CACHE_MIN_BUCKETS;
 	c->buckets = calloc(c->nbuckets, sizeof(*c->buckets));
 	if (!c->buckets) {
@@ -269,8 +309,11 @@ void tdat_cache_free(struct tdat_cache *c)
 /* Take a reference on a READY entry; caller holds the lock. */
 static void entry_get(struct tdat_cache *c, struct tdat_cache_entry *e)
 {
-	if (e->refs++ == 0)
+	if (e->refs++ == 0) {
 		lru_del(c, e);
+		/* The next last put decides again where it goes. */
+		e->done = false;
+	}
 }
 
 /* Wait for someone else's fill of @e; caller holds the lock and a ref. */
@@ -383,9 +426,11 @@ int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
 }
 
 /* Drop a reference; caller holds the lock. */
-static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e)
+static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
+			     bool done)
 {
 	if (--e->refs == 0) {
+		e->done = done;
 		lru_add_head(c, e);
 		cache_evict(c);
 	}
@@ -420,7 +465,7 @@ static void *prefetch_main(void *arg)
 		c->st.prefetches++;
 		/* A failure is forgotten: the reader refills and sees it. */
 		if (!cache_fill(c, e, r.fill, r.ctx.bytes, &out))
-			entry_put_locked(c, out);
+			entry_put_locked(c, out, false);
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
@@ -508,6 +553,39 @@ out:
 }
 
 /**
+ * tdat_cache_alloc() - a buffer for a fill, recycled when possible
+ * @c: cache
+ * @size: bytes wanted
+ *
+ * Evicts least recently used entries until @size more bytes fit the bound;
+ * the first evicted buffer of exactly @size bytes is returned instead of
+ * being freed.  The buffer is malloc()-compatible: fill hands it to the
+ * cache, or free()s it on failure.
+ *
+ * Return: the buffer, or NULL (out of memory).
+ * Context: takes the cache lock; call it from a fill (unlocked).
+ */
+void *tdat_cache_alloc(struct tdat_cache *c, size_t size)
+{
+	struct tdat_cache_entry *e;
+	void *p = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	/* The eviction this fill would cause when it ends, done now. */
+	while ((e = cache_victim(c, size))) {
+		e = cache_evict_one(c, e);
+		if (!p && e->data && e->size == size) {
+			p = e->data;
+			e->data = NULL;
+			c->st.recycled++;
+		}
+		entry_free(e);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return p ? p : malloc(size ? size : 1);
+}
+
+/**
  * tdat_cache_put() - drop a reference taken by tdat_cache_get()
  * @c: cache
  * @e: entry; NULL is fine
@@ -522,7 +600,28 @@ void tdat_cache_put(struct tdat_cache *c, struct tdat_cache_entry *e)
 	if (!e)
 		return;
 	pthread_mutex_lock(&c->lock);
-	entry_put_locked(c, e);
+	entry_put_locked(c, e, false);
+	pthread_mutex_unlock(&c->lock);
+}
+
+/**
+ * tdat_cache_put_done() - drop a reference to an entry read to its end
+ * @c: cache
+ * @e: entry; NULL is fine
+ *
+ * Like tdat_cache_put(), but when this is the last reference the entry
+ * goes to the done list: evicted before any other, and kept only while the
+ * done list holds at most a sixteenth of the bound.  A later get takes it
+ * back as usual.
+ *
+ * Context: takes the cache lock.
+ */
+void tdat_cache_put_done(struct tdat_cache *c, struct tdat_cache_entry *e)
+{
+	if (!e)
+		return;
+	pthread_mutex_lock(&c->lock);
+	entry_put_locked(c, e, true);
 	pthread_mutex_unlock(&c->lock);
 }
 

@@ -21,6 +21,17 @@
  *    callers hold at that moment (and the ones being filled).
  *  - Lookup is a hash table; the LRU list holds only unreferenced entries,
  *    so get, put and each eviction are O(1) on average.
+ *  - Done entries: a reader that read an entry to its end and does not
+ *    expect to come back (a bulk sequential read) drops it with
+ *    tdat_cache_put_done().  Such entries sit on their own list, evicted
+ *    before all others and kept only up to a sixteenth of the bound, so a
+ *    scan through a large trace does not push out everything else, and
+ *    their buffers are recycled at once instead of the cache growing.
+ *  - Recycling: a fill may take its buffer from tdat_cache_alloc(), which
+ *    makes room for it first, evicting as a finished fill would, and hands
+ *    back the buffer of an evicted entry of the same size instead of
+ *    freeing it: memory already faulted in is written again instead of
+ *    fresh pages.
  *  - Read-ahead: tdat_cache_prefetch() queues a fill for a background
  *    worker (one thread per cache, started at the first prefetch, joined
  *    by tdat_cache_free()).  The queue is small and fixed; a request that
@@ -70,6 +81,7 @@ typedef int (*tdat_cache_fill_fn)(void *ctx, uint64_t key, void **data,
  * @prefetches: fills started by the read-ahead worker (not in @misses;
  *	in @fills when they succeed)
  * @prefetch_drops: prefetch requests dropped because the queue was full
+ * @recycled: buffers of evicted entries handed out by tdat_cache_alloc()
  */
 struct tdat_cache_stats {
 	uint64_t hits;
@@ -80,6 +92,7 @@ struct tdat_cache_stats {
 	uint64_t entries;
 	uint64_t prefetches;
 	uint64_t prefetch_drops;
+	uint64_t recycled;
 };
 
 /**
@@ -137,6 +150,21 @@ int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
 		   void *ctx, struct tdat_cache_entry **out);
 
 /**
+ * tdat_cache_alloc() - a buffer for a fill, recycled when possible
+ * @c: cache
+ * @size: bytes wanted
+ *
+ * Evicts least recently used entries until @size more bytes fit the bound;
+ * the first evicted buffer of exactly @size bytes is returned instead of
+ * being freed.  The buffer is malloc()-compatible: fill hands it to the
+ * cache, or free()s it on failure.
+ *
+ * Return: the buffer, or NULL (out of memory).
+ * Context: takes the cache lock; call it from a fill (unlocked).
+ */
+void *tdat_cache_alloc(struct tdat_cache *c, size_t size);
+
+/**
  * tdat_cache_put() - drop a reference taken by tdat_cache_get()
  * @c: cache
  * @e: entry; NULL is fine
@@ -144,6 +172,17 @@ int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
  * Context: takes the cache lock.
  */
 void tdat_cache_put(struct tdat_cache *c, struct tdat_cache_entry *e);
+
+/**
+ * tdat_cache_put_done() - drop a reference to an entry read to its end
+ * @c: cache
+ * @e: entry; NULL is fine
+ *
+ * The last reference puts the entry on the done list (see above).
+ *
+ * Context: takes the cache lock.
+ */
+void tdat_cache_put_done(struct tdat_cache *c, struct tdat_cache_entry *e);
 
 /** tdat_cache_entry_data() - Return: the entry's data (valid while held) */
 const void *tdat_cache_entry_data(const struct tdat_cache_entry *e);

@@ -61,6 +61,7 @@ struct tdat_stream {
  * freed, until the cache is freed, which comes before the fd is closed.
  */
 struct chunk_fill {
+	struct tdat_cache *cache;
 	int fd;
 	const struct tdat_compress_ops *ops;
 	uint64_t hdr;
@@ -428,7 +429,7 @@ static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
 
 	(void)key;
 	in = malloc(cf->csize ? cf->csize : 1);
-	out = malloc(cf->usize ? cf->usize : 1);
+	out = tdat_cache_alloc(cf->cache, cf->usize);
 	if (!in || !out) {
 		free(in);
 		free(out);
@@ -451,6 +452,7 @@ static void chunk_fill_init(const struct tdat_stream *s,
 			    const struct stream_chunk *ch, struct chunk_fill *cf)
 {
 	memset(cf, 0, sizeof(*cf));
+	cf->cache = s->src.cache;
 	cf->fd = s->src.fd;
 	cf->ops = s->src.ops;
 	cf->hdr = ch->hdr;
@@ -596,7 +598,16 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 		if (n > len - done)
 			n = len - done;
 		memcpy(buf + done, (const unsigned char *)tdat_cache_entry_data(e) + in, n);
-		tdat_cache_put(s->src.cache, e);
+		/*
+		 * A read at least a chunk long that ends this chunk is a bulk
+		 * sequential reader (a raw file through the page cache, which
+		 * keeps the bytes): drop the chunk behind it.  Page-sized
+		 * reads (text decoding) keep plain LRU.
+		 */
+		if (in + n == ch->usize && len >= ch->usize)
+			tdat_cache_put_done(s->src.cache, e);
+		else
+			tdat_cache_put(s->src.cache, e);
 		done += n;
 		i++;
 	}

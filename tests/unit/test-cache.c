@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-cache.c - the chunk cache: LRU order, the byte bound, references,
- * failed fills, single flight, read-ahead and a concurrent stress run.
+ * failed fills, single flight, read-ahead, done entries, recycled buffers
+ * and a concurrent stress run.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -331,6 +332,97 @@ static void test_stress(void)
 	tdat_cache_free(c);
 }
 
+/* --- done entries and recycling ---------------------------------------- */
+
+/* get + put_done; returns how many fills the get caused. */
+static unsigned int touch_done(struct tdat_cache *c, struct fill_ctx *fc,
+			       uint64_t key)
+{
+	struct tdat_cache_entry *e;
+	unsigned int before = atomic_load(&fc->calls);
+
+	CHECK(tdat_cache_get(c, key, fill, fc, &e) == 0);
+	CHECK(e && entry_ok(e, key, key_size(fc, key)));
+	tdat_cache_put_done(c, e);
+	return atomic_load(&fc->calls) - before;
+}
+
+static void test_done(void)
+{
+	struct fill_ctx fc = { .size = 100 };
+	/* The done list may hold a sixteenth: 100 bytes, one entry. */
+	struct tdat_cache *c = tdat_cache_new(1600);
+	struct tdat_cache_stats st;
+	uint64_t k;
+
+	CHECK(c);
+	if (!c)
+		return;
+	for (k = 1; k <= 3; k++)
+		CHECK(touch(c, &fc, k) == 1);
+	CHECK(touch_done(c, &fc, 10) == 1);
+	tdat_cache_stats(c, &st);
+	CHECK(st.entries == 4 && st.evictions == 0);
+	/* A second done entry pushes the first out; LRU entries stay. */
+	CHECK(touch_done(c, &fc, 11) == 1);
+	tdat_cache_stats(c, &st);
+	CHECK(st.entries == 4 && st.evictions == 1);
+	CHECK(touch(c, &fc, 1) == 0 && touch(c, &fc, 2) == 0);
+	CHECK(touch(c, &fc, 3) == 0);
+	/* Taken back by a get and put plainly: an LRU entry again. */
+	CHECK(touch(c, &fc, 11) == 0);
+	CHECK(touch_done(c, &fc, 10) == 1);
+	tdat_cache_stats(c, &st);
+	CHECK(st.entries == 5 && st.evictions == 1);
+	/* Filling the bound evicts done entries before the LRU ones. */
+	for (k = 20; k < 31; k++)
+		CHECK(touch(c, &fc, k) == 1);
+	tdat_cache_stats(c, &st);
+	CHECK(st.bytes == 1600 && st.evictions == 1);
+	CHECK(touch(c, &fc, 31) == 1);
+	CHECK(touch(c, &fc, 1) == 0);
+	CHECK(touch(c, &fc, 10) == 1);	/* the done one went */
+	tdat_cache_free(c);
+}
+
+static void test_alloc(void)
+{
+	struct fill_ctx fc = { .size = 100 };
+	struct tdat_cache *c = tdat_cache_new(300);
+	struct tdat_cache_entry *e;
+	struct tdat_cache_stats st;
+	const void *old;
+	void *p;
+
+	CHECK(c);
+	if (!c)
+		return;
+	CHECK(tdat_cache_get(c, 1, fill, &fc, &e) == 0);
+	old = e ? tdat_cache_entry_data(e) : NULL;
+	tdat_cache_put(c, e);
+	CHECK(touch(c, &fc, 2) == 1 && touch(c, &fc, 3) == 1);
+	/* Full: room for 100 more evicts 1, whose buffer comes back. */
+	p = tdat_cache_alloc(c, 100);
+	CHECK(p && p == old);
+	tdat_cache_stats(c, &st);
+	CHECK(st.recycled == 1 && st.evictions == 1 && st.bytes == 200);
+	free(p);
+	/* Room left: nothing evicted, a fresh buffer. */
+	p = tdat_cache_alloc(c, 50);
+	CHECK(p != NULL);
+	free(p);
+	tdat_cache_stats(c, &st);
+	CHECK(st.evictions == 1 && st.entries == 2);
+	/* Another size: evicted but not handed out. */
+	p = tdat_cache_alloc(c, 200);
+	CHECK(p != NULL);
+	free(p);
+	tdat_cache_stats(c, &st);
+	CHECK(st.recycled == 1 && st.evictions == 2 && st.bytes == 100);
+	CHECK(touch(c, &fc, 3) == 0 && touch(c, &fc, 2) == 1);
+	tdat_cache_free(c);
+}
+
 /* --- read-ahead ---------------------------------------------------------- */
 
 /* Prefetch contexts are copied: pass a pointer to the shared counters. */
@@ -472,6 +564,8 @@ int main(void)
 	single_flight(0);
 	single_flight(-EIO);
 	test_stress();
+	test_done();
+	test_alloc();
 	test_prefetch();
 	test_prefetch_single_flight();
 	test_prefetch_full();
