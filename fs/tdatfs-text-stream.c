@@ -16,7 +16,14 @@
 #include "tdatfs-text-int.h"
 
 #define NCURSORS	4
-#define CKPT_BYTES	(64 * 1024)	/* text between checkpoints */
+#define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
+/*
+ * Checkpoint memory of one stream, at most: past it every other
+ * checkpoint is dropped and the spacing doubles, so memory stays flat
+ * however long the text (a read then decodes at most the spacing from
+ * the checkpoint before it: 512 KiB for 16 copies of big.dat).
+ */
+#define CKPT_MEM	(512 * 1024)
 
 #define COMMIT_MASK	((1u << 27) - 1)
 #define MISSED_EVENTS	(1ull << 31)
@@ -63,6 +70,8 @@ struct text_stream {
 
 	size_t nckpt;
 	size_t ckpt_cap;
+	size_t ckpt_max;		/* thinned out when reached */
+	uint64_t ckpt_every;		/* text bytes between checkpoints */
 	uint64_t *ckpt_off;
 	size_t *ckpt_seen;
 	struct cpu_pos *ckpt_pos;	/* nckpt * ncpu */
@@ -112,10 +121,27 @@ void text_stream_free(struct text_stream *st)
 	free(st);
 }
 
+/* Keep checkpoints 0, 2, 4, ... and double the spacing. */
+static void ckpt_thin(struct text_stream *st)
+{
+	size_t k, n = (st->nckpt + 1) / 2;
+
+	for (k = 1; k < n; k++) {
+		st->ckpt_off[k] = st->ckpt_off[2 * k];
+		st->ckpt_seen[k] = st->ckpt_seen[2 * k];
+		memcpy(&st->ckpt_pos[k * st->ncpu], &st->ckpt_pos[2 * k * st->ncpu],
+		       st->ncpu * sizeof(*st->ckpt_pos));
+	}
+	st->nckpt = n;
+	st->ckpt_every *= 2;
+}
+
 static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_cursor *cu)
 {
 	unsigned int i;
 
+	if (st->nckpt >= st->ckpt_max)
+		ckpt_thin(st);
 	if (st->nckpt == st->ckpt_cap) {
 		size_t cap = st->ckpt_cap ? st->ckpt_cap * 2 : 64;
 		uint64_t *o = realloc(st->ckpt_off, cap * sizeof(*o));
@@ -178,6 +204,14 @@ struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu)
 		goto fail;
 	}
 	st->ncpu = cpu < 0 ? buf->ncpus : 1;
+	st->ckpt_every = CKPT_BYTES;
+	st->ckpt_max = CKPT_MEM / (sizeof(*st->ckpt_off) + sizeof(*st->ckpt_seen) +
+				   st->ncpu * sizeof(*st->ckpt_pos));
+	if (st->ckpt_max < 64)
+		st->ckpt_max = 64;
+	/* tests make the thinning happen on small traces */
+	if (getenv("TDATFS_TEXT_CKPT_MAX"))
+		st->ckpt_max = strtoul(getenv("TDATFS_TEXT_CKPT_MAX"), NULL, 10) | 2;
 	st->cidx = calloc(st->ncpu + 1, sizeof(*st->cidx));
 	st->npages = calloc(st->ncpu + 1, sizeof(*st->npages));
 	if (!st->cidx || !st->npages)
@@ -518,7 +552,7 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t
 			break;
 		cu->off += cu->line.len;
 		cu->line.len = 0;
-		if (cu->off >= st->ckpt_off[st->nckpt - 1] + CKPT_BYTES &&
+		if (cu->off >= st->ckpt_off[st->nckpt - 1] + st->ckpt_every &&
 		    !st->size_known) {
 			ret = ckpt_add(st, cu->off, cu);
 			if (ret < 0) {
