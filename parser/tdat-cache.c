@@ -8,18 +8,11 @@
  *           when no reference is held;
  *  FAILED:  out of the table, kept only until the waiters have read the
  *           error; the last one frees it.
- *
- * The read-ahead worker fills queued keys exactly as a getter would, holding
- * the one reference while it fills, and drops it at once: the entry goes to
- * the head of the LRU list.
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "tdat-cache.h"
 
@@ -27,17 +20,6 @@
 #define CACHE_MIN_BUCKETS	64u
 /* Done entries may hold 1/CACHE_DONE_SHARE of the bound (4 MiB of 64). */
 #define CACHE_DONE_SHARE	16u
-/* Read-ahead requests waiting for the worker: a few chunks ahead is enough. */
-#define PREFETCH_SLOTS		8u
-
-struct prefetch_req {
-	uint64_t key;
-	tdat_cache_fill_fn fill;
-	union {
-		unsigned char bytes[TDAT_CACHE_PREFETCH_CTX];
-		max_align_t align;	/* fill casts it to its own struct */
-	} ctx;
-};
 
 enum entry_state {
 	ENTRY_FILLING,
@@ -73,15 +55,6 @@ struct tdat_cache {
 	size_t done_bytes;		/* data bytes on the done list */
 	size_t done_max;		/* bound on done_bytes */
 	struct tdat_cache_stats st;
-
-	/* read-ahead: a ring of requests and the worker draining it */
-	pthread_cond_t work;		/* a request was queued, or stop */
-	struct prefetch_req q[PREFETCH_SLOTS];
-	unsigned int qhead, qlen;
-	bool worker_running;
-	bool stop;
-	pid_t worker_pid;		/* a fork() child has no worker */
-	pthread_t worker;
 };
 
 static size_t cache_hash(const struct tdat_cache *c, uint64_t key)
@@ -258,12 +231,6 @@ struct tdat_cache *tdat_cache_new(size_t max_bytes)
 		pthread_mutex_destroy(&c->lock);
 		goto fail;
 	}
-	ret = pthread_cond_init(&c->work, NULL);
-	if (ret) {
-		pthread_cond_destroy(&c->filled);
-		pthread_mutex_destroy(&c->lock);
-		goto fail;
-	}
 	return c;
 fail:
 	free(c->buckets);
@@ -286,13 +253,6 @@ void tdat_cache_free(struct tdat_cache *c)
 
 	if (!c)
 		return;
-	pthread_mutex_lock(&c->lock);
-	c->stop = true;
-	pthread_cond_broadcast(&c->work);
-	pthread_mutex_unlock(&c->lock);
-	/* The worker of a parent process does not exist in a fork() child. */
-	if (c->worker_running && c->worker_pid == getpid())
-		pthread_join(c->worker, NULL);
 	for (i = 0; i < c->nbuckets; i++) {
 		for (e = c->buckets[i]; e; e = next) {
 			next = e->hnext;
@@ -300,7 +260,6 @@ void tdat_cache_free(struct tdat_cache *c)
 		}
 	}
 	free(c->buckets);
-	pthread_cond_destroy(&c->work);
 	pthread_cond_destroy(&c->filled);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -434,122 +393,6 @@ static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
 		lru_add_head(c, e);
 		cache_evict(c);
 	}
-}
-
-static void *prefetch_main(void *arg)
-{
-	struct tdat_cache *c = arg;
-	struct tdat_cache_entry *e, *out;
-	struct prefetch_req r;
-
-	pthread_mutex_lock(&c->lock);
-	for (;;) {
-		while (!c->qlen && !c->stop)
-			pthread_cond_wait(&c->work, &c->lock);
-		if (c->stop)
-			break;
-		/* Copied: the slot is reused while fill runs unlocked. */
-		r = c->q[c->qhead];
-		c->qhead = (c->qhead + 1) % PREFETCH_SLOTS;
-		c->qlen--;
-		/* A reader got there first (filled or filling it): nothing to do. */
-		if (cache_lookup(c, r.key))
-			continue;
-		e = calloc(1, sizeof(*e));
-		if (!e)
-			continue;
-		e->key = r.key;
-		e->refs = 1;
-		e->state = ENTRY_FILLING;
-		cache_hash_add(c, e);
-		c->st.prefetches++;
-		/* A failure is forgotten: the reader refills and sees it. */
-		if (!cache_fill(c, e, r.fill, r.ctx.bytes, &out))
-			entry_put_locked(c, out, false);
-	}
-	pthread_mutex_unlock(&c->lock);
-	return NULL;
-}
-
-/* Start the worker on first use; caller holds the lock. */
-static int prefetch_start(struct tdat_cache *c)
-{
-	pid_t pid = getpid();
-	sigset_t all, old;
-	int ret;
-
-	if (c->worker_running && c->worker_pid == pid)
-		return 0;
-	/* After fork() the queue belongs to a worker that is not here. */
-	c->qlen = 0;
-	/* Signals belong to the application's threads, not to ours. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_BLOCK, &all, &old);
-	ret = pthread_create(&c->worker, NULL, prefetch_main, c);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		c->worker_running = false;
-		return -ret;
-	}
-	c->worker_running = true;
-	c->worker_pid = pid;
-	return 0;
-}
-
-/**
- * tdat_cache_prefetch() - ask the background worker to fill @key
- * @c: cache
- * @key: key
- * @fill: run by the worker, without the lock
- * @ctx: copied (@ctx_size bytes) and passed to @fill
- * @ctx_size: at most TDAT_CACHE_PREFETCH_CTX
- * @size_hint: about the bytes @fill will produce; a request above an
- *	eighth of the bound is refused (it would push out what it precedes)
- *
- * Return: 0 when queued; -EEXIST when @key is present, being filled or
- * queued; -EAGAIN when the queue is full; -EFBIG for a request too large
- * for the bound; -EINVAL for a context too large; or the error of
- * starting the worker thread.
- * Context: takes the cache lock; never waits for a fill.
- */
-int tdat_cache_prefetch(struct tdat_cache *c, uint64_t key,
-			tdat_cache_fill_fn fill, const void *ctx,
-			size_t ctx_size, size_t size_hint)
-{
-	struct prefetch_req *r;
-	unsigned int i;
-	int ret;
-
-	if (ctx_size > TDAT_CACHE_PREFETCH_CTX)
-		return -EINVAL;
-	if (size_hint > c->max_bytes / 8)
-		return -EFBIG;
-	pthread_mutex_lock(&c->lock);
-	ret = -EEXIST;
-	if (c->stop || cache_lookup(c, key))
-		goto out;
-	for (i = 0; i < c->qlen; i++)
-		if (c->q[(c->qhead + i) % PREFETCH_SLOTS].key == key)
-			goto out;
-	ret = prefetch_start(c);
-	if (ret)
-		goto out;
-	if (c->qlen == PREFETCH_SLOTS) {
-		c->st.prefetch_drops++;
-		ret = -EAGAIN;
-		goto out;
-	}
-	r = &c->q[(c->qhead + c->qlen) % PREFETCH_SLOTS];
-	r->key = key;
-	r->fill = fill;
-	memset(&r->ctx, 0, sizeof(r->ctx));
-	if (ctx_size)
-		memcpy(r->ctx.bytes, ctx, ctx_size);
-	c->qlen++;
-	pthread_cond_signal(&c->work);
-out:
-	pthread_mutex_unlock(&c->lock);
-	return ret;
 }
 
 /**

@@ -32,15 +32,6 @@
  *    back the buffer of an evicted entry of the same size instead of
  *    freeing it: memory already faulted in is written again instead of
  *    fresh pages.
- *  - Read-ahead: tdat_cache_prefetch() queues a fill for a background
- *    worker (one thread per cache, started at the first prefetch, joined
- *    by tdat_cache_free()).  The queue is small and fixed; a request that
- *    does not fit, or whose key is present or queued, is dropped.  A
- *    prefetched entry is an ordinary unreferenced entry (counted in the
- *    bound, evictable); a failed prefetch is forgotten, so the reader that
- *    wants the key runs fill itself and sees the error.  The fill context
- *    is copied into the queue: it must not point at anything that dies
- *    before tdat_cache_free().
  *  - All functions are thread-safe (one internal mutex), except
  *    tdat_cache_free(), which must not race with anything else.
  */
@@ -67,9 +58,6 @@ struct tdat_cache_entry;
 typedef int (*tdat_cache_fill_fn)(void *ctx, uint64_t key, void **data,
 				  size_t *size);
 
-/* Largest fill context tdat_cache_prefetch() copies. */
-#define TDAT_CACHE_PREFETCH_CTX	48u
-
 /**
  * struct tdat_cache_stats - counters, for tests and diagnostics
  * @hits: gets served by an entry present or being filled by someone else
@@ -78,9 +66,6 @@ typedef int (*tdat_cache_fill_fn)(void *ctx, uint64_t key, void **data,
  * @evictions: entries freed to respect the bound
  * @bytes: data bytes held now (referenced or not)
  * @entries: entries held now (filled ones)
- * @prefetches: fills started by the read-ahead worker (not in @misses;
- *	in @fills when they succeed)
- * @prefetch_drops: prefetch requests dropped because the queue was full
  * @recycled: buffers of evicted entries handed out by tdat_cache_alloc()
  */
 struct tdat_cache_stats {
@@ -90,8 +75,6 @@ struct tdat_cache_stats {
 	uint64_t evictions;
 	uint64_t bytes;
 	uint64_t entries;
-	uint64_t prefetches;
-	uint64_t prefetch_drops;
 	uint64_t recycled;
 };
 
@@ -107,31 +90,9 @@ struct tdat_cache *tdat_cache_new(size_t max_bytes);
  * tdat_cache_free() - free a cache and all its entries; NULL is fine
  * @c: cache
  *
- * Stops the read-ahead worker first: waits for the fill it is running.
- *
  * Context: no other thread may use @c, and no reference may be held.
  */
 void tdat_cache_free(struct tdat_cache *c);
-
-/**
- * tdat_cache_prefetch() - ask the background worker to fill @key
- * @c: cache
- * @key: key
- * @fill: run by the worker, without the lock
- * @ctx: copied (@ctx_size bytes) and passed to @fill
- * @ctx_size: at most TDAT_CACHE_PREFETCH_CTX
- * @size_hint: about the bytes @fill will produce; a request above an
- *	eighth of the bound is refused (it would push out what it precedes)
- *
- * Return: 0 when queued; -EEXIST when @key is present, being filled or
- * queued; -EAGAIN when the queue is full; -EFBIG for a request too large
- * for the bound; -EINVAL for a context too large; or the error of
- * starting the worker thread.
- * Context: takes the cache lock; never waits for a fill.
- */
-int tdat_cache_prefetch(struct tdat_cache *c, uint64_t key,
-			tdat_cache_fill_fn fill, const void *ctx,
-			size_t ctx_size, size_t size_hint);
 
 /**
  * tdat_cache_get() - look up @key, filling it on a miss

@@ -46,20 +46,7 @@ struct tdat_stream {
 	uint64_t tail_stored;	/* file bytes behind a CHUNK_TABLE tail */
 };
 
-/*
- * Read-ahead: a read queues the chunks after it for the cache's worker, at
- * least STREAM_RA_MIN bytes or as many as it read, at most STREAM_RA_CHUNKS
- * chunks, so decompression of the next request overlaps the copy of this
- * one.
- */
-#define STREAM_RA_MIN		(128u << 10)
-#define STREAM_RA_CHUNKS	8u
-
-/*
- * What a cache fill needs to produce one chunk.  Self-contained (no pointer
- * into the stream): the read-ahead worker may run it after the stream is
- * freed, until the cache is freed, which comes before the fd is closed.
- */
+/* What a cache fill needs to produce one chunk. */
 struct chunk_fill {
 	struct tdat_cache *cache;
 	int fd;
@@ -68,9 +55,6 @@ struct chunk_fill {
 	uint32_t csize;
 	uint32_t usize;
 };
-
-_Static_assert(sizeof(struct chunk_fill) <= TDAT_CACHE_PREFETCH_CTX,
-	       "a chunk fill fits a prefetch request");
 
 static void __attribute__((format(printf, 3, 4)))
 set_err(char *err, size_t errlen, const char *fmt, ...)
@@ -514,37 +498,6 @@ int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
 	return 0;
 }
 
-/*
- * Queue the chunks after @end (the end of a read of @len bytes) for the
- * read-ahead worker.  Best effort: a full queue ends it.
- */
-static void stream_readahead(const struct tdat_stream *s, uint64_t end,
-			     size_t len)
-{
-	uint64_t ra = len < STREAM_RA_MIN ? STREAM_RA_MIN : len;
-	const struct stream_chunk *ch;
-	struct chunk_fill cf;
-	uint32_t i, n;
-	int ret;
-
-	if (end >= s->size || s->nchunks < 2)
-		return;
-	i = chunk_find(s, end - 1) + 1;
-	for (n = 0; i < s->nchunks && n < STREAM_RA_CHUNKS; i++, n++) {
-		ch = &s->chunks[i];
-		if (ch->start - end >= ra)
-			break;
-		if (!ch->usize ||
-		    __atomic_load_n(&ch->state, __ATOMIC_RELAXED) != CHUNK_UNKNOWN)
-			continue;
-		chunk_fill_init(s, ch, &cf);
-		ret = tdat_cache_prefetch(s->src.cache, ch->hdr, chunk_fill,
-					  &cf, sizeof(cf), ch->usize);
-		if (ret && ret != -EEXIST)
-			break;
-	}
-}
-
 static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 				  size_t len, uint64_t off,
 				  struct tdat_stream_damage *damage, bool *hit)
@@ -557,7 +510,6 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 	uint64_t in;
 	int ret;
 
-	stream_readahead(s, off + len, len);
 	while (done < len && i < s->nchunks) {
 		ch = &s->chunks[i];
 		if (!ch->usize) {

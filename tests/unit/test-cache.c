@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-cache.c - the chunk cache: LRU order, the byte bound, references,
- * failed fills, single flight, read-ahead, done entries, recycled buffers
+ * failed fills, single flight, done entries, recycled buffers
  * and a concurrent stress run.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -423,138 +422,6 @@ static void test_alloc(void)
 	tdat_cache_free(c);
 }
 
-/* --- read-ahead ---------------------------------------------------------- */
-
-/* Prefetch contexts are copied: pass a pointer to the shared counters. */
-static int pf_fill(void *ctx, uint64_t key, void **data, size_t *size)
-{
-	struct fill_ctx *fc = *(struct fill_ctx **)ctx;
-
-	return fill(fc, key, data, size);
-}
-
-static int prefetch(struct tdat_cache *c, struct fill_ctx *fc, uint64_t key)
-{
-	return tdat_cache_prefetch(c, key, pf_fill, &fc, sizeof(fc), 100);
-}
-
-/* Poll the counters until @done says so; false after ~5 s. */
-static bool wait_stats(struct tdat_cache *c, bool (*done)(const struct tdat_cache_stats *))
-{
-	struct tdat_cache_stats st;
-	int i;
-
-	for (i = 0; i < 5000; i++) {
-		tdat_cache_stats(c, &st);
-		if (done(&st))
-			return true;
-		usleep(1000);
-	}
-	return false;
-}
-
-static bool one_prefetch_filled(const struct tdat_cache_stats *st)
-{
-	return st->prefetches == 1 && st->fills == 1;
-}
-
-static bool one_prefetch_failed(const struct tdat_cache_stats *st)
-{
-	return st->prefetches == 1 && st->entries == 0;
-}
-
-static void test_prefetch(void)
-{
-	struct fill_ctx fc = { .size = 100 };
-	struct tdat_cache *c = tdat_cache_new(100000);
-	struct tdat_cache_stats st;
-	char big[TDAT_CACHE_PREFETCH_CTX + 1] = "";
-
-	CHECK(c);
-	if (!c)
-		return;
-	CHECK(prefetch(c, &fc, 5) == 0);
-	CHECK(wait_stats(c, one_prefetch_filled));
-	CHECK(atomic_load(&fc.per_key[5]) == 1);
-	/* Present now: neither queued again nor filled again by a getter. */
-	CHECK(prefetch(c, &fc, 5) == -EEXIST);
-	CHECK(touch(c, &fc, 5) == 0);
-	tdat_cache_stats(c, &st);
-	CHECK(st.misses == 0 && st.hits == 1 && st.bytes == 100);
-	CHECK(tdat_cache_prefetch(c, 6, pf_fill, big, sizeof(big), 1) == -EINVAL);
-	/* Above an eighth of the bound: it would push out what it precedes. */
-	CHECK(tdat_cache_prefetch(c, 6, pf_fill, &big, sizeof(void *),
-				  100000 / 8 + 1) == -EFBIG);
-	tdat_cache_free(c);
-
-	/* A failed prefetch is forgotten: the getter fills and succeeds. */
-	fc = (struct fill_ctx){ .size = 100, .fail = -EIO };
-	c = tdat_cache_new(100000);
-	CHECK(c);
-	if (!c)
-		return;
-	CHECK(prefetch(c, &fc, 7) == 0);
-	CHECK(wait_stats(c, one_prefetch_failed));
-	fc.fail = 0;
-	CHECK(touch(c, &fc, 7) == 1);
-	tdat_cache_stats(c, &st);
-	CHECK(st.misses == 1 && st.fills == 1 && st.entries == 1);
-	tdat_cache_free(c);
-}
-
-/* A getter arriving while the worker fills its key waits for that fill. */
-static void test_prefetch_single_flight(void)
-{
-	struct fill_ctx fc = { .size = 1000, .delay = 200000 };
-	struct tdat_cache *c = tdat_cache_new(0);
-	struct tdat_cache_entry *e;
-	struct tdat_cache_stats st;
-	int i;
-
-	CHECK(c);
-	if (!c)
-		return;
-	CHECK(prefetch(c, &fc, 40) == 0);
-	/* Wait until the worker is inside fill (it sleeps there). */
-	for (i = 0; i < 5000 && !atomic_load(&fc.calls); i++)
-		usleep(1000);
-	CHECK(tdat_cache_get(c, 40, fill, &fc, &e) == 0);
-	CHECK(e && entry_ok(e, 40, 1000));
-	tdat_cache_put(c, e);
-	CHECK(atomic_load(&fc.per_key[40]) == 1);
-	tdat_cache_stats(c, &st);
-	CHECK(st.hits == 1 && st.misses == 0 && st.prefetches == 1);
-	tdat_cache_free(c);
-}
-
-/* A full queue drops requests; free waits for the running fill. */
-static void test_prefetch_full(void)
-{
-	struct fill_ctx fc = { .size = 10, .delay = 100000 };
-	struct tdat_cache *c = tdat_cache_new(0);
-	struct tdat_cache_stats st;
-	int again = 0, queued = 0, ret;
-	uint64_t key;
-
-	CHECK(c);
-	if (!c)
-		return;
-	for (key = 1; key <= 32; key++) {
-		ret = prefetch(c, &fc, key);
-		CHECK(ret == 0 || ret == -EAGAIN);
-		queued += ret == 0;
-		again += ret == -EAGAIN;
-	}
-	/* Queued ones are known: asking again is not a new request. */
-	CHECK(prefetch(c, &fc, 1) == -EEXIST);
-	CHECK(again > 0 && queued >= 8 && queued < 32);
-	tdat_cache_stats(c, &st);
-	CHECK(st.prefetch_drops == (uint64_t)again);
-	tdat_cache_free(c);
-	/* At most the one fill running at free time happened. */
-	CHECK(atomic_load(&fc.calls) <= 2);
-}
-
 int main(void)
 {
 	test_lru();
@@ -566,9 +433,6 @@ int main(void)
 	test_stress();
 	test_done();
 	test_alloc();
-	test_prefetch();
-	test_prefetch_single_flight();
-	test_prefetch_full();
 	if (failures) {
 		fprintf(stderr, "test-cache: %d check(s) failed\n", failures);
 		return 1;

@@ -289,62 +289,9 @@ static void test_chunks(const char *alg, bool be)
 	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 3, b.len - 4, err, sizeof(err));
 	CHECK(!s && errno == EINVAL);
 	CHECK(strstr(err, "offset 3") != NULL);
-	/* The cache first: its read-ahead worker may still read the fd. */
-	tdat_cache_free(cache);
 	close(src.fd);
 	free(b.p);
-}
-
-/* --- read-ahead ---------------------------------------------------------- */
-
-/*
- * A read queues the chunks after it: once the worker has filled them, the
- * rest of the stream reads without a single miss, and reads the right bytes.
- */
-static void test_readahead(const char *alg)
-{
-	struct fbuf b = { 0 };
-	struct tdat_cache *cache = tdat_cache_new(0);
-	struct tdat_source src = { .cache = cache };
-	struct tdat_cache_stats st;
-	struct tdat_stream *s;
-	char err[256] = "", what[64];
-	unsigned char one;
-	size_t i, pos = 0, want = 0;
-	int tries;
-
-	src.ops = tdat_compress_find(alg);
-	put32(&b, NCHUNKS);
-	for (i = 0; i < NCHUNKS; i++) {
-		put_piece(&b, alg, plain + pos, chunk_sizes[i]);
-		pos += chunk_sizes[i];
-		/* chunk 0 is read, empty ones are never filled */
-		want += i > 0 && chunk_sizes[i];
-	}
-	src.fd = write_tmp(&b);
-	src.file_size = b.len;
-	snprintf(what, sizeof(what), "read-ahead %s", alg);
-	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 0, b.len, err, sizeof(err));
-	CHECK(s);
-	if (!s)
-		goto out;
-	CHECK(tdat_stream_read(s, &one, 1, 0) == 1 && one == plain[0]);
-	/* The whole stream (~150 KiB) is inside one read-ahead window. */
-	for (tries = 0; tries < 5000; tries++) {
-		tdat_cache_stats(cache, &st);
-		if (st.prefetches == want && st.fills == want + 1)
-			break;
-		usleep(1000);
-	}
-	CHECK(st.prefetches == want && st.fills == want + 1);
-	check_read(s, plain, pos, 0, pos, what);
-	tdat_cache_stats(cache, &st);
-	CHECK(st.misses == 1);
-	tdat_stream_free(s);
-out:
 	tdat_cache_free(cache);
-	close(src.fd);
-	free(b.p);
 }
 
 /* --- a damaged chunk ------------------------------------------------------ */
@@ -393,9 +340,9 @@ static void test_corrupt(const char *alg, int damage)
 	}
 	tdat_stream_free(s);
 out:
-	tdat_cache_free(cache);
 	close(src.fd);
 	free(b.p);
+	tdat_cache_free(cache);
 }
 
 /* --- lying headers ------------------------------------------------------ */
@@ -578,7 +525,6 @@ int main(void)
 		test_chunks(algs[i], true);
 		test_corrupt(algs[i], 0);
 		test_corrupt(algs[i], 1);
-		test_readahead(algs[i]);
 	}
 	test_lies();
 	free(plain);
