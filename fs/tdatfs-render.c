@@ -529,23 +529,41 @@ out:
 static int build_index(struct tdatfs_tree *t)
 {
 	long d = tdatfs_node_find(t, 0, "sections");
-	struct sbuf b = { 0 };
-	uint32_t k;
+	uint32_t idx;
 
 	if (d < 0)
 		return 0;
-	sb_printf(&b, "entry id flags offset stored_size data_size description\n");
-	for (k = 0; k < t->nodes[d].nkids; k++) {
-		const struct tdatfs_node *e = &t->nodes[t->nodes[d].kids[k]];
-		const struct tdat_section *s = tdat_section_get(t->f, e->a);
+	return tdatfs_node_add(t, (uint32_t)d, "index", TN_INDEX, &idx);
+}
 
-		if (!s)
+int tdatfs_render_index(struct tdatfs_tree *t, char **text, size_t *len)
+{
+	long d = tdatfs_node_find(t, 0, "sections");
+	struct sbuf b = { 0 };
+	uint32_t k;
+
+	sb_printf(&b, "entry id flags offset stored_size data_size description\n");
+	for (k = 0; d >= 0 && k < t->nodes[d].nkids; k++) {
+		const struct tdatfs_node *e = &t->nodes[t->nodes[d].kids[k]];
+		const struct tdat_section *s;
+		uint64_t size;
+
+		if (e->kind == TN_INDEX)
+			continue;
+		s = tdat_section_get(t->f, e->a);
+		if (!s || tdat_section_data_size(t->f, e->a, &size) < 0)
 			continue;
 		sb_printf(&b, "%s %u 0x%x %" PRIu64 " %" PRIu64 " %" PRIu64
 			  " %s\n", e->name, s->id, s->flags, s->offset, s->size,
-			  s->data_size, s->description ? s->description : "");
+			  size, s->description ? s->description : "");
 	}
-	return sb_node(t, d, "index", &b);
+	if (b.err) {
+		free(b.s);
+		return -ENOMEM;
+	}
+	*text = b.s;
+	*len = b.len;
+	return 0;
 }
 
 static int build_info(struct tdatfs_tree *t)

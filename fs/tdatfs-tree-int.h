@@ -17,6 +17,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -31,6 +32,7 @@ enum tdatfs_kind {
 	TN_RAW,		/* tdat_cpu_read(buffer @a, cpu index @b) */
 	TN_TEXT,	/* tdatfs_text_read(buffer @a, cpu index @b or -1) */
 	TN_ERRORS,	/* the damage registry, rendered at each read */
+	TN_INDEX,	/* sections/index, rendered at its first stat or read */
 };
 
 struct tdatfs_node {
@@ -56,6 +58,14 @@ struct tdatfs_tree {
 	struct timespec time;
 	uid_t uid;
 	gid_t gid;
+
+	/* sections/index: a buffer's size needs its chunk tables, which a
+	 * mount does not read; rendered once, when first asked for */
+	pthread_mutex_t index_lock;
+	bool index_done;
+	int index_err;
+	char *index;
+	size_t index_len;
 };
 
 /**
@@ -107,6 +117,18 @@ long tdatfs_node_find(const struct tdatfs_tree *t, uint32_t parent,
  * Return: 0 or -ENOMEM.
  */
 int tdatfs_render_build(struct tdatfs_tree *t);
+
+/**
+ * tdatfs_render_index() - the text of sections/index
+ * @t: tree
+ * @text: set to a malloc'd text (caller frees); NULL when @len is 0
+ * @len: set to its length
+ *
+ * Reads the chunk tables of every compressed buffer (their sizes).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tdatfs_render_index(struct tdatfs_tree *t, char **text, size_t *len);
 
 /**
  * tdatfs_render_clock() - trace_clock text of a buffer

@@ -395,6 +395,7 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 	if (!t)
 		return NULL;
 	t->f = f;
+	pthread_mutex_init(&t->index_lock, NULL);
 	t->uid = getuid();
 	t->gid = getgid();
 	if (trace_st)
@@ -434,6 +435,8 @@ void tdatfs_tree_free(struct tdatfs_tree *t)
 	}
 	free(t->nodes);
 	tdatfs_text_free(t->text);
+	free(t->index);
+	pthread_mutex_destroy(&t->index_lock);
 	free(t);
 }
 
@@ -541,12 +544,34 @@ bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino)
 	return tdatfs_text_size(t->text, n->a, n->b, &size) == 0;
 }
 
+/* sections/index, rendered once; a failure is retried at the next call. */
+static int index_text(struct tdatfs_tree *t, const char **text, size_t *len)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&t->index_lock);
+	if (!t->index_done) {
+		ret = tdatfs_render_index(t, &t->index, &t->index_len);
+		t->index_done = ret == 0;
+	}
+	*text = t->index;
+	*len = t->index_len;
+	pthread_mutex_unlock(&t->index_lock);
+	return ret;
+}
+
 static int node_size(struct tdatfs_tree *t, const struct tdatfs_node *n,
 		     uint64_t *size)
 {
+	const char *text;
+	size_t len;
 	int ret;
 
 	switch (n->kind) {
+	case TN_INDEX:
+		ret = index_text(t, &text, &len);
+		*size = len;
+		return ret;
 	case TN_RAW:
 		return tdat_cpu_size(t->f, n->a, n->b, size);
 	case TN_TEXT:
@@ -778,6 +803,20 @@ ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
 			len = n->size - off;
 		memcpy(buf, n->data + off, len);
 		return len;
+	case TN_INDEX: {
+		const char *text;
+		size_t size;
+		int ret = index_text(t, &text, &size);
+
+		if (ret < 0)
+			return ret;
+		if (off >= size)
+			return 0;
+		if (len > size - off)
+			len = size - off;
+		memcpy(buf, text + off, len);
+		return len;
+	}
 	case TN_META:
 		return tdat_meta_read(t->f, n->a, buf, len, off);
 	case TN_EVENT:

@@ -145,10 +145,8 @@ static void fuzz_tables(struct fuzz_ctx *c, struct tdat_file *f)
 	(void)tdat_cpu_count(f);
 	n = tdat_section_count(f);
 	for (size_t i = 0; i < n; i++) {
-		const struct tdat_section *s = tdat_section_get(f, i);
-
-		if (s)
-			fuzz_stream(c, rd_section, i, 0, s->data_size);
+		if (tdat_section_get(f, i) && !tdat_section_data_size(f, i, &size))
+			fuzz_stream(c, rd_section, i, 0, size);
 	}
 	n = tdat_option_count(f);
 	for (size_t i = 0; i < n; i++) {

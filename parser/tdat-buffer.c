@@ -163,7 +163,7 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		b->pub.ncpus++;
 	}
 	if (b->kind == TDAT_STREAM_RAW) {
-		sec->pub.data_size = total;
+		sec->pub.data_size = sec->data_size = total;
 		sec->size_known = true;
 	}
 	return 0;
@@ -201,7 +201,7 @@ static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 	if (sec->pub.flags & 1) {
 		b->kind = TDAT_STREAM_CHUNKS;
 	} else {
-		sec->pub.data_size = sec->pub.size;
+		sec->pub.data_size = sec->data_size = sec->pub.size;
 		sec->size_known = true;
 	}
 	return 0;
@@ -489,45 +489,54 @@ int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 
 /**
  * tdat_section_get() - one v7 section, in file order
- * @cf: handle
+ * @f: handle
  * @i: index
  *
- * For a compressed buffer section the first call reads the chunk tables of
- * its CPUs to learn the data size (0 if one is damaged).
- *
  * Return: the section, or NULL when @i is out of range.
+ */
+const struct tdat_section *tdat_section_get(const struct tdat_file *f, size_t i)
+{
+	return i < f->nsecs ? &f->secs[i].pub : NULL;
+}
+
+/**
+ * tdat_section_data_size() - decompressed payload size of a section
+ * @f: handle
+ * @i: index
+ * @size: set to the size
+ *
+ * For a compressed buffer section the first call reads the chunk tables
+ * of its CPUs (the size is their sum, 0 if one is damaged); that is why
+ * struct tdat_section leaves it out and opening a file does not read them.
+ *
+ * Return: 0, or -ENOENT when @i is out of range.
  * Context: takes an internal lock.
  */
-const struct tdat_section *tdat_section_get(const struct tdat_file *cf, size_t i)
+int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size)
 {
-	/* The handle is ours (malloc'ed); only locked lazy fields change. */
-	struct tdat_file *f = (struct tdat_file *)cf;
 	struct tdat_sec *s;
 
 	if (i >= f->nsecs)
-		return NULL;
+		return -ENOENT;
 	s = &f->secs[i];
 	pthread_mutex_lock(&f->lock);
 	if (!s->size_known) {
-		uint64_t total = s->pub.size;
+		uint64_t total = 0;
+		struct tdat_buf *b = s->buffer >= 0 ? &f->bufs[s->buffer] : NULL;
 
-		if (s->buffer >= 0) {
-			total = 0;
-			struct tdat_buf *b = &f->bufs[s->buffer];
+		for (unsigned int c = 0; b && c < b->pub.ncpus; c++) {
+			struct tdat_stream *st = cpu_stream_locked(f, b, c);
 
-			for (unsigned int c = 0; c < b->pub.ncpus; c++) {
-				struct tdat_stream *st = cpu_stream_locked(f, b, c);
-
-				if (!st) {
-					total = 0;
-					break;
-				}
-				total += tdat_stream_size(st);
+			if (!st) {
+				total = 0;
+				break;
 			}
+			total += tdat_stream_size(st);
 		}
-		s->pub.data_size = total;
+		s->data_size = b ? total : s->pub.size;
 		s->size_known = true;
 	}
+	*size = s->data_size;
 	pthread_mutex_unlock(&f->lock);
-	return &s->pub;
+	return 0;
 }

@@ -529,9 +529,12 @@ static int section_streams(struct tdat_file *f)
 		s->pub.description = NULL;
 		if (desc != 0xffffffffu && desc < f->strings_len)
 			s->pub.description = f->strings + desc;
-		s->pub.data_size = s->pub.size;
-		if (is_buffer_section(s->pub.id))
+		/* a compressed buffer's size waits for tdat_section_data_size() */
+		s->pub.data_size = s->data_size = s->pub.size;
+		if (is_buffer_section(s->pub.id)) {
+			s->pub.data_size = 0;
 			continue;
+		}
 		s->size_known = true;
 		if (comp && !f->ops) {
 			if (!is_known_section(s->pub.id))
@@ -552,7 +555,7 @@ static int section_streams(struct tdat_file *f)
 				f->err[0] = '\0';
 			continue;
 		}
-		s->pub.data_size = tdat_stream_size(s->s);
+		s->pub.data_size = s->data_size = tdat_stream_size(s->s);
 	}
 	return 0;
 }

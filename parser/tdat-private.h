@@ -51,13 +51,16 @@ struct tdat_blob {
  * @s: payload stream of a non-buffer section, NULL for buffer sections and
  *	for unknown sections whose compressed header could not be read
  * @buffer: index of the buffer living in it, or -1
- * @size_known: @pub.data_size is final (buffer sections fill it lazily)
+ * @size_known: @data_size is known (a compressed buffer section learns it
+ *	at the first tdat_section_data_size(), under the file's lock)
+ * @data_size: the payload size, once @size_known
  */
 struct tdat_sec {
 	struct tdat_section pub;
 	struct tdat_stream *s;
 	long buffer;
 	bool size_known;
+	uint64_t data_size;
 };
 
 /**

@@ -115,8 +115,9 @@ unsigned int tdat_cpu_count(const struct tdat_file *f);	/* CPUCOUNT, or v6 heade
  * @offset: file offset of the 16-byte section header
  * @size: stored size, the bytes after the header
  * @data_size: decompressed payload size for metadata sections (equals
- *	@size when not compressed); for buffer sections the sum of the
- *	per-CPU uncompressed sizes
+ *	@size when not compressed); for an uncompressed buffer section the
+ *	sum of its per-CPU sizes; 0 for a compressed buffer section, whose
+ *	size only tdat_section_data_size() learns (it reads chunk tables)
  * @description: the description string from STRINGS, or NULL
  */
 struct tdat_section {
@@ -130,6 +131,7 @@ struct tdat_section {
 
 size_t tdat_section_count(const struct tdat_file *f);
 const struct tdat_section *tdat_section_get(const struct tdat_file *f, size_t i);
+int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size);
 
 /**
  * tdat_section_read() - read the (decompressed) payload of a metadata section
