@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "byte-builder.h"
 #include "tdat.h"
 
 static int failures;
@@ -32,56 +33,6 @@ static int failures;
 		exit(1); \
 	} \
 } while (0)
-
-/* --- a byte builder --------------------------------------------------- */
-
-struct bb {
-	uint8_t *d;
-	size_t len, cap;
-	bool be;
-};
-
-static void put(struct bb *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 64;
-		b->d = realloc(b->d, b->cap);
-		FATAL(b->d);
-	}
-	memcpy(b->d + b->len, p, n);
-	b->len += n;
-}
-
-static void putn(struct bb *b, uint64_t v, int n)
-{
-	uint8_t x[8];
-
-	for (int i = 0; i < n; i++)
-		x[b->be ? n - 1 - i : i] = (uint8_t)(v >> (8 * i));
-	put(b, x, (size_t)n);
-}
-
-static void u8(struct bb *b, uint8_t v) { putn(b, v, 1); }
-static void u16(struct bb *b, uint16_t v) { putn(b, v, 2); }
-static void u32(struct bb *b, uint32_t v) { putn(b, v, 4); }
-static void u64(struct bb *b, uint64_t v) { putn(b, v, 8); }
-static void str(struct bb *b, const char *s) { put(b, s, strlen(s) + 1); }
-static void txt(struct bb *b, const char *s) { put(b, s, strlen(s)); }
-
-static void patch(struct bb *b, size_t at, uint64_t v, int n)
-{
-	size_t save = b->len;
-
-	b->len = at;
-	putn(b, v, n);
-	b->len = save;
-}
-
-static void pad_to(struct bb *b, size_t align)
-{
-	while (b->len % align)
-		u8(b, 0);
-}
 
 /* --- fixture texts ------------------------------------------------------ */
 
