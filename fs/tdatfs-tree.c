@@ -716,14 +716,14 @@ static void note_marker(struct tdatfs_tree *t, size_t b, const char *line,
 		return;
 	memcpy(tmp, line, len);
 	tmp[len] = '\0';
-	if (sscanf(tmp, "[tdatfs: CPU %u: %u bytes at offset %llu skipped",
+	/*
+	 * A run of damaged pages is in the registry already: the parser notes
+	 * the pages that do not read, the text engine the ones that do not
+	 * parse (mark_unparsed()).  A bad record inside a good page only
+	 * shows here.
+	 */
+	if (sscanf(tmp, "[tdatfs: CPU %u: record of %u bytes at offset %llu skipped",
 		   &cpu, &size, &off) == 3) {
-		c = cpu_index(t, b, cpu);
-		if (c >= 0)
-			tdat_cpu_mark_damaged(t->f, b, c, off, size,
-					      "does not parse");
-	} else if (sscanf(tmp, "[tdatfs: CPU %u: record of %u bytes at offset %llu skipped",
-			  &cpu, &size, &off) == 3) {
 		c = cpu_index(t, b, cpu);
 		if (c >= 0 && size)
 			tdat_cpu_mark_damaged(t->f, b, c, off, size,
