@@ -74,6 +74,25 @@ fail:
 	return NULL;
 }
 
+/* open_tree() and a CHUNK-byte read buffer (the caller frees both). */
+static struct tdatfs_tree *open_tree_buf(const char *path,
+					 struct tdat_file **fp, char **buf)
+{
+	struct tdatfs_tree *t;
+
+	*buf = malloc(CHUNK);
+	if (!*buf) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+		return NULL;
+	}
+	t = open_tree(path, fp);
+	if (!t) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return t;
+}
+
 struct ls_ctx {
 	struct tdatfs_tree *t;
 	bool lng;
@@ -188,16 +207,9 @@ static int cmd_cat(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	buf = malloc(CHUNK);
-	if (!buf) {
-		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+	t = open_tree_buf(argv[1], &f, &buf);
+	if (!t)
 		return 1;
-	}
-	t = open_tree(argv[1], &f);
-	if (!t) {
-		free(buf);
-		return 1;
-	}
 	for (i = 2; i < argc; i++) {
 		uint64_t ino, off = 0;
 		ssize_t n;
@@ -458,16 +470,9 @@ static int cmd_check(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	buf = malloc(CHUNK);
-	if (!buf) {
-		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+	t = open_tree_buf(argv[1], &f, &buf);
+	if (!t)
 		return 1;
-	}
-	t = open_tree(argv[1], &f);
-	if (!t) {
-		free(buf);
-		return 1;
-	}
 	/* Options were all validated by tdat_open(); sections are read here. */
 	n = tdat_section_count(f);
 	for (i = 0; i < n; i++) {
