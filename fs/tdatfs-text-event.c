@@ -130,12 +130,6 @@ static int read_full(struct tdat_file *f, size_t i, char *buf, size_t len)
 	return 0;
 }
 
-static bool is_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /*
  * Whether format @i begins "name: NAME\nID: ID\n" with the name and id
  * the parser indexed: then libtraceevent reads the same name and id.
@@ -150,7 +144,7 @@ static bool head_is_plain(struct tdat_file *f, size_t i,
 	if (e->id < 0 || !e->name[0])
 		return false;
 	for (c = e->name; *c; c++) {
-		if (!is_ident(*c))
+		if (!text_is_ident(*c))
 			return false;
 	}
 	n = snprintf(want, sizeof(want), "name: %s\nID: %d\n", e->name, e->id);

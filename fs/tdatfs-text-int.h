@@ -204,6 +204,13 @@ static inline uint64_t text_read_num(const struct tdatfs_text *t,
 	return v;
 }
 
+/* A character of a libtraceevent identifier token (names, fields). */
+static inline bool text_is_ident(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
 /* tdatfs-text-tep.c */
 int text_tep_setup(struct tdatfs_text *t);
 void text_tep_teardown(struct tdatfs_text *t);

@@ -62,12 +62,6 @@ static int read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
 	return 0;
 }
 
-static bool is_ident(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9') || c == '_';
-}
-
 /* Whether @name (@len bytes) is declared by a "field:" line of @fmt. */
 static bool format_has_field(const char *fmt, const char *name, size_t len)
 {
@@ -86,7 +80,7 @@ static bool format_has_field(const char *fmt, const char *name, size_t len)
 		while (e > p && e[-1] == ' ')
 			e--;
 		if ((size_t)(e - p) >= len && !memcmp(e - len, name, len) &&
-		    !is_ident(e[-(ptrdiff_t)len - 1]))
+		    !text_is_ident(e[-(ptrdiff_t)len - 1]))
 			return true;
 		p = semi + 1;
 	}
@@ -176,7 +170,7 @@ static bool format_is_sane(const char *fmt, size_t len)
 		size_t n = 0;
 
 		p += 5;
-		while (is_ident(p[n]))
+		while (text_is_ident(p[n]))
 			n++;
 		if (!n || !format_has_field(fmt, p, n))
 			return false;
