@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""docs-check - the documentation promises of the code, as a test.
+
+usage: docs-check.py SRCDIR BUILDDIR
+
+Fails (exit 1, one line per problem) when:
+  - a function with external linkage in parser/ or fs/ (what nm lists as
+    defined in the two static libraries) has no kernel-doc comment, or has
+    more than one (the copies drift);
+  - a function declared in a public header (one whose name does not end in
+    -int.h or -private.h) is documented anywhere but in that header: the
+    API is documented where its users read it, internals at their
+    definition;
+  - a header does not open with its SPDX line and a comment;
+  - an option or verb that `tdat --help` or `tdatfs --help` lists is not
+    in the program's man page.
+"""
+import os
+import re
+import subprocess
+import sys
+
+DOC_RE = re.compile(r'/\*\*\s*(?:\n\s*\*)?\s*([A-Za-z_][A-Za-z0-9_]*)\(\)\s*-')
+
+
+def sources(src):
+    for d in ('parser', 'fs'):
+        for name in sorted(os.listdir(os.path.join(src, d))):
+            if name.endswith(('.c', '.h')):
+                yield os.path.join(d, name)
+
+
+def is_public_header(path):
+    return path.endswith('.h') and not path.endswith(('-int.h', '-private.h'))
+
+
+def exported_functions(build):
+    libs = []
+    for root, _, files in os.walk(build):
+        for f in files:
+            if f in ('libtdat-parser.a', 'libtdatfs-tree.a'):
+                libs.append(os.path.join(root, f))
+    if len(libs) < 2:
+        sys.exit('docs-check: the two static libraries are not built under ' + build)
+    out = subprocess.run(['nm', '-g', '--defined-only'] + libs,
+                         capture_output=True, text=True, check=True).stdout
+    return sorted({l.split()[2] for l in out.splitlines()
+                   if len(l.split()) == 3 and l.split()[1] == 'T'})
+
+
+def declared_in(text, fn):
+    """True when @text declares (not only calls) @fn: a prototype line."""
+    return re.search(r'^[A-Za-z_].*\b' + fn + r'\s*\([^;{]*\)[^;{]*;',
+                     text, re.M | re.S) is not None
+
+
+def check_docs(src, build, problems):
+    texts = {p: open(os.path.join(src, p), encoding='utf-8').read()
+             for p in sources(src)}
+    docs = {}
+    for p, text in texts.items():
+        for m in DOC_RE.finditer(text):
+            docs.setdefault(m.group(1), []).append(p)
+        if p.endswith('.h'):
+            if not text.startswith('/* SPDX-License-Identifier: GPL-2.0-or-later */\n/*'):
+                problems.append(f'{p}: does not open with the SPDX line and a '
+                                'comment stating the module\'s invariants')
+    for fn in exported_functions(build):
+        where = docs.get(fn, [])
+        if not where:
+            problems.append(f'{fn}(): no kernel-doc comment')
+            continue
+        if len(where) > 1:
+            problems.append(f'{fn}(): kernel-doc in {len(where)} places '
+                            f'({", ".join(where)}): keep one')
+            continue
+        pub = [p for p, t in texts.items()
+               if is_public_header(p) and declared_in(t, fn)]
+        if pub and where[0] not in pub:
+            problems.append(f'{fn}(): declared in public header {pub[0]} but '
+                            f'documented in {where[0]}')
+
+
+def man_text(path):
+    t = open(path, encoding='utf-8').read()
+    t = re.sub(r'\\f[BIRP]|\\f\(..|\\&', '', t)
+    return t.replace('\\-', '-')
+
+
+def help_items(prog, own_only):
+    r = subprocess.run([prog, '--help'], capture_output=True, text=True)
+    text = r.stdout + r.stderr
+    if own_only:                 # libfuse's own list is documented by libfuse
+        text = text.split('FUSE options:')[0]
+    text = text.split('Exit status')[0]
+    items = set(re.findall(r'-o\s+([a-z_]+)', text))
+    items |= set(re.findall(r'(?<![\w-])(--[a-z][a-z-]*)', text))
+    items |= set(re.findall(r'(?<![\w-])(-[A-Za-z])\b', text))
+    return items, text
+
+
+def check_options(src, build, problems):
+    for prog, man, own in (('tdat', 'tdat.1', False), ('tdatfs', 'tdatfs.1', True)):
+        exe = os.path.join(build, 'fs', prog)
+        items, text = help_items(exe, own)
+        if not items:
+            problems.append(f'{prog} --help: no options found in its output')
+        page = man_text(os.path.join(src, 'fs', man))
+        if prog == 'tdat':
+            items |= set(re.findall(r'tdat (?:\[[^]]*\] )*([a-z]+) ', text))
+        for it in sorted(items):
+            if not re.search(r'(?<![\w-])' + re.escape(it) + r'(?![\w-])', page):
+                problems.append(f'{prog} --help lists {it}, fs/{man} does not')
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    src, build = sys.argv[1], sys.argv[2]
+    problems = []
+    check_docs(src, build, problems)
+    check_options(src, build, problems)
+    for p in problems:
+        print('docs-check: ' + p)
+    print(f'docs-check: {len(problems)} problem(s)')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
