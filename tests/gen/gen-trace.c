@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gen-trace - write a trace.dat file that this machine cannot record
+ * (function_graph, kernel and user stacks, the function tracer) from the
+ * real formats of a recorded template trace, for `trace-cmd report` to be
+ * the oracle of the text.
+ *
+ *   gen-trace [-v 6|7] TEMPLATE SCENARIO OUT COUNTS
+ *   gen-trace --list
+ *
+ * COUNTS receives one line "EVENT CPU N" per event and CPU: the lines
+ * trace-cmd report is expected to show with that event name.  That is
+ * the records written, less each funcgraph_exit that directly follows its
+ * own entry on the same CPU: trace-cmd prints such a leaf call as one
+ * line, on the entry.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen-trace.h"
+#include "gen-rec.h"
+
+#define US	1000ULL
+#define MS	1000000ULL
+#define SEC	1000000000ULL
+
+/* nested calls four deep, with leaves at every level */
+static void sc_nested(struct gen_ctx *c)
+{
+	int pid = gen_pid(c, 0);
+
+	for (unsigned int round = 0; round < 2; round++) {
+		gen_enter(c, 0, pid, gen_sym(c, 0), 0);
+		gen_leaf(c, 0, pid, gen_sym(c, 1), 300, 0);
+		gen_enter(c, 0, pid, gen_sym(c, 2), 0);
+		gen_enter(c, 0, pid, gen_sym(c, 3), 0);
+		gen_leaf(c, 0, pid, gen_sym(c, 4), 120, 0);
+		gen_enter(c, 0, pid, gen_sym(c, 5), 0);
+		gen_leaf(c, 0, pid, gen_sym(c, 6), 80, 0);
+		gen_wait(c, 0, 400);
+		gen_leave(c, 0, pid, 0);
+		gen_leave(c, 0, pid, 0);
+		gen_leaf(c, 0, pid, gen_sym(c, 7), 2 * US, 0);
+		gen_leave(c, 0, pid, 0);
+		gen_leave(c, 0, pid, 0);
+		gen_wait(c, 0, 5 * US);
+	}
+}
+
+/* leaf calls only, at depth 0 and 1 */
+static void sc_leaf(struct gen_ctx *c)
+{
+	int pid = gen_pid(c, 1);
+
+	for (unsigned int i = 0; i < 6; i++) {
+		gen_leaf(c, 0, pid, gen_sym(c, 8 + i), 100 + 250 * i, 0);
+		gen_wait(c, 0, 700);
+	}
+	gen_enter(c, 0, pid, gen_sym(c, 0), 0);
+	for (unsigned int i = 0; i < 4; i++)
+		gen_leaf(c, 0, pid, gen_sym(c, 14 + i), 60 + 40 * i, 0);
+	gen_leave(c, 0, pid, 0);
+}
+
+/*
+ * exits on the page after their entries: a nested call whose exit opens a
+ * page, a leaf whose exit opens the next one, and calls enough to fill
+ * pages on their own
+ */
+static void sc_page_break(struct gen_ctx *c)
+{
+	int pid = gen_pid(c, 0);
+
+	gen_enter(c, 0, pid, gen_sym(c, 0), 0);
+	gen_leaf(c, 0, pid, gen_sym(c, 1), 200, 0);
+	gen_leaf(c, 0, pid, gen_sym(c, 2), 200, 0);
+	gen_leave(c, 0, pid, 0)->new_page = true;
+	gen_wait(c, 0, US);
+	gen_enter(c, 0, pid, gen_sym(c, 3), 0);
+	gen_wait(c, 0, 500);
+	gen_leave(c, 0, pid, 0)->new_page = true;
+	gen_wait(c, 0, US);
+	gen_enter(c, 0, pid, gen_sym(c, 4), 0);
+	for (unsigned int i = 0; i < 150; i++)
+		gen_leaf(c, 0, pid, gen_sym(c, 5 + i % 20), 50 + i, 0);
+	gen_leave(c, 0, pid, 0);
+}
+
+/*
+ * exits whose entries were lost: one at the very start of the trace, and
+ * one at the start of a page that says events were lost before it
+ */
+static void sc_dropped(struct gen_ctx *c)
+{
+	int pid = gen_pid(c, 0);
+	struct gen_rec *r;
+
+	gen_exit_raw(c, 0, pid, gen_sym(c, 9), 1, c->now[0] - 3 * US, 0);
+	gen_wait(c, 0, 200);
+	gen_enter(c, 0, pid, gen_sym(c, 0), 0);
+	gen_enter(c, 0, pid, gen_sym(c, 1), 0);
+	gen_leaf(c, 0, pid, gen_sym(c, 2), 300, 0);
+	gen_wait(c, 0, 2 * US);
+	r = gen_exit_raw(c, 0, pid, gen_sym(c, 12), 2, c->now[0] - US, 0);
+	r->new_page = true;
+	r->missed = 5;
+	gen_wait(c, 0, 100);
+	gen_leave(c, 0, pid, 0);
+	gen_leave(c, 0, pid, 0);
+}
+
+/*
+ * two tasks on CPU 0 (one is switched out inside a call) and a third on
+ * CPU 1, their times interleaved
+ */
+static void sc_interleave(struct gen_ctx *c)
+{
+	int a = gen_pid(c, 0), b = gen_pid(c, 1), d = gen_pid(c, 2);
+
+	gen_wait(c, 1, 300);
+	gen_enter(c, 0, a, gen_sym(c, 0), 0);
+	gen_enter(c, 1, d, gen_sym(c, 10), 0);
+	gen_enter(c, 0, a, gen_sym(c, 9), 0);
+	gen_leaf(c, 1, d, gen_sym(c, 11), 700, 0);
+	gen_wait(c, 0, 400);
+	gen_enter(c, 0, b, gen_sym(c, 12), 0);	/* a was switched out */
+	gen_leaf(c, 0, b, gen_sym(c, 13), 250, 0);
+	gen_leaf(c, 1, d, gen_sym(c, 14), 150, 0);
+	gen_leave(c, 0, b, 0);
+	gen_leave(c, 1, d, 0);
+	gen_leaf(c, 0, a, gen_sym(c, 15), 90, 0);
+	gen_leaf(c, 1, d, gen_sym(c, 16), 90, 0);
+	gen_leave(c, 0, a, 0);
+	gen_leave(c, 0, a, 0);
+}
+
+/* an interrupt inside a call: irq_handler_entry/exit around its handler */
+static void sc_irq(struct gen_ctx *c)
+{
+	const uint8_t irq = GEN_IRQS_OFF | GEN_HARDIRQ;
+	int pid = gen_pid(c, 0);
+	struct gen_rec *r;
+
+	gen_enter(c, 0, pid, gen_sym(c, 0), 0);
+	gen_enter(c, 0, pid, gen_sym(c, 1), 0);
+	gen_wait(c, 0, 300);
+	gen_enter(c, 0, pid, gen_sym(c, 16), irq);
+	if (c->irq_entry) {
+		r = gen_rec(c, 0, c->irq_entry, pid, irq);
+		gen_set(r, "irq", 11);
+		gen_set_str(r, "name", "eth0");
+		gen_wait(c, 0, 200);
+	}
+	gen_leaf(c, 0, pid, gen_sym(c, 17), 350, irq);
+	if (c->irq_exit) {
+		r = gen_rec(c, 0, c->irq_exit, pid, irq);
+		gen_set(r, "irq", 11);
+		gen_set(r, "ret", 1);
+		gen_wait(c, 0, 100);
+	}
+	gen_leave(c, 0, pid, irq);
+	gen_leaf(c, 0, pid, gen_sym(c, 2), 200, 0);
+	gen_leave(c, 0, pid, 0);
+	gen_leave(c, 0, pid, 0);
+}
+
+/* leaves and nested calls long enough for each duration mark */
+static void sc_durations(struct gen_ctx *c)
+{
+	static const uint64_t ns[] = {
+		3 * US, 11 * US, 15 * US, 101 * US, 150 * US, 1001 * US, 2 * MS,
+		11 * MS, 15 * MS, 101 * MS, 150 * MS, SEC + MS, 2 * SEC,
+	};
+	int pid = gen_pid(c, 0);
+
+	for (unsigned int i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		gen_leaf(c, 0, pid, gen_sym(c, i), ns[i], 0);
+		gen_wait(c, 0, US);
+		gen_enter(c, 0, pid, gen_sym(c, 20), 0);
+		gen_leaf(c, 0, pid, gen_sym(c, 21), 200, 0);
+		gen_wait(c, 0, ns[i]);
+		gen_leave(c, 0, pid, 0);
+		gen_wait(c, 0, 2 * US);
+	}
+}
+
+/* kernel_stack records of 0, 1, 8 and 30 frames, each after a function record */
+static void sc_kstack(struct gen_ctx *c)
+{
+	static const unsigned int frames[] = { 0, 1, 8, 30 };
+	int pid = gen_pid(c, 1);
+	struct gen_field caller;
+
+	if (gen_field_find(c->kstack, "caller", &caller) < 0)
+		exit(2);
+	for (unsigned int i = 0; i < 4; i++) {
+		struct gen_rec *r = gen_rec(c, 0, c->function, pid, 0);
+
+		gen_set(r, "ip", gen_sym(c, i));
+		gen_set(r, "parent_ip", gen_ret(c, i + 1));
+		r = gen_rec(c, 0, c->kstack, pid, 0);
+		r->len = caller.offset;	/* the frames decide the size */
+		gen_set(r, "size", frames[i]);
+		for (unsigned int f = 0; f < frames[i]; f++)
+			gen_set_elem(r, "caller", f, gen_ret(c, i + 1 + f));
+		gen_wait(c, 0, 3 * US);
+	}
+}
+
+/* user_stack records: full, ended by a zero, ended by ULONG_MAX */
+static void sc_ustack(struct gen_ctx *c)
+{
+	uint64_t base = c->t->klong == 8 ? 0x7f3a12000000ULL : 0xb7600000ULL;
+	uint64_t all_ones = c->t->klong == 8 ? ~0ULL : 0xffffffffULL;
+	static const unsigned int used[] = { 8, 3, 2 };
+	int pid = gen_pid(c, 2);
+
+	for (unsigned int i = 0; i < 3; i++) {
+		struct gen_rec *r = gen_rec(c, i % 2, c->function, pid, 0);
+
+		gen_set(r, "ip", gen_sym(c, 3 + i));
+		gen_set(r, "parent_ip", gen_ret(c, 4 + i));
+		r = gen_rec(c, i % 2, c->ustack, pid, 0);
+		gen_set(r, "tgid", (uint64_t)pid);
+		for (unsigned int f = 0; f < used[i]; f++)
+			gen_set_elem(r, "caller", f, base + 0x1234 + 0x10101 * f);
+		if (i == 2)
+			gen_set_elem(r, "caller", used[i], all_ones);
+		gen_wait(c, i % 2, 4 * US);
+	}
+}
+
+/* the function tracer on two CPUs */
+static void sc_function(struct gen_ctx *c)
+{
+	for (unsigned int i = 0; i < 24; i++) {
+		unsigned int cpu = (i / 3) % 2;
+		struct gen_rec *r = gen_rec(c, cpu, c->function, gen_pid(c, cpu), 0);
+
+		gen_set(r, "ip", gen_sym(c, i));
+		gen_set(r, "parent_ip", gen_ret(c, i + 5));
+		gen_wait(c, cpu, 170 + 30 * i);
+	}
+}
+
+struct scenario {
+	const char *name;
+	void (*make)(struct gen_ctx *c);
+};
+
+static const struct scenario scenarios[] = {
+	{ "nested", sc_nested },
+	{ "leaf", sc_leaf },
+	{ "page-break", sc_page_break },
+	{ "dropped", sc_dropped },
+	{ "interleave", sc_interleave },
+	{ "irq", sc_irq },
+	{ "durations", sc_durations },
+	{ "kstack", sc_kstack },
+	{ "ustack", sc_ustack },
+	{ "function", sc_function },
+};
+
+/*
+ * shown() - whether trace-cmd report gives record @i a line of its own:
+ * not for an exit right after its own entry (same CPU, pid and function)
+ */
+static bool shown(const struct gen_ctx *c, size_t i)
+{
+	const struct gen_trace *tr = c->tr;
+	const struct gen_rec *r = &tr->recs[i];
+	size_t j = i;
+
+	if (r->fmt != c->exit)
+		return true;
+	while (j-- > 0 && tr->recs[j].cpu != r->cpu)
+		;
+	if (j == SIZE_MAX || tr->recs[j].fmt != c->entry)
+		return true;
+	return gen_get(&tr->recs[j], "common_pid") != gen_get(r, "common_pid") ||
+	       gen_get(&tr->recs[j], "func") != gen_get(r, "func");
+}
+
+/* the COUNTS file: "EVENT CPU N" per event name and CPU with lines */
+static int write_counts(const struct gen_ctx *c, const char *path)
+{
+	const struct gen_trace *tr = c->tr;
+	FILE *fp = fopen(path, "w");
+
+	if (!fp) {
+		fprintf(stderr, "gen-trace: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < tr->nrecs; i++) {
+		const struct gen_format *f = tr->recs[i].fmt;
+		size_t j;
+
+		for (j = 0; j < i && tr->recs[j].fmt != f; j++)
+			;
+		if (j < i)
+			continue;	/* counted with its first record */
+		for (unsigned int cpu = 0; cpu < tr->ncpus; cpu++) {
+			unsigned int n = 0;
+
+			for (j = i; j < tr->nrecs; j++)
+				n += tr->recs[j].fmt == f && tr->recs[j].cpu == cpu &&
+				     shown(c, j);
+			if (n)
+				fprintf(fp, "%s %u %u\n", f->name, cpu, n);
+		}
+	}
+	if (fclose(fp) != 0)
+		return -errno;
+	return 0;
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: gen-trace [-v 6|7] TEMPLATE SCENARIO OUT COUNTS\n"
+		"       gen-trace --list\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const struct scenario *sc = NULL;
+	unsigned int version = 7;
+	struct gen_template t;
+	struct gen_trace tr;
+	struct gen_ctx c;
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+			printf("%s\n", scenarios[i].name);
+		return 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "-v")) {
+		version = (unsigned int)atoi(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc != 5 || (version != 6 && version != 7))
+		return usage();
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+		if (!strcmp(scenarios[i].name, argv[2]))
+			sc = &scenarios[i];
+	if (!sc) {
+		fprintf(stderr, "gen-trace: no scenario %s (see --list)\n", argv[2]);
+		return 2;
+	}
+	if (gen_template_load(&t, argv[1]) < 0)
+		return 1;
+	gen_ctx_init(&c, &t, &tr);
+	sc->make(&c);
+	ret = gen_write(&tr, version, argv[3]);
+	if (!ret)
+		ret = write_counts(&c, argv[4]);
+	free(tr.recs);
+	gen_template_free(&t);
+	return ret ? 1 : 0;
+}
