@@ -10,9 +10,8 @@
  *
  * COUNTS receives one line "EVENT CPU N" per event and CPU: the lines
  * trace-cmd report is expected to show with that event name.  That is
- * the records written, less each funcgraph_exit that directly follows its
- * own entry on the same CPU: trace-cmd prints such a leaf call as one
- * line, on the entry.
+ * the records written, less each funcgraph_exit trace-cmd prints on the
+ * line of its entry (a leaf call, see hidden_exits()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -263,33 +262,68 @@ static const struct scenario scenarios[] = {
 	{ "function", sc_function },
 };
 
+/* global order of records, as trace-cmd reads them: time, then CPU */
+static const struct gen_trace *order_tr;
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct gen_rec *x = &order_tr->recs[*(const size_t *)a];
+	const struct gen_rec *y = &order_tr->recs[*(const size_t *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
 /*
- * shown() - whether trace-cmd report gives record @i a line of its own:
- * not for an exit right after its own entry (same CPU, pid and function)
+ * hidden_exits() - mark each exit trace-cmd report prints on its entry's
+ * line instead of its own
+ *
+ * trace-cmd prints a call as a leaf when the record that follows its
+ * entry in the merged order of all CPUs (time, then the lower CPU) is
+ * the exit of the same pid and function on the same CPU; --cpu N does
+ * not change that, it only filters the lines.
+ *
+ * Return: a calloc'd flag per record (caller frees), or NULL.
  */
-static bool shown(const struct gen_ctx *c, size_t i)
+static bool *hidden_exits(const struct gen_ctx *c)
 {
 	const struct gen_trace *tr = c->tr;
-	const struct gen_rec *r = &tr->recs[i];
-	size_t j = i;
+	size_t *ord = calloc(tr->nrecs + 1, sizeof(*ord));
+	bool *hidden = calloc(tr->nrecs + 1, sizeof(*hidden));
 
-	if (r->fmt != c->exit)
-		return true;
-	while (j-- > 0 && tr->recs[j].cpu != r->cpu)
-		;
-	if (j == SIZE_MAX || tr->recs[j].fmt != c->entry)
-		return true;
-	return gen_get(&tr->recs[j], "common_pid") != gen_get(r, "common_pid") ||
-	       gen_get(&tr->recs[j], "func") != gen_get(r, "func");
+	if (!ord || !hidden) {
+		free(ord);
+		free(hidden);
+		return NULL;
+	}
+	for (size_t i = 0; i < tr->nrecs; i++)
+		ord[i] = i;
+	order_tr = tr;
+	qsort(ord, tr->nrecs, sizeof(*ord), cmp_order);
+	for (size_t k = 1; k < tr->nrecs; k++) {
+		const struct gen_rec *e = &tr->recs[ord[k - 1]], *x = &tr->recs[ord[k]];
+
+		hidden[ord[k]] = e->fmt == c->entry && x->fmt == c->exit &&
+				 e->cpu == x->cpu &&
+				 gen_get(e, "common_pid") == gen_get(x, "common_pid") &&
+				 gen_get(e, "func") == gen_get(x, "func");
+	}
+	free(ord);
+	return hidden;
 }
 
 /* the COUNTS file: "EVENT CPU N" per event name and CPU with lines */
 static int write_counts(const struct gen_ctx *c, const char *path)
 {
 	const struct gen_trace *tr = c->tr;
-	FILE *fp = fopen(path, "w");
+	bool *hidden = hidden_exits(c);
+	FILE *fp = hidden ? fopen(path, "w") : NULL;
 
 	if (!fp) {
+		free(hidden);
 		fprintf(stderr, "gen-trace: %s: %s\n", path, strerror(errno));
 		return -errno;
 	}
@@ -306,11 +340,12 @@ static int write_counts(const struct gen_ctx *c, const char *path)
 
 			for (j = i; j < tr->nrecs; j++)
 				n += tr->recs[j].fmt == f && tr->recs[j].cpu == cpu &&
-				     shown(c, j);
+				     !hidden[j];
 			if (n)
 				fprintf(fp, "%s %u %u\n", f->name, cpu, n);
 		}
 	}
+	free(hidden);
 	if (fclose(fp) != 0)
 		return -errno;
 	return 0;
