@@ -165,23 +165,31 @@ static void sc_irq(struct gen_ctx *c)
 	gen_leave(c, 0, pid, 0);
 }
 
-/* leaves and nested calls long enough for each duration mark */
+/*
+ * leaves and nested calls of each duration mark's threshold (10 us,
+ * 100 us, 1 ms, 10 ms, 100 ms, 1 s): just below, exactly on and above it;
+ * the gaps above 2^27 ns also need TIME_EXTEND records
+ */
 static void sc_durations(struct gen_ctx *c)
 {
-	static const uint64_t ns[] = {
-		3 * US, 11 * US, 15 * US, 101 * US, 150 * US, 1001 * US, 2 * MS,
-		11 * MS, 15 * MS, 101 * MS, 150 * MS, SEC + MS, 2 * SEC,
-	};
+	static const uint64_t mark[] = { 10 * US, 100 * US, MS, 10 * MS, 100 * MS, SEC };
 	int pid = gen_pid(c, 0);
+	unsigned int n = 0;
 
-	for (unsigned int i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
-		gen_leaf(c, 0, pid, gen_sym(c, i), ns[i], 0);
-		gen_wait(c, 0, US);
-		gen_enter(c, 0, pid, gen_sym(c, 20), 0);
-		gen_leaf(c, 0, pid, gen_sym(c, 21), 200, 0);
-		gen_wait(c, 0, ns[i]);
-		gen_leave(c, 0, pid, 0);
-		gen_wait(c, 0, 2 * US);
+	for (unsigned int m = 0; m < sizeof(mark) / sizeof(mark[0]); m++) {
+		const uint64_t d[] = { mark[m] - 1, mark[m], mark[m] + 1, mark[m] * 3 / 2 };
+
+		for (unsigned int i = 0; i < 4; i++, n++) {
+			/* a leaf lasts its wait plus the entry's 130 ns */
+			gen_leaf(c, 0, pid, gen_sym(c, n), d[i] - 130, 0);
+			gen_wait(c, 0, US);
+			/* entry 130 ns, inner leaf 130 + 200 + 90 ns, then the wait */
+			gen_enter(c, 0, pid, gen_sym(c, 20), 0);
+			gen_leaf(c, 0, pid, gen_sym(c, 21), 200, 0);
+			gen_wait(c, 0, d[i] - 550);
+			gen_leave(c, 0, pid, 0);
+			gen_wait(c, 0, 2 * US);
+		}
 	}
 }
 
