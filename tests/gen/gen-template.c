@@ -117,9 +117,9 @@ static int cmp_u64(const void *a, const void *b)
  */
 static int load_syms(struct gen_template *t)
 {
-	size_t cap = 0, nall = 0;
+	size_t cap = 0, nall = 0, keep = 0;
 	uint64_t *all = NULL;
-	char *line = t->kallsyms;
+	char *line = t->sym_text;
 
 	t->syms = NULL;
 	while (line && *line) {
@@ -133,11 +133,20 @@ static int load_syms(struct gen_template *t)
 		if (sscanf(line, "%llx %c %n", &addr, &type, &used) >= 2 && used) {
 			name = line + used;
 			if (nall == cap) {
+				uint64_t *a;
+				struct gen_sym *y;
+
 				cap = cap ? cap * 2 : 4096;
-				all = realloc(all, cap * sizeof(*all));
-				t->syms = realloc(t->syms, cap * sizeof(*t->syms));
-				if (!all || !t->syms)
-					return -ENOMEM;
+				a = realloc(all, cap * sizeof(*all));
+				if (a)
+					all = a;
+				y = realloc(t->syms, cap * sizeof(*t->syms));
+				if (y)
+					t->syms = y;
+				if (!a || !y) {
+					free(all);
+					return -ENOMEM;	/* t->syms: gen_template_free() */
+				}
 			}
 			all[nall++] = addr;
 			if ((type == 't' || type == 'T') && !strchr(name, '\t') &&
@@ -147,7 +156,6 @@ static int load_syms(struct gen_template *t)
 		line = end ? end + 1 : NULL;
 	}
 	qsort(all, nall, sizeof(*all), cmp_u64);
-	size_t keep = 0;
 	for (size_t i = 0; i < t->nsyms; i++) {
 		struct gen_sym s = t->syms[i];
 		size_t lo = 0, hi = nall;
@@ -236,7 +244,7 @@ int gen_field_find(const struct gen_format *fmt, const char *name,
 		while (q > p && q[-1] == ']')
 			while (q > p && *--q != '[')
 				;
-		if (q >= p + nlen && !strncmp(q - nlen, name, nlen) &&
+		if (q > p + nlen && !strncmp(q - nlen, name, nlen) &&
 		    (q[-(long)nlen - 1] == ' ' || q[-(long)nlen - 1] == '\t' ||
 		     q[-(long)nlen - 1] == '*')) {
 			if (find_u(line, "offset:", &out->offset) < 0 ||
@@ -332,21 +340,12 @@ int gen_template_load(struct gen_template *t, const char *path)
 		return ret;
 	}
 	t->data_off = data_offset(t);
-	/*
-	 * load_syms() cuts the kallsyms copy into lines; the file keeps an
-	 * intact copy, so it works on a second one.
-	 */
-	char *copy = malloc(t->kallsyms_size + 1);
-
-	if (!copy)
+	/* load_syms() cuts its copy into lines; the blob itself stays intact */
+	t->sym_text = malloc(t->kallsyms_size + 1);
+	if (!t->sym_text)
 		return -ENOMEM;
-	memcpy(copy, t->kallsyms, t->kallsyms_size + 1);
-	char *keep = t->kallsyms;
-
-	t->kallsyms = copy;
+	memcpy(t->sym_text, t->kallsyms, t->kallsyms_size + 1);
 	ret = load_syms(t);
-	t->kallsyms = keep;
-	t->sym_text = copy;
 	if (!ret)
 		ret = load_tasks(t);
 	return ret;
