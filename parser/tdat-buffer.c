@@ -31,7 +31,7 @@ struct tdat_buf *tdat_buffer_new(struct tdat_file *f, const char *name,
 				 bool latency, long section, unsigned int ncpus)
 {
 	struct tdat_buf *b;
-	void *n = realloc(f->bufs, (f->nbufs + 1) * sizeof(*f->bufs));
+	void *n = tdp_grow(f->bufs, &f->bufs_cap, f->nbufs + 1, sizeof(*f->bufs), 4);
 
 	if (!n)
 		return NULL;

@@ -80,6 +80,7 @@ static bool errlog_known(const struct tdat_errlog *l, const struct tdat_error *e
 int tdat_error_add(struct tdat_file *f, const struct tdat_error *e)
 {
 	struct tdat_errlog *l = &f->errlog;
+	void *v;
 	int r = 0;
 
 	pthread_mutex_lock(&l->lock);
@@ -89,20 +90,12 @@ int tdat_error_add(struct tdat_file *f, const struct tdat_error *e)
 		l->dropped++;
 		goto out;
 	}
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		void *v;
-
-		if (cap > TDAT_ERROR_MAX)
-			cap = TDAT_ERROR_MAX;
-		v = reallocarray(l->v, cap, sizeof(*l->v));
-		if (!v) {
-			r = -ENOMEM;
-			goto out;
-		}
-		l->v = v;
-		l->cap = cap;
+	v = tdp_grow(l->v, &l->cap, l->n + 1, sizeof(*l->v), 16);
+	if (!v) {
+		r = -ENOMEM;
+		goto out;
 	}
+	l->v = v;
 	l->v[l->n] = *e;
 	l->v[l->n].what[TDAT_ERROR_WHAT - 1] = '\0';
 	l->n++;

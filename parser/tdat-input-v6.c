@@ -39,7 +39,8 @@ static int read_marker(struct tdat_cur *c, char m[10])
 }
 
 /* Options until the bare u16 0; notes TRACECLOCK and the CPUCOUNTs. */
-static int read_options(struct tdat_cur *c, unsigned int **bufcpus)
+static int read_options(struct tdat_cur *c, unsigned int **bufcpus,
+			size_t *bufcap)
 {
 	struct tdat_file *f = c->f;
 	bool after_buffer = false;
@@ -96,7 +97,8 @@ static int read_options(struct tdat_cur *c, unsigned int **bufcpus)
 		}
 		after_buffer = id == TDAT_OPT_BUFFER;
 		if (after_buffer) {
-			unsigned int *nb = realloc(*bufcpus, f->nopts * sizeof(**bufcpus));
+			unsigned int *nb = tdp_grow(*bufcpus, bufcap, f->nopts,
+						    sizeof(**bufcpus), 0);
 
 			if (!nb)
 				return -ENOMEM;
@@ -232,6 +234,7 @@ int tdat_open_v6(struct tdat_file *f, uint64_t pos)
 {
 	struct tdat_cur c = { .f = f, .pos = pos, .end = f->file_size, .raw = true };
 	unsigned int *bufcpus = NULL;
+	size_t bufcap = 0;
 	char m[10];
 	int r;
 
@@ -254,7 +257,7 @@ int tdat_open_v6(struct tdat_file *f, uint64_t pos)
 	if (!r)
 		r = read_marker(&c, m);
 	if (!r && !memcmp(m, "options  ", 10)) {
-		r = read_options(&c, &bufcpus);
+		r = read_options(&c, &bufcpus, &bufcap);
 		if (!r)
 			r = read_marker(&c, m);
 	}

@@ -4,7 +4,6 @@
  * table, the STRINGS data and the option chain; plus the small accessors
  * and parsing helpers the other reader files share.
  */
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -81,26 +80,19 @@ int tdat_fail(struct tdat_file *f, int errnum, const char *fmt, ...)
 int tdat_pread_all(struct tdat_file *f, void *buf, size_t len, uint64_t off,
 		   const char *what)
 {
-	size_t done = 0;
+	size_t done;
+	int r;
 
 	if (off > f->file_size || len > f->file_size - off)
 		return tdat_fail(f, EINVAL, "truncated %s at offset %llu", what,
 				 (unsigned long long)off);
-	while (done < len) {
-		ssize_t r = pread(f->fd, (char *)buf + done, len - done,
-				  (off_t)(off + done));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return tdat_fail(f, errno, "read error at offset %llu: %s",
-					 (unsigned long long)(off + done),
-					 strerror(errno));
-		if (r == 0)
-			return tdat_fail(f, EINVAL, "truncated %s at offset %llu",
-					 what, (unsigned long long)off);
-		done += (size_t)r;
-	}
+	r = tdp_pread_full(f->fd, buf, len, off, &done);
+	if (r == -EIO)
+		return tdat_fail(f, EINVAL, "truncated %s at offset %llu",
+				 what, (unsigned long long)off);
+	if (r)
+		return tdat_fail(f, -r, "read error at offset %llu: %s",
+				 (unsigned long long)(off + done), strerror(-r));
 	return 0;
 }
 
@@ -119,18 +111,13 @@ struct tdat_stream *tdat_stream_own(struct tdat_file *f, enum tdat_stream_kind k
 {
 	char msg[256] = "";
 	struct tdat_stream *s;
+	void *n;
 
-	if (f->nstreams == f->streams_cap) {
-		size_t cap = f->streams_cap ? f->streams_cap * 2 : 16;
-		void *n = realloc(f->streams, cap * sizeof(*f->streams));
-
-		if (!n) {
-			errno = ENOMEM;
-			return NULL;
-		}
-		f->streams = n;
-		f->streams_cap = cap;
-	}
+	n = tdp_grow(f->streams, &f->streams_cap, f->nstreams + 1,
+		     sizeof(*f->streams), 16);
+	if (!n)
+		return NULL;
+	f->streams = n;
 	s = tdat_stream_new(&f->src, kind, off, size, msg, sizeof(msg));
 	if (!s) {
 		int e = errno ? errno : EINVAL;
@@ -162,17 +149,12 @@ int tdat_option_add(struct tdat_file *f, uint16_t id, uint32_t size,
 		    uint64_t offset, const void *data)
 {
 	struct tdat_option *o;
-	void *copy;
+	void *copy, *n;
 
-	if (f->nopts == f->opts_cap) {
-		size_t cap = f->opts_cap ? f->opts_cap * 2 : 32;
-		void *n = realloc(f->opts, cap * sizeof(*f->opts));
-
-		if (!n)
-			return -ENOMEM;
-		f->opts = n;
-		f->opts_cap = cap;
-	}
+	n = tdp_grow(f->opts, &f->opts_cap, f->nopts + 1, sizeof(*f->opts), 32);
+	if (!n)
+		return -ENOMEM;
+	f->opts = n;
 	/* One spare byte keeps string options NUL-terminated for us. */
 	copy = malloc((size_t)size + 1);
 	if (!copy)
@@ -465,6 +447,7 @@ static int walk_sections(struct tdat_file *f, uint64_t pos)
 		uint8_t h[16];
 		struct tdat_sec *s;
 		uint64_t size;
+		void *nw;
 		int r;
 
 		if (f->file_size - pos < 16)
@@ -483,15 +466,10 @@ static int walk_sections(struct tdat_file *f, uint64_t pos)
 					 (unsigned long long)pos,
 					 (unsigned long long)size,
 					 (unsigned long long)f->file_size);
-		if (f->nsecs == cap) {
-			void *nw;
-
-			cap = cap ? cap * 2 : 16;
-			nw = realloc(f->secs, cap * sizeof(*f->secs));
-			if (!nw)
-				return -ENOMEM;
-			f->secs = nw;
-		}
+		nw = tdp_grow(f->secs, &cap, f->nsecs + 1, sizeof(*f->secs), 16);
+		if (!nw)
+			return -ENOMEM;
+		f->secs = nw;
 		s = &f->secs[f->nsecs++];
 		memset(s, 0, sizeof(*s));
 		s->pub.id = tdat_get16(f, h);
@@ -562,7 +540,7 @@ static int section_streams(struct tdat_file *f)
 
 static int read_strings(struct tdat_file *f)
 {
-	size_t len = 0;
+	size_t len = 0, cap = 0;
 
 	for (size_t i = 0; i < f->nsecs; i++) {
 		struct tdat_sec *s = &f->secs[i];
@@ -587,7 +565,7 @@ static int read_strings(struct tdat_file *f)
 		if (sz > TDAT_STREAM_MAX_BLOCK || len + sz + 1 > TDAT_STREAM_MAX_BLOCK)
 			return tdat_fail(f, EINVAL, "section %zu (id 15) at offset %llu: strings too big",
 					 i, (unsigned long long)s->pub.offset);
-		n = realloc(f->strings, len + (size_t)sz + 1);
+		n = tdp_grow(f->strings, &cap, len + (size_t)sz + 1, 1, 0);
 		if (!n)
 			return -ENOMEM;
 		f->strings = n;
@@ -963,26 +941,17 @@ const char *tdat_option_name(unsigned int id)
 /** tdat_get16() - Return: the u16 at @p in file endianness */
 uint16_t tdat_get16(const struct tdat_file *f, const void *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return f->big_endian ? be16toh(v) : le16toh(v);
+	return tdp_get16(f->big_endian, p);
 }
 
 /** tdat_get32() - Return: the u32 at @p in file endianness */
 uint32_t tdat_get32(const struct tdat_file *f, const void *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return f->big_endian ? be32toh(v) : le32toh(v);
+	return tdp_get32(f->big_endian, p);
 }
 
 /** tdat_get64() - Return: the u64 at @p in file endianness */
 uint64_t tdat_get64(const struct tdat_file *f, const void *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return f->big_endian ? be64toh(v) : le64toh(v);
+	return tdp_get64(f->big_endian, p);
 }

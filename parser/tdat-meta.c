@@ -34,16 +34,11 @@ static int add_format(struct tdat_file *f, const char *system, char *name,
 		      int id, struct tdat_stream *s, uint64_t off, uint64_t size)
 {
 	struct tdat_fmt *e;
+	void *n = tdp_grow(f->fmts, &f->fmts_cap, f->nfmts + 1, sizeof(*f->fmts), 64);
 
-	if (f->nfmts == f->fmts_cap) {
-		size_t cap = f->fmts_cap ? f->fmts_cap * 2 : 64;
-		void *n = realloc(f->fmts, cap * sizeof(*f->fmts));
-
-		if (!n)
-			return -ENOMEM;
-		f->fmts = n;
-		f->fmts_cap = cap;
-	}
+	if (!n)
+		return -ENOMEM;
+	f->fmts = n;
 	e = &f->fmts[f->nfmts++];
 	e->pub.system = system;
 	e->pub.name = name;
@@ -139,21 +134,18 @@ int tdat_meta_systems(struct tdat_cur *c)
 	r = tdat_cur_u32(c, &n, "event system count");
 	for (uint32_t i = 0; !r && i < n; i++) {
 		char *name;
+		void *nw;
 
 		r = tdat_cur_string(c, &name, "event system name");
 		if (r)
 			break;
-		if (f->nsystems == f->systems_cap) {
-			size_t cap = f->systems_cap ? f->systems_cap * 2 : 32;
-			void *nw = realloc(f->systems, cap * sizeof(*f->systems));
-
-			if (!nw) {
-				free(name);
-				return -ENOMEM;
-			}
-			f->systems = nw;
-			f->systems_cap = cap;
+		nw = tdp_grow(f->systems, &f->systems_cap, f->nsystems + 1,
+			      sizeof(*f->systems), 32);
+		if (!nw) {
+			free(name);
+			return -ENOMEM;
 		}
+		f->systems = nw;
 		f->systems[f->nsystems++] = name;
 		r = tdat_meta_formats(c, name);
 	}

@@ -25,6 +25,7 @@
 #include "tdat-cache.h"
 #include "tdat-compress.h"
 #include "tdat-stream.h"
+#include "tdat-util.h"
 
 /* Limits on what a sane file holds; beyond them the file is refused. */
 #define TDAT_MAX_OPTION_CHAIN	4096	/* OPTIONS sections chained by DONE */
@@ -147,7 +148,7 @@ struct tdat_file {
 	size_t nsystems, systems_cap;
 
 	struct tdat_buf *bufs;
-	size_t nbufs;
+	size_t nbufs, bufs_cap;
 
 	struct tdat_stream **streams;
 	size_t nstreams, streams_cap;
