@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat-private.h"
+#include "tdat-cursor.h"
 
 /**
- * tdat_buffer_new() - append a buffer with room for @ncpus CPUs
+ * tdp_buffer_new() - append a buffer with room for @ncpus CPUs
  * @f: file
  * @name: instance name (copied)
  * @clock: clock name (copied)
@@ -22,15 +22,15 @@
  * @ncpus: capacity of the CPU array; the caller fills it, counting in
  *	@pub.ncpus
  *
- * The returned pointer is valid until the next tdat_buffer_new().
+ * The returned pointer is valid until the next tdp_buffer_new().
  *
  * Return: the buffer, or NULL on ENOMEM.
  */
-struct tdat_buf *tdat_buffer_new(struct tdat_file *f, const char *name,
+struct tdp_buf *tdp_buffer_new(struct tdat_file *f, const char *name,
 				 const char *clock, uint32_t page_size,
 				 bool latency, long section, unsigned int ncpus)
 {
-	struct tdat_buf *b;
+	struct tdp_buf *b;
 	void *n = tdp_grow(f->bufs, &f->bufs_cap, f->nbufs + 1, sizeof(*f->bufs), 4);
 
 	if (!n)
@@ -82,15 +82,15 @@ static const char *opt_string(const struct tdat_option *o, uint32_t *pos)
 static int check_section(struct tdat_file *f, const struct tdat_option *o,
 			 uint64_t off, uint16_t id, long *idx)
 {
-	long k = tdat_find_section(f, off);
+	long k = tdp_find_section(f, off);
 
 	if (k < 0 || f->secs[k].pub.id != id)
-		return tdat_fail(f, EINVAL,
+		return tdp_fail(f, EINVAL,
 				 "option %s at offset %llu: offset %llu is not a section with id %u",
 				 tdat_option_name(o->id), (unsigned long long)o->offset,
 				 (unsigned long long)off, id);
 	if ((f->secs[k].pub.flags & 1) && !f->ops)
-		return tdat_fail(f, EINVAL,
+		return tdp_fail(f, EINVAL,
 				 "section %ld (id %u) at offset %llu: compressed, but the file has no compression",
 				 k, id, (unsigned long long)off);
 	*idx = k;
@@ -101,8 +101,8 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 {
 	uint32_t pos = 8, page, n;
 	const char *name, *clock;
-	struct tdat_sec *sec;
-	struct tdat_buf *b;
+	struct tdp_sec *sec;
+	struct tdp_buf *b;
 	uint64_t start, end, total = 0;
 	long k;
 	int r;
@@ -118,15 +118,15 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		goto bad;
 	page = tdat_get32(f, (const char *)o->data + pos);
 	n = tdat_get32(f, (const char *)o->data + pos + 4);
-	r = tdat_parse_page_size(f, page, o->offset + pos, "buffer page size");
+	r = tdp_parse_page_size(f, page, o->offset + pos, "buffer page size");
 	if (r)
 		return r;
 	pos += 8;
 	if (n > (o->size - pos) / 20)
-		return tdat_fail(f, EINVAL,
+		return tdp_fail(f, EINVAL,
 				 "option buffer at offset %llu: %u CPUs do not fit in its %u bytes",
 				 (unsigned long long)o->offset, n, o->size);
-	b = tdat_buffer_new(f, name, clock, page, false, k, n);
+	b = tdp_buffer_new(f, name, clock, page, false, k, n);
 	if (!b)
 		return -ENOMEM;
 	sec = &f->secs[k];
@@ -142,13 +142,13 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		c->offset = tdat_get64(f, p + 4);
 		c->stored_size = tdat_get64(f, p + 12);
 		if (c->offset > f->file_size || c->stored_size > f->file_size - c->offset)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
 					 name, c->cpu, (unsigned long long)c->offset,
 					 (unsigned long long)c->stored_size,
 					 (unsigned long long)f->file_size);
 		if (c->offset < start || c->stored_size > end - c->offset)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu is outside its section at offset %llu",
 					 name, c->cpu, (unsigned long long)c->offset,
 					 (unsigned long long)c->stored_size,
@@ -168,7 +168,7 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	}
 	return 0;
 bad:
-	return tdat_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
+	return tdp_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
 			 (unsigned long long)o->offset, o->size);
 }
 
@@ -176,8 +176,8 @@ static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 {
 	uint32_t pos = 8;
 	const char *name, *clock;
-	struct tdat_sec *sec;
-	struct tdat_buf *b;
+	struct tdp_sec *sec;
+	struct tdp_buf *b;
 	long k;
 	int r;
 
@@ -190,7 +190,7 @@ static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 	clock = name ? opt_string(o, &pos) : NULL;
 	if (!clock)
 		goto bad;
-	b = tdat_buffer_new(f, name, clock, f->page_size, true, k, 1);
+	b = tdp_buffer_new(f, name, clock, f->page_size, true, k, 1);
 	if (!b)
 		return -ENOMEM;
 	sec = &f->secs[k];
@@ -206,18 +206,18 @@ static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 	}
 	return 0;
 bad:
-	return tdat_fail(f, EINVAL, "option buffer_text at offset %llu: truncated (%u bytes)",
+	return tdp_fail(f, EINVAL, "option buffer_text at offset %llu: truncated (%u bytes)",
 			 (unsigned long long)o->offset, o->size);
 }
 
 /**
- * tdat_buffers_v7() - build the buffers from the BUFFER and BUFFER_TEXT
+ * tdp_buffers_v7() - build the buffers from the BUFFER and BUFFER_TEXT
  * options, checking each CPU's data range against the file and its section
  * @f: file with sections and options read
  *
  * Return: 0, -EINVAL (message set) or -ENOMEM.
  */
-int tdat_buffers_v7(struct tdat_file *f)
+int tdp_buffers_v7(struct tdat_file *f)
 {
 	for (size_t i = 0; i < f->nopts; i++) {
 		const struct tdat_option *o = &f->opts[i];
@@ -236,17 +236,17 @@ int tdat_buffers_v7(struct tdat_file *f)
 }
 
 /**
- * tdat_buffers_finish() - put the top buffer first, link sections to
+ * tdp_buffers_finish() - put the top buffer first, link sections to
  * their buffers and settle the CPU count
  * @f: file with its buffers read
  *
  * Return: 0.
  */
-int tdat_buffers_finish(struct tdat_file *f)
+int tdp_buffers_finish(struct tdat_file *f)
 {
 	for (size_t i = 0; i < f->nbufs; i++) {
 		if (!f->bufs[i].pub.name[0]) {
-			struct tdat_buf top = f->bufs[i];
+			struct tdp_buf top = f->bufs[i];
 
 			memmove(&f->bufs[1], &f->bufs[0], i * sizeof(*f->bufs));
 			f->bufs[0] = top;
@@ -254,7 +254,7 @@ int tdat_buffers_finish(struct tdat_file *f)
 		}
 	}
 	for (size_t i = 0; i < f->nbufs; i++) {
-		struct tdat_buf *b = &f->bufs[i];
+		struct tdp_buf *b = &f->bufs[i];
 
 		if (b->pub.section >= 0)
 			f->secs[b->pub.section].buffer = (long)i;
@@ -272,13 +272,13 @@ int tdat_buffers_finish(struct tdat_file *f)
 }
 
 /**
- * tdat_buffers_free() - free the buffers and their streams
+ * tdp_buffers_free() - free the buffers and their streams
  * @f: file
  */
-void tdat_buffers_free(struct tdat_file *f)
+void tdp_buffers_free(struct tdat_file *f)
 {
 	for (size_t i = 0; i < f->nbufs; i++) {
-		struct tdat_buf *b = &f->bufs[i];
+		struct tdp_buf *b = &f->bufs[i];
 
 		for (unsigned int c = 0; c < b->pub.ncpus; c++)
 			tdat_stream_free(b->streams[c]);
@@ -314,7 +314,7 @@ const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i)
 
 /* Caller holds f->lock. */
 static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
-					     struct tdat_buf *b, size_t c)
+					     struct tdp_buf *b, size_t c)
 {
 	struct tdat_stream_damage d;
 	struct tdat_error e;
@@ -342,7 +342,7 @@ static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
 		memset(&e, 0, sizeof(e));
 		snprintf(e.what, sizeof(e.what),
 			 "chunk table of buffer %s cpu%u is damaged at chunk %u",
-			 tdat_buffer_label(f, (size_t)(b - f->bufs)),
+			 tdp_buffer_label(f, (size_t)(b - f->bufs)),
 			 b->cpus[c].cpu, d.chunk);
 		e.offset = d.hdr;
 		e.stored_size = d.stored;
@@ -350,7 +350,7 @@ static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
 		e.cpu = (unsigned int)c;
 		e.start = d.start;
 		e.length = d.length;
-		tdat_error_add(f, &e);
+		tdp_error_add(f, &e);
 	}
 	return b->streams[c];
 }
@@ -358,7 +358,7 @@ static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
 static int cpu_stream(struct tdat_file *f, size_t b, size_t c,
 		      struct tdat_stream **out)
 {
-	struct tdat_buf *buf;
+	struct tdp_buf *buf;
 
 	if (b >= f->nbufs || c >= f->bufs[b].pub.ncpus)
 		return -ENOENT;
@@ -427,14 +427,14 @@ ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		memset(&e, 0, sizeof(e));
 		snprintf(e.what, sizeof(e.what),
 			 "chunk %u of buffer %s cpu%u does not decompress",
-			 d.chunk, tdat_buffer_label(f, b), f->bufs[b].cpus[c].cpu);
+			 d.chunk, tdp_buffer_label(f, b), f->bufs[b].cpus[c].cpu);
 		e.offset = d.hdr;
 		e.stored_size = d.stored;
 		e.buffer = b;
 		e.cpu = (unsigned int)c;
 		e.start = d.start;
 		e.length = d.length;
-		tdat_error_add(f, &e);
+		tdp_error_add(f, &e);
 	}
 	return n;
 }
@@ -469,13 +469,13 @@ int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 	if (f->bufs[b].kind == TDAT_STREAM_CHUNKS) {
 		snprintf(e.what, sizeof(e.what),
 			 "page at offset %llu of buffer %s cpu%u %s (in chunk %u)",
-			 (unsigned long long)off, tdat_buffer_label(f, b),
+			 (unsigned long long)off, tdp_buffer_label(f, b),
 			 f->bufs[b].cpus[c].cpu, why ? why : "is damaged", w.chunk);
 		e.offset = w.hdr;
 		e.stored_size = w.stored;
 	} else {
 		snprintf(e.what, sizeof(e.what), "page at offset %llu of buffer %s cpu%u %s",
-			 (unsigned long long)off, tdat_buffer_label(f, b),
+			 (unsigned long long)off, tdp_buffer_label(f, b),
 			 f->bufs[b].cpus[c].cpu, why ? why : "is damaged");
 		e.offset = w.hdr;
 		e.stored_size = len;
@@ -484,7 +484,7 @@ int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 	e.cpu = (unsigned int)c;
 	e.start = off;
 	e.length = len;
-	return tdat_error_add(f, &e);
+	return tdp_error_add(f, &e);
 }
 
 /**
@@ -514,7 +514,7 @@ const struct tdat_section *tdat_section_get(const struct tdat_file *f, size_t i)
  */
 int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size)
 {
-	struct tdat_sec *s;
+	struct tdp_sec *s;
 
 	if (i >= f->nsecs)
 		return -ENOENT;
@@ -522,7 +522,7 @@ int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size)
 	pthread_mutex_lock(&f->lock);
 	if (!s->size_known) {
 		uint64_t total = 0;
-		struct tdat_buf *b = s->buffer >= 0 ? &f->bufs[s->buffer] : NULL;
+		struct tdp_buf *b = s->buffer >= 0 ? &f->bufs[s->buffer] : NULL;
 
 		for (unsigned int c = 0; b && c < b->pub.ncpus; c++) {
 			struct tdat_stream *st = cpu_stream_locked(f, b, c);

@@ -16,12 +16,12 @@
 #include "tdat-private.h"
 
 /**
- * tdat_errlog_init() - set up the damage registry of a new handle
+ * tdp_errlog_init() - set up the damage registry of a new handle
  * @f: handle being opened
  *
  * Return: 0 or a negative errno from the mutex creation.
  */
-int tdat_errlog_init(struct tdat_file *f)
+int tdp_errlog_init(struct tdat_file *f)
 {
 	int r = pthread_mutex_init(&f->errlog.lock, NULL);
 
@@ -32,10 +32,10 @@ int tdat_errlog_init(struct tdat_file *f)
 }
 
 /**
- * tdat_errlog_free() - release the damage registry
+ * tdp_errlog_free() - release the damage registry
  * @f: handle being closed
  */
-void tdat_errlog_free(struct tdat_file *f)
+void tdp_errlog_free(struct tdat_file *f)
 {
 	if (!f->errlog.ready)
 		return;
@@ -47,7 +47,7 @@ void tdat_errlog_free(struct tdat_file *f)
 }
 
 /* Already known: same CPU and a range (or, for empty ones, a start) covered. */
-static bool errlog_known(const struct tdat_errlog *l, const struct tdat_error *e)
+static bool errlog_known(const struct tdp_errlog *l, const struct tdat_error *e)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct tdat_error *o = &l->v[i];
@@ -67,7 +67,7 @@ static bool errlog_known(const struct tdat_errlog *l, const struct tdat_error *e
 }
 
 /**
- * tdat_error_add() - append an entry to the damage registry
+ * tdp_error_add() - append an entry to the damage registry
  * @f: handle
  * @e: entry (copied)
  *
@@ -77,9 +77,9 @@ static bool errlog_known(const struct tdat_errlog *l, const struct tdat_error *e
  * Return: 0 or -ENOMEM.
  * Context: takes the registry lock; safe with the file's lock held.
  */
-int tdat_error_add(struct tdat_file *f, const struct tdat_error *e)
+int tdp_error_add(struct tdat_file *f, const struct tdat_error *e)
 {
-	struct tdat_errlog *l = &f->errlog;
+	struct tdp_errlog *l = &f->errlog;
 	void *v;
 	int r = 0;
 
@@ -185,13 +185,13 @@ int tdat_error_format(const struct tdat_error *e, char *buf, size_t len)
 }
 
 /**
- * tdat_buffer_label() - how entries name a buffer: "top" or its name
+ * tdp_buffer_label() - how entries name a buffer: "top" or its name
  * @f: handle
  * @b: buffer index, valid
  *
  * Return: a string valid until tdat_close().
  */
-const char *tdat_buffer_label(const struct tdat_file *f, size_t b)
+const char *tdp_buffer_label(const struct tdat_file *f, size_t b)
 {
 	const char *name = f->bufs[b].pub.name;
 

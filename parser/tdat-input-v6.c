@@ -10,17 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat-private.h"
+#include "tdat-cursor.h"
 
-/**
- * tdat_clock_from_text() - the selected clock of a trace_clock text
- * @text: e.g. "[local] global counter"
- * @len: its length (need not be NUL-terminated)
- *
- * Return: a new string (the caller frees it): the bracketed name, or ""
- * when there is none; NULL on ENOMEM.
+/*
+ * The selected clock of a trace_clock text such as "[local] global
+ * counter" (@len bytes, not NUL-terminated): a new string with the
+ * bracketed name, "" when there is none, NULL on ENOMEM.
  */
-char *tdat_clock_from_text(const char *text, size_t len)
+static char *clock_from_text(const char *text, size_t len)
 {
 	const char *open = memchr(text, '[', len);
 	const char *close;
@@ -33,13 +30,13 @@ char *tdat_clock_from_text(const char *text, size_t len)
 	return strndup(open + 1, (size_t)(close - open - 1));
 }
 
-static int read_marker(struct tdat_cur *c, char m[10])
+static int read_marker(struct tdp_cur *c, char m[10])
 {
-	return tdat_cur_read(c, m, 10, "data marker");
+	return tdp_cur_read(c, m, 10, "data marker");
 }
 
 /* Options until the bare u16 0; notes TRACECLOCK and the CPUCOUNTs. */
-static int read_options(struct tdat_cur *c, unsigned int **bufcpus,
+static int read_options(struct tdp_cur *c, unsigned int **bufcpus,
 			size_t *bufcap)
 {
 	struct tdat_file *f = c->f;
@@ -53,27 +50,27 @@ static int read_options(struct tdat_cur *c, unsigned int **bufcpus,
 		uint64_t at;
 		void *data;
 
-		r = tdat_cur_read(c, h, 2, "option id");
+		r = tdp_cur_read(c, h, 2, "option id");
 		if (r)
 			return r;
 		id = tdat_get16(f, h);
 		if (id == TDAT_OPT_DONE)
-			return tdat_option_add(f, 0, 0, c->pos, "");
-		r = tdat_cur_u32(c, &size, "option size");
+			return tdp_option_add(f, 0, 0, c->pos, "");
+		r = tdp_cur_u32(c, &size, "option size");
 		if (r)
 			return r;
 		at = c->pos;
 		if (size > c->end - c->pos)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "option %u at offset %llu: size %u runs past the end of the file (%llu bytes)",
 					 id, (unsigned long long)(at - 6), size,
 					 (unsigned long long)f->file_size);
 		data = malloc(size ? size : 1);
 		if (!data)
 			return -ENOMEM;
-		r = tdat_cur_read(c, data, size, "option data");
+		r = tdp_cur_read(c, data, size, "option data");
 		if (!r)
-			r = tdat_option_add(f, id, size, at, data);
+			r = tdp_option_add(f, id, size, at, data);
 		free(data);
 		if (r)
 			return r;
@@ -82,7 +79,7 @@ static int read_options(struct tdat_cur *c, unsigned int **bufcpus,
 
 			f->have_traceclock = true;
 			free(f->traceclock);
-			f->traceclock = tdat_clock_from_text(o->data, o->size);
+			f->traceclock = clock_from_text(o->data, o->size);
 			if (!f->traceclock)
 				return -ENOMEM;
 		}
@@ -112,36 +109,36 @@ static int read_options(struct tdat_cur *c, unsigned int **bufcpus,
  * A flyrecord block after its marker: @ncpus { u64 offset, u64 size },
  * then the clock text when the file has a TRACECLOCK option.
  */
-static int flyrecord(struct tdat_cur *c, const char *name, unsigned int ncpus)
+static int flyrecord(struct tdp_cur *c, const char *name, unsigned int ncpus)
 {
 	struct tdat_file *f = c->f;
-	struct tdat_buf *b;
+	struct tdp_buf *b;
 	char *clock = NULL;
 	uint64_t table = c->pos;
 	int r;
 
 	if ((uint64_t)ncpus * 16 > c->end - c->pos)
-		return tdat_fail(f, EINVAL,
+		return tdp_fail(f, EINVAL,
 				 "flyrecord of buffer \"%s\" at offset %llu: %u CPUs run past the end of the file",
 				 name, (unsigned long long)table, ncpus);
 	c->pos += (uint64_t)ncpus * 16;
 	if (f->have_traceclock) {
 		uint64_t len;
-		char buf[TDAT_MAX_STRING];
+		char buf[TDP_MAX_STRING];
 		int got;
 
-		r = tdat_cur_u64(c, &len, "trace clock size");
+		r = tdp_cur_u64(c, &len, "trace clock size");
 		if (r)
 			return r;
 		if (len > c->end - c->pos)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "trace clock at offset %llu: size %llu runs past the end of the file",
 					 (unsigned long long)(c->pos - 8),
 					 (unsigned long long)len);
-		got = tdat_cur_peek(c, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf));
+		got = tdp_cur_peek(c, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf));
 		if (got < 0)
 			return got;
-		clock = tdat_clock_from_text(buf, (size_t)got);
+		clock = clock_from_text(buf, (size_t)got);
 		if (!clock)
 			return -ENOMEM;
 		c->pos += len;
@@ -152,7 +149,7 @@ static int flyrecord(struct tdat_cur *c, const char *name, unsigned int ncpus)
 		if (!clock)
 			return -ENOMEM;
 	}
-	b = tdat_buffer_new(f, name, clock ? clock : "", f->page_size, false, -1, ncpus);
+	b = tdp_buffer_new(f, name, clock ? clock : "", f->page_size, false, -1, ncpus);
 	free(clock);
 	if (!b)
 		return -ENOMEM;
@@ -160,7 +157,7 @@ static int flyrecord(struct tdat_cur *c, const char *name, unsigned int ncpus)
 		uint8_t e[16];
 		uint64_t off, size;
 
-		r = tdat_pread_all(f, e, 16, table + 16ull * i, "flyrecord CPU table");
+		r = tdp_pread_all(f, e, 16, table + 16ull * i, "flyrecord CPU table");
 		if (r)
 			return r;
 		off = tdat_get64(f, e);
@@ -169,7 +166,7 @@ static int flyrecord(struct tdat_cur *c, const char *name, unsigned int ncpus)
 		if (!size)
 			continue;
 		if (off > f->file_size || size > f->file_size - off)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
 					 name, i, (unsigned long long)off,
 					 (unsigned long long)size,
@@ -182,7 +179,7 @@ static int flyrecord(struct tdat_cur *c, const char *name, unsigned int ncpus)
 	return 0;
 }
 
-static int instances(struct tdat_cur *c, const unsigned int *bufcpus)
+static int instances(struct tdp_cur *c, const unsigned int *bufcpus)
 {
 	struct tdat_file *f = c->f;
 
@@ -199,11 +196,11 @@ static int instances(struct tdat_cur *c, const unsigned int *bufcpus)
 		name = (const char *)o->data + 8;
 		nul = o->size > 8 ? memchr(name, '\0', o->size - 8) : NULL;
 		if (!nul)
-			return tdat_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
+			return tdp_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
 					 (unsigned long long)o->offset, o->size);
 		c->pos = tdat_get64(f, o->data);
 		if (c->pos > c->end)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "option buffer at offset %llu: offset %llu is past the end of the file",
 					 (unsigned long long)o->offset,
 					 (unsigned long long)c->pos);
@@ -211,7 +208,7 @@ static int instances(struct tdat_cur *c, const unsigned int *bufcpus)
 		if (r)
 			return r;
 		if (memcmp(m, "flyrecord", 10))
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "option buffer at offset %llu: no \"flyrecord\" marker at offset %llu",
 					 (unsigned long long)o->offset,
 					 (unsigned long long)(c->pos - 10));
@@ -224,36 +221,36 @@ static int instances(struct tdat_cur *c, const unsigned int *bufcpus)
 }
 
 /**
- * tdat_open_v6() - read a v6 file after its initial header
+ * tdp_open_v6() - read a v6 file after its initial header
  * @f: file, initial header read
  * @pos: file offset just after the page size
  *
  * Return: 0, -EINVAL (message set) or -ENOMEM.
  */
-int tdat_open_v6(struct tdat_file *f, uint64_t pos)
+int tdp_open_v6(struct tdat_file *f, uint64_t pos)
 {
-	struct tdat_cur c = { .f = f, .pos = pos, .end = f->file_size, .raw = true };
+	struct tdp_cur c = { .f = f, .pos = pos, .end = f->file_size, .raw = true };
 	unsigned int *bufcpus = NULL;
 	size_t bufcap = 0;
 	char m[10];
 	int r;
 
-	c.s = tdat_stream_own(f, TDAT_STREAM_RAW, 0, f->file_size);
+	c.s = tdp_stream_own(f, TDAT_STREAM_RAW, 0, f->file_size);
 	if (!c.s)
 		return -errno;
-	r = tdat_meta_header_info(&c, true);
+	r = tdp_meta_header_info(&c, true);
 	if (!r)
-		r = tdat_meta_formats(&c, "ftrace");
+		r = tdp_meta_formats(&c, "ftrace");
 	if (!r)
-		r = tdat_meta_systems(&c);
+		r = tdp_meta_systems(&c);
 	if (!r)
-		r = tdat_meta_sized(&c, TDAT_META_KALLSYMS, 4);
+		r = tdp_meta_sized(&c, TDAT_META_KALLSYMS, 4);
 	if (!r)
-		r = tdat_meta_sized(&c, TDAT_META_PRINTK, 4);
+		r = tdp_meta_sized(&c, TDAT_META_PRINTK, 4);
 	if (!r)
-		r = tdat_meta_sized(&c, TDAT_META_CMDLINES, 8);
+		r = tdp_meta_sized(&c, TDAT_META_CMDLINES, 8);
 	if (!r)
-		r = tdat_cur_u32(&c, &f->header_cpus, "CPU count");
+		r = tdp_cur_u32(&c, &f->header_cpus, "CPU count");
 	if (!r)
 		r = read_marker(&c, m);
 	if (!r && !memcmp(m, "options  ", 10)) {
@@ -264,7 +261,7 @@ int tdat_open_v6(struct tdat_file *f, uint64_t pos)
 	if (r)
 		goto out;
 	if (!memcmp(m, "latency  ", 10)) {
-		struct tdat_buf *b = tdat_buffer_new(f, "", f->traceclock ? f->traceclock : "",
+		struct tdp_buf *b = tdp_buffer_new(f, "", f->traceclock ? f->traceclock : "",
 						     f->page_size, true, -1, 1);
 
 		if (!b) {
@@ -277,7 +274,7 @@ int tdat_open_v6(struct tdat_file *f, uint64_t pos)
 	} else if (!memcmp(m, "flyrecord", 10)) {
 		r = flyrecord(&c, "", f->header_cpus);
 	} else {
-		r = tdat_fail(f, EINVAL, "unknown data marker at offset %llu",
+		r = tdp_fail(f, EINVAL, "unknown data marker at offset %llu",
 			      (unsigned long long)(c.pos - 10));
 	}
 	if (!r)

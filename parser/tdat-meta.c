@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat-private.h"
+#include "tdat-cursor.h"
 
 /* Value of the "KEY" line (e.g. "name: ") in a format text, or NULL. */
 static char *line_value(const char *text, size_t len, const char *key)
@@ -33,7 +33,7 @@ static char *line_value(const char *text, size_t len, const char *key)
 static int add_format(struct tdat_file *f, const char *system, char *name,
 		      int id, struct tdat_stream *s, uint64_t off, uint64_t size)
 {
-	struct tdat_fmt *e;
+	struct tdp_fmt *e;
 	void *n = tdp_grow(f->fmts, &f->fmts_cap, f->nfmts + 1, sizeof(*f->fmts), 64);
 
 	if (!n)
@@ -51,51 +51,51 @@ static int add_format(struct tdat_file *f, const char *system, char *name,
 }
 
 /**
- * tdat_meta_formats() - index a list of format files: u32 count, then per
+ * tdp_meta_formats() - index a list of format files: u32 count, then per
  * format a u64 size and the text
  * @c: cursor at the count
  * @system: system name of these formats (borrowed, must outlive the file)
  *
  * Return: 0, -EINVAL (message set) or -ENOMEM.
  */
-int tdat_meta_formats(struct tdat_cur *c, const char *system)
+int tdp_meta_formats(struct tdp_cur *c, const char *system)
 {
-	char *scan = malloc(TDAT_SCAN_MAX);
+	char *scan = malloc(TDP_SCAN_MAX);
 	uint32_t n;
 	int r;
 
 	if (!scan)
 		return -ENOMEM;
-	r = tdat_cur_u32(c, &n, "format count");
+	r = tdp_cur_u32(c, &n, "format count");
 	for (uint32_t i = 0; !r && i < n; i++) {
 		uint64_t size, at;
 		char w[96];
 		char *name, *idstr;
 		int got, id = -1;
 
-		r = tdat_cur_u64(c, &size, "format size");
+		r = tdp_cur_u64(c, &size, "format size");
 		if (r)
 			break;
 		at = c->pos;
 		if (size > c->end - c->pos) {
-			r = tdat_fail(c->f, EINVAL,
+			r = tdp_fail(c->f, EINVAL,
 				      "format %u of system \"%s\" at %s: size %llu runs past its section",
-				      i, system, tdat_where(c, at - 8, w, sizeof(w)),
+				      i, system, tdp_where(c, at - 8, w, sizeof(w)),
 				      (unsigned long long)size);
 			break;
 		}
-		got = tdat_cur_peek(c, scan, size < TDAT_SCAN_MAX ? (size_t)size : TDAT_SCAN_MAX);
+		got = tdp_cur_peek(c, scan, size < TDP_SCAN_MAX ? (size_t)size : TDP_SCAN_MAX);
 		if (got < 0) {
-			r = tdat_fail(c->f, -got, "cannot read format at %s",
-				      tdat_where(c, at, w, sizeof(w)));
+			r = tdp_fail(c->f, -got, "cannot read format at %s",
+				      tdp_where(c, at, w, sizeof(w)));
 			break;
 		}
 		name = line_value(scan, (size_t)got, "name: ");
 		if (!name || !name[0]) {
 			free(name);
-			r = tdat_fail(c->f, EINVAL,
+			r = tdp_fail(c->f, EINVAL,
 				      "format %u of system \"%s\" at %s has no \"name:\" line",
-				      i, system, tdat_where(c, at, w, sizeof(w)));
+				      i, system, tdp_where(c, at, w, sizeof(w)));
 			break;
 		}
 		idstr = line_value(scan, (size_t)got, "ID: ");
@@ -119,24 +119,24 @@ int tdat_meta_formats(struct tdat_cur *c, const char *system)
 }
 
 /**
- * tdat_meta_systems() - index the event formats: u32 system count, then
+ * tdp_meta_systems() - index the event formats: u32 system count, then
  * per system its name string and a format list
  * @c: cursor at the count
  *
  * Return: 0, -EINVAL (message set) or -ENOMEM.
  */
-int tdat_meta_systems(struct tdat_cur *c)
+int tdp_meta_systems(struct tdp_cur *c)
 {
 	struct tdat_file *f = c->f;
 	uint32_t n;
 	int r;
 
-	r = tdat_cur_u32(c, &n, "event system count");
+	r = tdp_cur_u32(c, &n, "event system count");
 	for (uint32_t i = 0; !r && i < n; i++) {
 		char *name;
 		void *nw;
 
-		r = tdat_cur_string(c, &name, "event system name");
+		r = tdp_cur_string(c, &name, "event system name");
 		if (r)
 			break;
 		nw = tdp_grow(f->systems, &f->systems_cap, f->nsystems + 1,
@@ -147,15 +147,15 @@ int tdat_meta_systems(struct tdat_cur *c)
 		}
 		f->systems = nw;
 		f->systems[f->nsystems++] = name;
-		r = tdat_meta_formats(c, name);
+		r = tdp_meta_formats(c, name);
 	}
 	return r;
 }
 
 /* The kernel long size: the "size:" of header_page's commit field. */
-static int kernel_long(struct tdat_cur *c, uint64_t at, uint64_t size)
+static int kernel_long(struct tdp_cur *c, uint64_t at, uint64_t size)
 {
-	char buf[TDAT_SCAN_MAX + 1];
+	char buf[TDP_SCAN_MAX + 1];
 	uint64_t save = c->pos;
 	char w[96];
 	char *p, *sz;
@@ -164,11 +164,11 @@ static int kernel_long(struct tdat_cur *c, uint64_t at, uint64_t size)
 	if (!size)
 		return 0;
 	c->pos = at;
-	got = tdat_cur_peek(c, buf, size < TDAT_SCAN_MAX ? (size_t)size : TDAT_SCAN_MAX);
+	got = tdp_cur_peek(c, buf, size < TDP_SCAN_MAX ? (size_t)size : TDP_SCAN_MAX);
 	c->pos = save;
 	if (got < 0)
-		return tdat_fail(c->f, -got, "cannot read header_page at %s",
-				 tdat_where(c, at, w, sizeof(w)));
+		return tdp_fail(c->f, -got, "cannot read header_page at %s",
+				 tdp_where(c, at, w, sizeof(w)));
 	buf[got] = '\0';
 	p = strstr(buf, " commit;");
 	if (!p)
@@ -182,29 +182,29 @@ static int kernel_long(struct tdat_cur *c, uint64_t at, uint64_t size)
 	else if (sz[0] == '8' && !(sz[1] >= '0' && sz[1] <= '9'))
 		c->f->kernel_long_size = 8;
 	else
-		return tdat_fail(c->f, EINVAL,
+		return tdp_fail(c->f, EINVAL,
 				 "header_page at %s: commit size is neither 4 nor 8",
-				 tdat_where(c, at, w, sizeof(w)));
+				 tdp_where(c, at, w, sizeof(w)));
 	return 0;
 }
 
-static int marker(struct tdat_cur *c, const char *m, size_t len)
+static int marker(struct tdp_cur *c, const char *m, size_t len)
 {
 	char buf[16];
 	char w[96];
 	uint64_t at = c->pos;
-	int r = tdat_cur_read(c, buf, len, m);
+	int r = tdp_cur_read(c, buf, len, m);
 
 	if (r)
 		return r;
 	if (memcmp(buf, m, len))
-		return tdat_fail(c->f, EINVAL, "missing \"%s\" marker at %s", m,
-				 tdat_where(c, at, w, sizeof(w)));
+		return tdp_fail(c->f, EINVAL, "missing \"%s\" marker at %s", m,
+				 tdp_where(c, at, w, sizeof(w)));
 	return 0;
 }
 
 /**
- * tdat_meta_header_info() - index header_page and header_event: each a
+ * tdp_meta_header_info() - index header_page and header_event: each a
  * marker string, a u64 size and the text
  * @c: cursor at "header_page"
  * @markers: the marker strings are present (always, in v6 and v7)
@@ -213,7 +213,7 @@ static int marker(struct tdat_cur *c, const char *m, size_t len)
  *
  * Return: 0, -EINVAL (message set) or -ENOMEM.
  */
-int tdat_meta_header_info(struct tdat_cur *c, bool markers)
+int tdp_meta_header_info(struct tdp_cur *c, bool markers)
 {
 	static const char *const names[2] = { "header_page", "header_event" };
 	struct tdat_file *f = c->f;
@@ -229,12 +229,12 @@ int tdat_meta_header_info(struct tdat_cur *c, bool markers)
 			if (r)
 				return r;
 		}
-		r = tdat_cur_u64(c, &size, names[i]);
+		r = tdp_cur_u64(c, &size, names[i]);
 		if (r)
 			return r;
 		if (size > c->end - c->pos)
-			return tdat_fail(f, EINVAL, "%s at %s: size %llu runs past its end",
-					 names[i], tdat_where(c, c->pos - 8, w, sizeof(w)),
+			return tdp_fail(f, EINVAL, "%s at %s: size %llu runs past its end",
+					 names[i], tdp_where(c, c->pos - 8, w, sizeof(w)),
 					 (unsigned long long)size);
 		f->meta[which].s = c->s;
 		f->meta[which].off = c->pos;
@@ -250,14 +250,14 @@ int tdat_meta_header_info(struct tdat_cur *c, bool markers)
 }
 
 /**
- * tdat_meta_sized() - index a text with a size prefix (or none)
+ * tdp_meta_sized() - index a text with a size prefix (or none)
  * @c: cursor at the prefix
  * @which: blob
  * @prefix: 4 or 8 for a u32/u64 size prefix, 0 for "the rest"
  *
  * Return: 0 or -EINVAL (message set).
  */
-int tdat_meta_sized(struct tdat_cur *c, enum tdat_meta which, unsigned int prefix)
+int tdp_meta_sized(struct tdp_cur *c, enum tdat_meta which, unsigned int prefix)
 {
 	static const char *const names[TDAT_META_COUNT] = {
 		"header_page", "header_event", "kallsyms", "printk formats",
@@ -270,18 +270,18 @@ int tdat_meta_sized(struct tdat_cur *c, enum tdat_meta which, unsigned int prefi
 	if (prefix == 4) {
 		uint32_t v;
 
-		r = tdat_cur_u32(c, &v, names[which]);
+		r = tdp_cur_u32(c, &v, names[which]);
 		size = v;
 	} else if (prefix == 8) {
-		r = tdat_cur_u64(c, &size, names[which]);
+		r = tdp_cur_u64(c, &size, names[which]);
 	} else {
 		size = c->end - c->pos;
 	}
 	if (r)
 		return r;
 	if (size > c->end - c->pos)
-		return tdat_fail(c->f, EINVAL, "%s at %s: size %llu runs past its end (%llu bytes left)",
-				 names[which], tdat_where(c, c->pos - prefix, w, sizeof(w)),
+		return tdp_fail(c->f, EINVAL, "%s at %s: size %llu runs past its end (%llu bytes left)",
+				 names[which], tdp_where(c, c->pos - prefix, w, sizeof(w)),
 				 (unsigned long long)size,
 				 (unsigned long long)(c->end - c->pos));
 	c->f->meta[which].s = c->s;
@@ -293,13 +293,13 @@ int tdat_meta_sized(struct tdat_cur *c, enum tdat_meta which, unsigned int prefi
 
 static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 {
-	struct tdat_sec *s = &f->secs[i];
-	struct tdat_cur c = { .f = f, .s = s->s };
+	struct tdp_sec *s = &f->secs[i];
+	struct tdp_cur c = { .f = f, .s = s->s };
 	uint8_t *mem = NULL;
 	int r;
 
 	if (!s->s)
-		return tdat_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
+		return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
 				 i, id, (unsigned long long)s->pub.offset);
 	c.end = tdat_stream_size(s->s);
 	if (s->pub.flags & 1) {
@@ -312,7 +312,7 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		got = tdat_stream_read(s->s, mem, (size_t)c.end, 0);
 		if (got != (ssize_t)c.end) {
 			free(mem);
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "section %zu (id %u) at offset %llu does not decompress",
 					 i, id, (unsigned long long)s->pub.offset);
 		}
@@ -324,28 +324,28 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 	}
 	switch (id) {
 	case TDAT_OPT_HEADER_INFO:
-		r = tdat_meta_header_info(&c, true);
+		r = tdp_meta_header_info(&c, true);
 		break;
 	case TDAT_OPT_FTRACE_EVENTS:
-		r = tdat_meta_formats(&c, "ftrace");
+		r = tdp_meta_formats(&c, "ftrace");
 		break;
 	case TDAT_OPT_EVENT_FORMATS:
-		r = tdat_meta_systems(&c);
+		r = tdp_meta_systems(&c);
 		break;
 	case TDAT_OPT_KALLSYMS:
-		r = tdat_meta_sized(&c, TDAT_META_KALLSYMS, 4);
+		r = tdp_meta_sized(&c, TDAT_META_KALLSYMS, 4);
 		break;
 	case TDAT_OPT_PRINTK:
-		r = tdat_meta_sized(&c, TDAT_META_PRINTK, 4);
+		r = tdp_meta_sized(&c, TDAT_META_PRINTK, 4);
 		break;
 	case TDAT_OPT_CMDLINES:
-		r = tdat_meta_sized(&c, TDAT_META_CMDLINES, 8);
+		r = tdp_meta_sized(&c, TDAT_META_CMDLINES, 8);
 		break;
 	case TDAT_OPT_BTF_FILE:
-		r = tdat_meta_sized(&c, TDAT_META_BTF, 0);
+		r = tdp_meta_sized(&c, TDAT_META_BTF, 0);
 		break;
 	default:
-		r = tdat_meta_sized(&c, TDAT_META_MODULES, 0);
+		r = tdp_meta_sized(&c, TDAT_META_MODULES, 0);
 		break;
 	}
 	free(mem);
@@ -353,13 +353,13 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 }
 
 /**
- * tdat_meta_v7() - find, check and index the metadata sections named by
+ * tdp_meta_v7() - find, check and index the metadata sections named by
  * the options (the last option of each id wins)
  * @f: file, with sections and options read
  *
  * Return: 0, -EINVAL (message set) or -ENOMEM.
  */
-int tdat_meta_v7(struct tdat_file *f)
+int tdp_meta_v7(struct tdat_file *f)
 {
 	static const unsigned int ids[] = {
 		TDAT_OPT_HEADER_INFO, TDAT_OPT_FTRACE_EVENTS, TDAT_OPT_EVENT_FORMATS,
@@ -382,13 +382,13 @@ int tdat_meta_v7(struct tdat_file *f)
 		if (!want)
 			continue;
 		if (o->size < 8)
-			return tdat_fail(f, EINVAL, "option %s at offset %llu: size %u, not 8",
+			return tdp_fail(f, EINVAL, "option %s at offset %llu: size %u, not 8",
 					 tdat_option_name(o->id),
 					 (unsigned long long)o->offset, o->size);
 		off = tdat_get64(f, o->data);
-		k = tdat_find_section(f, off);
+		k = tdp_find_section(f, off);
 		if (k < 0 || f->secs[k].pub.id != o->id)
-			return tdat_fail(f, EINVAL,
+			return tdp_fail(f, EINVAL,
 					 "option %s at offset %llu: offset %llu is not a section with id %u",
 					 tdat_option_name(o->id), (unsigned long long)o->offset,
 					 (unsigned long long)off, o->id);
@@ -420,7 +420,7 @@ int tdat_meta_size(const struct tdat_file *f, enum tdat_meta which, uint64_t *si
 	return 0;
 }
 
-static ssize_t blob_read(const struct tdat_blob *b, void *buf, size_t len,
+static ssize_t blob_read(const struct tdp_blob *b, void *buf, size_t len,
 			 uint64_t off)
 {
 	if (off >= b->size)
@@ -502,7 +502,7 @@ ssize_t tdat_event_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 			  uint64_t off)
 {
-	struct tdat_blob b;
+	struct tdp_blob b;
 
 	if (i >= f->nsecs)
 		return -ENOENT;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdat-private.h - struct tdat_file and the helpers shared by the reader's
- * files (tdat-input.c, tdat-input-v6.c, tdat-meta.c, tdat-buffer.c).
+ * tdat-private.h - struct tdat_file and the internal interfaces between
+ * the reader's files (tdat-input*.c, tdat-meta.c, tdat-buffer.c,
+ * tdat-error.c); the helpers they all share are in tdat-cursor.h.
  *
  * Invariants:
  *  - Everything in struct tdat_file is written only by tdat_open() and its
@@ -28,26 +29,26 @@
 #include "tdat-util.h"
 
 /* Limits on what a sane file holds; beyond them the file is refused. */
-#define TDAT_MAX_OPTION_CHAIN	4096	/* OPTIONS sections chained by DONE */
-#define TDAT_MAX_STRING		4096	/* a name or clock string */
-#define TDAT_SCAN_MAX		8192	/* bytes of a format scanned for name/ID */
-#define TDAT_MIN_PAGE		256u
-#define TDAT_MAX_PAGE		(16u << 20)
+#define TDP_MAX_OPTION_CHAIN	4096	/* OPTIONS sections chained by DONE */
+#define TDP_MAX_STRING		4096	/* a name or clock string */
+#define TDP_SCAN_MAX		8192	/* bytes of a format scanned for name/ID */
+#define TDP_MIN_PAGE		256u
+#define TDP_MAX_PAGE		(16u << 20)
 
 /**
- * struct tdat_blob - a byte range of a stream
+ * struct tdp_blob - a byte range of a stream
  * @s: the stream (borrowed from tdat_file.streams); NULL when absent
  * @off: offset in the stream's uncompressed content
  * @size: length
  */
-struct tdat_blob {
+struct tdp_blob {
 	struct tdat_stream *s;
 	uint64_t off;
 	uint64_t size;
 };
 
 /**
- * struct tdat_sec - a v7 section
+ * struct tdp_sec - a v7 section
  * @pub: what tdat_section_get() returns (first member)
  * @s: payload stream of a non-buffer section, NULL for buffer sections and
  *	for unknown sections whose compressed header could not be read
@@ -56,7 +57,7 @@ struct tdat_blob {
  *	at the first tdat_section_data_size(), under the file's lock)
  * @data_size: the payload size, once @size_known
  */
-struct tdat_sec {
+struct tdp_sec {
 	struct tdat_section pub;
 	struct tdat_stream *s;
 	long buffer;
@@ -65,18 +66,18 @@ struct tdat_sec {
 };
 
 /**
- * struct tdat_fmt - one event format
+ * struct tdp_fmt - one event format
  * @pub: what tdat_event_get() returns (first member); @pub.name is owned,
  *	@pub.system points into tdat_file.systems
  * @text: where its text lives
  */
-struct tdat_fmt {
+struct tdp_fmt {
 	struct tdat_event_format pub;
-	struct tdat_blob text;
+	struct tdp_blob text;
 };
 
 /**
- * struct tdat_buf - one buffer
+ * struct tdp_buf - one buffer
  * @pub: what tdat_buffer_get() returns (first member); name and clock owned
  * @cpus: owned array behind @pub.cpus
  * @kind: layout of every per-CPU stream
@@ -86,7 +87,7 @@ struct tdat_fmt {
  *	chunk count that trace-cmd leaves out of a compressed CPU's size)
  * @order: file order of the buffer's descriptor, for sorting
  */
-struct tdat_buf {
+struct tdp_buf {
 	struct tdat_buffer pub;
 	struct tdat_cpu_data *cpus;
 	enum tdat_stream_kind kind;
@@ -97,7 +98,7 @@ struct tdat_buf {
 };
 
 /**
- * struct tdat_errlog - damage found after open (tdat-error.c)
+ * struct tdp_errlog - damage found after open (tdat-error.c)
  * @lock: guards the rest; taken last, never held while taking another
  * @v: entries, in the order found
  * @n: entries kept
@@ -105,7 +106,7 @@ struct tdat_buf {
  * @dropped: reports beyond TDAT_ERROR_MAX
  * @ready: @lock was initialised
  */
-struct tdat_errlog {
+struct tdp_errlog {
 	pthread_mutex_t lock;
 	struct tdat_error *v;
 	size_t n, cap;
@@ -122,7 +123,7 @@ struct tdat_file {
 	struct tdat_source src;
 	struct tdat_cache *cache;
 	pthread_mutex_t lock;
-	struct tdat_errlog errlog;
+	struct tdp_errlog errlog;
 
 	unsigned int version;
 	bool big_endian;
@@ -133,7 +134,7 @@ struct tdat_file {
 	char comp_version[64];
 	const struct tdat_compress_ops *ops;
 
-	struct tdat_sec *secs;
+	struct tdp_sec *secs;
 	size_t nsecs;
 	char *strings;		/* all STRINGS payloads, NUL appended */
 	size_t strings_len;
@@ -141,13 +142,13 @@ struct tdat_file {
 	struct tdat_option *opts;
 	size_t nopts, opts_cap;
 
-	struct tdat_blob meta[TDAT_META_COUNT];
-	struct tdat_fmt *fmts;
+	struct tdp_blob meta[TDAT_META_COUNT];
+	struct tdp_fmt *fmts;
 	size_t nfmts, fmts_cap;
 	char **systems;
 	size_t nsystems, systems_cap;
 
-	struct tdat_buf *bufs;
+	struct tdp_buf *bufs;
 	size_t nbufs, bufs_cap;
 
 	struct tdat_stream **streams;
@@ -162,72 +163,37 @@ struct tdat_file {
 	size_t errlen;
 };
 
-/**
- * struct tdat_cur - a parsing position in metadata
- * @f: the file (for endianness and messages)
- * @mem: the payload in memory, or NULL to read through @s
- * @s: the stream read when @mem is NULL
- * @pos: current offset in the payload
- * @end: payload size
- * @raw: payload offsets map to file offsets (@base + pos)
- * @base: file offset of payload byte 0 when @raw
- * @sec_off: file offset of the compressed section when !@raw
+struct tdp_cur;
+
+/*
+ * The format readers, each called only from the layer above it: the open
+ * (tdat-input.c) calls the v6 and v7 layouts, which call the metadata and
+ * buffer readers, which report damage to tdat-error.c.
  */
-struct tdat_cur {
-	struct tdat_file *f;
-	const uint8_t *mem;
-	struct tdat_stream *s;
-	uint64_t pos;
-	uint64_t end;
-	bool raw;
-	uint64_t base;
-	uint64_t sec_off;
-};
 
-/* tdat-input.c */
-int tdat_fail(struct tdat_file *f, int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int tdat_pread_all(struct tdat_file *f, void *buf, size_t len, uint64_t off,
-		   const char *what);
-struct tdat_stream *tdat_stream_own(struct tdat_file *f, enum tdat_stream_kind kind,
-				    uint64_t off, uint64_t size);
-int tdat_option_add(struct tdat_file *f, uint16_t id, uint32_t size,
-		    uint64_t offset, const void *data);
-const char *tdat_where(const struct tdat_cur *c, uint64_t pos, char *buf,
-		       size_t len);
-int tdat_cur_read(struct tdat_cur *c, void *buf, uint64_t len, const char *what);
-int tdat_cur_peek(struct tdat_cur *c, void *buf, size_t len);
-int tdat_cur_u32(struct tdat_cur *c, uint32_t *v, const char *what);
-int tdat_cur_u64(struct tdat_cur *c, uint64_t *v, const char *what);
-int tdat_cur_string(struct tdat_cur *c, char **out, const char *what);
-int tdat_cur_skip(struct tdat_cur *c, uint64_t len, const char *what);
-long tdat_find_section(const struct tdat_file *f, uint64_t off);
-int tdat_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
-			 const char *what);
-
-/* tdat-input-v6.c */
-int tdat_open_v6(struct tdat_file *f, uint64_t pos);
-char *tdat_clock_from_text(const char *text, size_t len);
+/* tdat-input-v6.c, tdat-input-v7.c */
+int tdp_open_v6(struct tdat_file *f, uint64_t pos);
+int tdp_open_v7(struct tdat_file *f, uint64_t first_options, uint64_t after);
 
 /* tdat-meta.c */
-int tdat_meta_header_info(struct tdat_cur *c, bool markers);
-int tdat_meta_formats(struct tdat_cur *c, const char *system);
-int tdat_meta_systems(struct tdat_cur *c);
-int tdat_meta_sized(struct tdat_cur *c, enum tdat_meta which, unsigned int prefix);
-int tdat_meta_v7(struct tdat_file *f);
+int tdp_meta_header_info(struct tdp_cur *c, bool markers);
+int tdp_meta_formats(struct tdp_cur *c, const char *system);
+int tdp_meta_systems(struct tdp_cur *c);
+int tdp_meta_sized(struct tdp_cur *c, enum tdat_meta which, unsigned int prefix);
+int tdp_meta_v7(struct tdat_file *f);
 
 /* tdat-buffer.c */
-struct tdat_buf *tdat_buffer_new(struct tdat_file *f, const char *name,
-				 const char *clock, uint32_t page_size,
-				 bool latency, long section, unsigned int ncpus);
-int tdat_buffers_v7(struct tdat_file *f);
-int tdat_buffers_finish(struct tdat_file *f);
-void tdat_buffers_free(struct tdat_file *f);
+struct tdp_buf *tdp_buffer_new(struct tdat_file *f, const char *name,
+			       const char *clock, uint32_t page_size,
+			       bool latency, long section, unsigned int ncpus);
+int tdp_buffers_v7(struct tdat_file *f);
+int tdp_buffers_finish(struct tdat_file *f);
+void tdp_buffers_free(struct tdat_file *f);
 
 /* tdat-error.c */
-int tdat_errlog_init(struct tdat_file *f);
-void tdat_errlog_free(struct tdat_file *f);
-int tdat_error_add(struct tdat_file *f, const struct tdat_error *e);
-const char *tdat_buffer_label(const struct tdat_file *f, size_t b);
+int tdp_errlog_init(struct tdat_file *f);
+void tdp_errlog_free(struct tdat_file *f);
+int tdp_error_add(struct tdat_file *f, const struct tdat_error *e);
+const char *tdp_buffer_label(const struct tdat_file *f, size_t b);
 
 #endif /* TDAT_PRIVATE_H */
