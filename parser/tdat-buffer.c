@@ -11,6 +11,10 @@
 
 #include "tdat-cursor.h"
 
+#define CPU_ENTRY	20	/* BUFFER option: u32 cpu, u64 offset, u64 size */
+#define CHUNK_COUNT	4	/* u32 chunk count before a chunk stream */
+#define CPU_NUMBER_MAX	0x7fffffffu /* above: not a CPU, not counted */
+
 /**
  * tdp_buffer_new() - append a buffer with room for @ncpus CPUs
  * @f: file
@@ -89,7 +93,7 @@ static int check_section(struct tdat_file *f, const struct tdat_option *o,
 				 "option %s at offset %llu: offset %llu is not a section with id %u",
 				 tdat_option_name(o->id), (unsigned long long)o->offset,
 				 (unsigned long long)off, id);
-	if ((f->secs[k].pub.flags & 1) && !f->ops)
+	if ((f->secs[k].pub.flags & TDAT_SECTION_COMPRESSED) && !f->ops)
 		return tdp_fail(f, EINVAL,
 				 "section %ld (id %u) at offset %llu: compressed, but the file has no compression",
 				 k, id, (unsigned long long)off);
@@ -99,7 +103,7 @@ static int check_section(struct tdat_file *f, const struct tdat_option *o,
 
 static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 {
-	uint32_t pos = 8, page, n;
+	uint32_t pos = TDP_SECTION_REF, page, n;
 	const char *name, *clock;
 	struct tdp_sec *sec;
 	struct tdp_buf *b;
@@ -107,14 +111,14 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	long k;
 	int r;
 
-	if (o->size < 8)
+	if (o->size < TDP_SECTION_REF)
 		goto bad;
 	r = check_section(f, o, tdat_get64(f, o->data), TDAT_OPT_BUFFER, &k);
 	if (r)
 		return r;
 	name = opt_string(o, &pos);
 	clock = name ? opt_string(o, &pos) : NULL;
-	if (!clock || o->size - pos < 8)
+	if (!clock || o->size - pos < 8)	/* u32 page size, u32 CPU count */
 		goto bad;
 	page = tdat_get32(f, (const char *)o->data + pos);
 	n = tdat_get32(f, (const char *)o->data + pos + 4);
@@ -122,7 +126,7 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	if (r)
 		return r;
 	pos += 8;
-	if (n > (o->size - pos) / 20)
+	if (n > (o->size - pos) / CPU_ENTRY)
 		return tdp_fail(f, EINVAL,
 				 "option buffer at offset %llu: %u CPUs do not fit in its %u bytes",
 				 (unsigned long long)o->offset, n, o->size);
@@ -130,11 +134,11 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	if (!b)
 		return -ENOMEM;
 	sec = &f->secs[k];
-	start = sec->pub.offset + 16;
+	start = sec->pub.offset + TDP_SECTION_HDR;
 	end = start + sec->pub.size;
-	if (sec->pub.flags & 1)
+	if (sec->pub.flags & TDAT_SECTION_COMPRESSED)
 		b->kind = TDAT_STREAM_CHUNKS;
-	for (uint32_t i = 0; i < n; i++, pos += 20) {
+	for (uint32_t i = 0; i < n; i++, pos += CPU_ENTRY) {
 		const char *p = (const char *)o->data + pos;
 		struct tdat_cpu_data *c = &b->cpus[i];
 
@@ -157,8 +161,9 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		 * trace-cmd 3.1 records a chunk stream's size without its
 		 * u32 chunk count; take the count in when it fits.
 		 */
-		if (b->kind == TDAT_STREAM_CHUNKS && end - c->offset - c->stored_size >= 4)
-			b->extra[i] = 4;
+		if (b->kind == TDAT_STREAM_CHUNKS &&
+		    end - c->offset - c->stored_size >= CHUNK_COUNT)
+			b->extra[i] = CHUNK_COUNT;
 		total += c->stored_size;
 		b->pub.ncpus++;
 	}
@@ -174,14 +179,14 @@ bad:
 
 static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 {
-	uint32_t pos = 8;
+	uint32_t pos = TDP_SECTION_REF;
 	const char *name, *clock;
 	struct tdp_sec *sec;
 	struct tdp_buf *b;
 	long k;
 	int r;
 
-	if (o->size < 8)
+	if (o->size < TDP_SECTION_REF)
 		goto bad;
 	r = check_section(f, o, tdat_get64(f, o->data), TDAT_OPT_BUFFER_TEXT, &k);
 	if (r)
@@ -195,10 +200,10 @@ static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 		return -ENOMEM;
 	sec = &f->secs[k];
 	b->cpus[0].cpu = 0;
-	b->cpus[0].offset = sec->pub.offset + 16;
+	b->cpus[0].offset = sec->pub.offset + TDP_SECTION_HDR;
 	b->cpus[0].stored_size = sec->pub.size;
 	b->pub.ncpus = 1;
-	if (sec->pub.flags & 1) {
+	if (sec->pub.flags & TDAT_SECTION_COMPRESSED) {
 		b->kind = TDAT_STREAM_CHUNKS;
 	} else {
 		sec->pub.data_size = sec->data_size = sec->pub.size;
@@ -265,7 +270,7 @@ int tdp_buffers_finish(struct tdat_file *f)
 		for (size_t i = 0; i < f->nbufs; i++)
 			for (unsigned int c = 0; c < f->bufs[i].pub.ncpus; c++)
 				if (f->bufs[i].cpus[c].cpu >= f->cpu_count &&
-				    f->bufs[i].cpus[c].cpu < 0x7fffffffu)
+				    f->bufs[i].cpus[c].cpu < CPU_NUMBER_MAX)
 					f->cpu_count = f->bufs[i].cpus[c].cpu + 1;
 	}
 	return 0;

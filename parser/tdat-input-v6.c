@@ -12,6 +12,10 @@
 
 #include "tdat-cursor.h"
 
+#define MARKER_LEN	10	/* "options  ", "latency  ", "flyrecord", NUL */
+#define CPU_ENTRY	16	/* flyrecord CPU table: u64 offset, u64 size */
+#define BUFFER_NAME_AT	8	/* BUFFER option: u64 offset, then the name */
+
 /*
  * The selected clock of a trace_clock text such as "[local] global
  * counter" (@len bytes, not NUL-terminated): a new string with the
@@ -30,9 +34,9 @@ static char *clock_from_text(const char *text, size_t len)
 	return strndup(open + 1, (size_t)(close - open - 1));
 }
 
-static int read_marker(struct tdp_cur *c, char m[10])
+static int read_marker(struct tdp_cur *c, char m[MARKER_LEN])
 {
-	return tdp_cur_read(c, m, 10, "data marker");
+	return tdp_cur_read(c, m, MARKER_LEN, "data marker");
 }
 
 /* Options until the bare u16 0; notes TRACECLOCK and the CPUCOUNTs. */
@@ -117,11 +121,11 @@ static int flyrecord(struct tdp_cur *c, const char *name, unsigned int ncpus)
 	uint64_t table = c->pos;
 	int r;
 
-	if ((uint64_t)ncpus * 16 > c->end - c->pos)
+	if ((uint64_t)ncpus * CPU_ENTRY > c->end - c->pos)
 		return tdp_fail(f, EINVAL,
 				 "flyrecord of buffer \"%s\" at offset %llu: %u CPUs run past the end of the file",
 				 name, (unsigned long long)table, ncpus);
-	c->pos += (uint64_t)ncpus * 16;
+	c->pos += (uint64_t)ncpus * CPU_ENTRY;
 	if (f->have_traceclock) {
 		uint64_t len;
 		char buf[TDP_MAX_STRING];
@@ -154,10 +158,11 @@ static int flyrecord(struct tdp_cur *c, const char *name, unsigned int ncpus)
 	if (!b)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < ncpus; i++) {
-		uint8_t e[16];
+		uint8_t e[CPU_ENTRY];
 		uint64_t off, size;
 
-		r = tdp_pread_all(f, e, 16, table + 16ull * i, "flyrecord CPU table");
+		r = tdp_pread_all(f, e, CPU_ENTRY, table + (uint64_t)CPU_ENTRY * i,
+				  "flyrecord CPU table");
 		if (r)
 			return r;
 		off = tdat_get64(f, e);
@@ -187,14 +192,15 @@ static int instances(struct tdp_cur *c, const unsigned int *bufcpus)
 		const struct tdat_option *o = &f->opts[i];
 		const char *name;
 		const char *nul;
-		char m[10];
+		char m[MARKER_LEN];
 		unsigned int n;
 		int r;
 
 		if (o->id != TDAT_OPT_BUFFER)
 			continue;
-		name = (const char *)o->data + 8;
-		nul = o->size > 8 ? memchr(name, '\0', o->size - 8) : NULL;
+		name = (const char *)o->data + BUFFER_NAME_AT;
+		nul = o->size > BUFFER_NAME_AT ?
+		      memchr(name, '\0', o->size - BUFFER_NAME_AT) : NULL;
 		if (!nul)
 			return tdp_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
 					 (unsigned long long)o->offset, o->size);
@@ -207,11 +213,11 @@ static int instances(struct tdp_cur *c, const unsigned int *bufcpus)
 		r = read_marker(c, m);
 		if (r)
 			return r;
-		if (memcmp(m, "flyrecord", 10))
+		if (memcmp(m, "flyrecord", MARKER_LEN))
 			return tdp_fail(f, EINVAL,
 					 "option buffer at offset %llu: no \"flyrecord\" marker at offset %llu",
 					 (unsigned long long)o->offset,
-					 (unsigned long long)(c->pos - 10));
+					 (unsigned long long)(c->pos - MARKER_LEN));
 		n = bufcpus && bufcpus[i] ? bufcpus[i] : f->header_cpus;
 		r = flyrecord(c, name, n);
 		if (r)
@@ -232,7 +238,7 @@ int tdp_open_v6(struct tdat_file *f, uint64_t pos)
 	struct tdp_cur c = { .f = f, .pos = pos, .end = f->file_size, .raw = true };
 	unsigned int *bufcpus = NULL;
 	size_t bufcap = 0;
-	char m[10];
+	char m[MARKER_LEN];
 	int r;
 
 	c.s = tdp_stream_own(f, TDAT_STREAM_RAW, 0, f->file_size);
@@ -253,14 +259,14 @@ int tdp_open_v6(struct tdat_file *f, uint64_t pos)
 		r = tdp_cur_u32(&c, &f->header_cpus, "CPU count");
 	if (!r)
 		r = read_marker(&c, m);
-	if (!r && !memcmp(m, "options  ", 10)) {
+	if (!r && !memcmp(m, "options  ", MARKER_LEN)) {
 		r = read_options(&c, &bufcpus, &bufcap);
 		if (!r)
 			r = read_marker(&c, m);
 	}
 	if (r)
 		goto out;
-	if (!memcmp(m, "latency  ", 10)) {
+	if (!memcmp(m, "latency  ", MARKER_LEN)) {
 		struct tdp_buf *b = tdp_buffer_new(f, "", f->traceclock ? f->traceclock : "",
 						     f->page_size, true, -1, 1);
 
@@ -271,11 +277,11 @@ int tdp_open_v6(struct tdat_file *f, uint64_t pos)
 		b->cpus[0].offset = c.pos;
 		b->cpus[0].stored_size = c.end - c.pos;
 		b->pub.ncpus = 1;
-	} else if (!memcmp(m, "flyrecord", 10)) {
+	} else if (!memcmp(m, "flyrecord", MARKER_LEN)) {
 		r = flyrecord(&c, "", f->header_cpus);
 	} else {
 		r = tdp_fail(f, EINVAL, "unknown data marker at offset %llu",
-			      (unsigned long long)(c.pos - 10));
+			      (unsigned long long)(c.pos - MARKER_LEN));
 	}
 	if (!r)
 		r = instances(&c, bufcpus);

@@ -13,28 +13,31 @@
 
 #include "tdat-cursor.h"
 
+#define OPTION_HDR	6	/* u16 id, u32 size */
+#define DONE_SIZE	8	/* DONE: u64 offset of the next OPTIONS section */
+
 
 static int walk_sections(struct tdat_file *f, uint64_t pos)
 {
 	size_t cap = 0;
 
 	while (pos < f->file_size) {
-		uint8_t h[16];
+		uint8_t h[TDP_SECTION_HDR];
 		struct tdp_sec *s;
 		uint64_t size;
 		void *nw;
 		int r;
 
-		if (f->file_size - pos < 16)
+		if (f->file_size - pos < TDP_SECTION_HDR)
 			return tdp_fail(f, EINVAL,
 					 "truncated section header at offset %llu (%llu bytes left)",
 					 (unsigned long long)pos,
 					 (unsigned long long)(f->file_size - pos));
-		r = tdp_pread_all(f, h, 16, pos, "section header");
+		r = tdp_pread_all(f, h, sizeof(h), pos, "section header");
 		if (r)
 			return r;
 		size = tdat_get64(f, h + 8);
-		if (size > f->file_size - pos - 16)
+		if (size > f->file_size - pos - TDP_SECTION_HDR)
 			return tdp_fail(f, EINVAL,
 					 "section %zu (id %u) at offset %llu: size %llu runs past the end of the file (%llu bytes)",
 					 f->nsecs, tdat_get16(f, h),
@@ -54,7 +57,7 @@ static int walk_sections(struct tdat_file *f, uint64_t pos)
 		s->pub.offset = pos;
 		s->pub.size = size;
 		s->buffer = -1;
-		pos += 16 + size;
+		pos += TDP_SECTION_HDR + size;
 	}
 	return 0;
 }
@@ -76,11 +79,11 @@ static int section_streams(struct tdat_file *f)
 {
 	for (size_t i = 0; i < f->nsecs; i++) {
 		struct tdp_sec *s = &f->secs[i];
-		bool comp = s->pub.flags & 1;
+		bool comp = s->pub.flags & TDAT_SECTION_COMPRESSED;
 		uint32_t desc = (uint32_t)s->pub.data_size;
 
 		s->pub.description = NULL;
-		if (desc != 0xffffffffu && desc < f->strings_len)
+		if (desc != TDP_NO_STRING && desc < f->strings_len)
 			s->pub.description = f->strings + desc;
 		/* a compressed buffer's size waits for tdat_section_data_size() */
 		s->pub.data_size = s->data_size = s->pub.size;
@@ -97,7 +100,7 @@ static int section_streams(struct tdat_file *f)
 					 i, s->pub.id, (unsigned long long)s->pub.offset);
 		}
 		s->s = tdp_stream_own(f, comp ? TDAT_STREAM_BLOCK : TDAT_STREAM_RAW,
-				       s->pub.offset + 16, s->pub.size);
+				       s->pub.offset + TDP_SECTION_HDR, s->pub.size);
 		if (!s->s) {
 			if (errno == ENOMEM)
 				return -ENOMEM;
@@ -119,7 +122,7 @@ static int read_strings(struct tdat_file *f)
 
 	for (size_t i = 0; i < f->nsecs; i++) {
 		struct tdp_sec *s = &f->secs[i];
-		bool comp = s->pub.flags & 1;
+		bool comp = s->pub.flags & TDAT_SECTION_COMPRESSED;
 		struct tdat_stream *st;
 		uint64_t sz;
 		ssize_t r;
@@ -132,7 +135,7 @@ static int read_strings(struct tdat_file *f)
 					 "section %zu (id 15) at offset %llu: compressed, but the file has no compression",
 					 i, (unsigned long long)s->pub.offset);
 		st = tdp_stream_own(f, comp ? TDAT_STREAM_BLOCK : TDAT_STREAM_RAW,
-				     s->pub.offset + 16, s->pub.size);
+				     s->pub.offset + TDP_SECTION_HDR, s->pub.size);
 		if (!st)
 			return -errno;
 		s->s = st;
@@ -160,8 +163,8 @@ static int read_strings(struct tdat_file *f)
 static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 {
 	struct tdp_sec *s = &f->secs[i];
-	bool comp = s->pub.flags & 1;
-	uint64_t base = s->pub.offset + 16;
+	bool comp = s->pub.flags & TDAT_SECTION_COMPRESSED;
+	uint64_t base = s->pub.offset + TDP_SECTION_HDR;
 	uint64_t len, pos = 0;
 	uint8_t *buf;
 	int r = 0;
@@ -184,7 +187,7 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 		uint32_t size;
 		uint64_t at;
 
-		if (len - pos < 6) {
+		if (len - pos < OPTION_HDR) {
 			r = comp ? tdp_fail(f, EINVAL,
 					     "truncated option header at offset %llu of the options section at offset %llu",
 					     (unsigned long long)pos,
@@ -195,8 +198,8 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 		}
 		id = tdat_get16(f, buf + pos);
 		size = tdat_get32(f, buf + pos + 2);
-		at = comp ? s->pub.offset : base + pos + 6;
-		if (size > len - pos - 6) {
+		at = comp ? s->pub.offset : base + pos + OPTION_HDR;
+		if (size > len - pos - OPTION_HDR) {
 			r = tdp_fail(f, EINVAL,
 				      "option %u at offset %llu: size %u runs past its section (at offset %llu, %llu bytes)",
 				      id, (unsigned long long)(comp ? s->pub.offset : base + pos),
@@ -204,17 +207,17 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 				      (unsigned long long)len);
 			goto out;
 		}
-		r = tdp_option_add(f, id, size, at, buf + pos + 6);
+		r = tdp_option_add(f, id, size, at, buf + pos + OPTION_HDR);
 		if (r)
 			goto out;
-		pos += 6 + (uint64_t)size;
+		pos += OPTION_HDR + (uint64_t)size;
 		if (id == TDAT_OPT_DONE) {
-			if (size != 8) {
+			if (size != DONE_SIZE) {
 				r = tdp_fail(f, EINVAL, "DONE option at offset %llu: size %u, not 8",
 					      (unsigned long long)at, size);
 				goto out;
 			}
-			*next = tdat_get64(f, buf + pos - 8);
+			*next = tdat_get64(f, buf + pos - DONE_SIZE);
 			break;
 		}
 	}

@@ -19,87 +19,126 @@
 
 /* --- the initial header ------------------------------------------------ */
 
-static int read_initial_header(struct tdat_file *f, uint64_t *next, uint64_t *after)
+#define HDR_MAGIC_LEN	10	/* 0x17 0x08 0x44 "tracing" */
+#define HDR_VERSION_AT	HDR_MAGIC_LEN
+#define HDR_VERSION_MAX	16	/* a longer "version" is no version string */
+#define HDR_FIXED_AT	12	/* after the one-digit version and its NUL */
+#define HDR_FIXED_LEN	6	/* u8 endianness, u8 long size, u32 page size */
+#define HDR_READ	160	/* reaches past both compression strings */
+#define HDR_OPTIONS_LEN	8	/* v7: u64 offset of the first OPTIONS section */
+
+/* Magic, version and the fixed fields; *@end is set to the byte after them. */
+static int header_fixed(struct tdat_file *f, const uint8_t *h, size_t n,
+			size_t *end)
 {
-	static const uint8_t magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a',
-					   'c', 'i', 'n', 'g' };
-	uint8_t h[160];
-	size_t n = f->file_size < sizeof(h) ? (size_t)f->file_size : sizeof(h);
+	static const uint8_t magic[HDR_MAGIC_LEN] = { 0x17, 0x08, 0x44, 't', 'r',
+						      'a', 'c', 'i', 'n', 'g' };
+	const char *nul;
 	size_t p, len;
-	char *nul;
 	int r;
 
-	r = tdp_pread_all(f, h, n, 0, "header");
-	if (r)
-		return r;
 	if (memcmp(h, magic, n < 3 ? n : 3))
 		return tdp_fail(f, EINVAL, "not a trace.dat file: bad magic at offset 0");
-	if (memcmp(h + 3, magic + 3, n < 10 ? (n > 3 ? n - 3 : 0) : 7))
+	if (memcmp(h + 3, magic + 3, n < HDR_MAGIC_LEN ? (n > 3 ? n - 3 : 0) : HDR_MAGIC_LEN - 3))
 		return tdp_fail(f, EINVAL, "not a trace.dat file: bad magic at offset 3");
-	if (n < 10)
+	if (n < HDR_MAGIC_LEN)
 		return tdp_fail(f, EINVAL, "truncated header at offset %zu", n < 3 ? (size_t)0 : (size_t)3);
-	nul = memchr(h + 10, '\0', n - 10 < 16 ? n - 10 : 16);
+	nul = memchr(h + HDR_VERSION_AT, '\0', n - HDR_VERSION_AT < HDR_VERSION_MAX ?
+		     n - HDR_VERSION_AT : HDR_VERSION_MAX);
 	if (!nul)
-		return tdp_fail(f, n < 26 ? EINVAL : EPROTONOSUPPORT,
-				 n < 26 ? "truncated header at offset 10" :
-				 "unsupported version (not a short string) at offset 10");
-	len = (size_t)(nul - (char *)(h + 10));
-	if (len != 1 || (h[10] != '6' && h[10] != '7'))
+		return tdp_fail(f, n < HDR_VERSION_AT + HDR_VERSION_MAX ? EINVAL : EPROTONOSUPPORT,
+				n < HDR_VERSION_AT + HDR_VERSION_MAX ? "truncated header at offset 10" :
+				"unsupported version (not a short string) at offset 10");
+	len = (size_t)(nul - (const char *)(h + HDR_VERSION_AT));
+	if (len != 1 || (h[HDR_VERSION_AT] != '6' && h[HDR_VERSION_AT] != '7'))
 		return tdp_fail(f, EPROTONOSUPPORT,
-				 "unsupported version \"%.*s\" at offset 10 (only 6 and 7 are read)",
-				 (int)len, (char *)h + 10);
-	f->version = (unsigned int)(h[10] - '0');
-	p = 12;
-	if (n < p + 6)
+				"unsupported version \"%.*s\" at offset 10 (only 6 and 7 are read)",
+				(int)len, (const char *)h + HDR_VERSION_AT);
+	f->version = (unsigned int)(h[HDR_VERSION_AT] - '0');
+	p = HDR_FIXED_AT;
+	if (n < p + HDR_FIXED_LEN)
 		return tdp_fail(f, EINVAL, "truncated header at offset %zu",
-				 n <= p ? p : (n < p + 2 ? n : p + 2));
+				n <= p ? p : (n < p + 2 ? n : p + 2));
 	if (h[p] > 1)
 		return tdp_fail(f, EINVAL, "bad endianness byte %u at offset %zu",
-				 h[p], p);
+				h[p], p);
 	f->big_endian = h[p] == 1;
 	if (h[p + 1] != 4 && h[p + 1] != 8)
 		return tdp_fail(f, EINVAL, "bad long size %u at offset %zu",
-				 h[p + 1], p + 1);
+				h[p + 1], p + 1);
 	f->long_size = h[p + 1];
 	f->page_size = tdat_get32(f, h + p + 2);
 	r = tdp_parse_page_size(f, f->page_size, p + 2, "page size");
 	if (r)
 		return r;
-	p += 6;
+	*end = p + HDR_FIXED_LEN;
+	return 0;
+}
+
+/*
+ * v7: the compression name and version strings from @p on, then the offset
+ * of the first OPTIONS section (*@next); *@after is the byte after it.
+ */
+static int header_compression(struct tdat_file *f, const uint8_t *h, size_t n,
+			      size_t p, uint64_t *next, uint64_t *after)
+{
+	const char *nul;
+	size_t len;
+
+	nul = memchr(h + p, '\0', n - p < sizeof(f->comp_name) ? n - p : sizeof(f->comp_name));
+	if (!nul)
+		return tdp_fail(f, EINVAL, "truncated header at offset %zu (compression name)", p);
+	memcpy(f->comp_name, h + p, (size_t)(nul - (const char *)h) - p + 1);
+	len = (size_t)(nul - (const char *)h) + 1;
+	nul = memchr(h + len, '\0', n - len < sizeof(f->comp_version) ? n - len : sizeof(f->comp_version));
+	if (!nul)
+		return tdp_fail(f, EINVAL, "truncated header at offset %zu (compression version)", len);
+	memcpy(f->comp_version, h + len, (size_t)(nul - (const char *)h) - len + 1);
+	if (strcmp(f->comp_name, "none")) {
+		f->ops = tdat_compress_find(f->comp_name);
+		if (!f->ops)
+			return tdp_fail(f, EPROTONOSUPPORT,
+					"unknown compression \"%s\" at offset %zu",
+					f->comp_name, p);
+		if (f->ops->supported && f->ops->supported(f->comp_version) < 0)
+			return tdp_fail(f, EPROTONOSUPPORT,
+					"unsupported %s version \"%s\" at offset %zu",
+					f->comp_name, f->comp_version, len);
+	}
+	p = (size_t)(nul - (const char *)h) + 1;
+	if (n < p + HDR_OPTIONS_LEN)
+		return tdp_fail(f, EINVAL, "truncated header at offset %zu", p);
+	f->src.ops = f->ops;
+	*next = tdat_get64(f, h + p);
+	*after = p + HDR_OPTIONS_LEN;
+	return 0;
+}
+
+/*
+ * The initial header.  v6: *@next and *@after are the offset right after
+ * it, where the metadata starts.  v7: *@next is the first OPTIONS section,
+ * *@after the first section header.
+ */
+static int read_initial_header(struct tdat_file *f, uint64_t *next, uint64_t *after)
+{
+	uint8_t h[HDR_READ];
+	size_t n = f->file_size < sizeof(h) ? (size_t)f->file_size : sizeof(h);
+	size_t p;
+	int r;
+
+	r = tdp_pread_all(f, h, n, 0, "header");
+	if (r)
+		return r;
+	r = header_fixed(f, h, n, &p);
+	if (r)
+		return r;
 	if (f->version == 6) {
 		strcpy(f->comp_name, "none");
 		*next = p;
 		*after = p;
 		return 0;
 	}
-
-	nul = memchr(h + p, '\0', n - p < sizeof(f->comp_name) ? n - p : sizeof(f->comp_name));
-	if (!nul)
-		return tdp_fail(f, EINVAL, "truncated header at offset %zu (compression name)", p);
-	memcpy(f->comp_name, h + p, (size_t)(nul - (char *)h) - p + 1);
-	len = (size_t)(nul - (char *)h) + 1;
-	nul = memchr(h + len, '\0', n - len < sizeof(f->comp_version) ? n - len : sizeof(f->comp_version));
-	if (!nul)
-		return tdp_fail(f, EINVAL, "truncated header at offset %zu (compression version)", len);
-	memcpy(f->comp_version, h + len, (size_t)(nul - (char *)h) - len + 1);
-	if (strcmp(f->comp_name, "none")) {
-		f->ops = tdat_compress_find(f->comp_name);
-		if (!f->ops)
-			return tdp_fail(f, EPROTONOSUPPORT,
-					 "unknown compression \"%s\" at offset %zu",
-					 f->comp_name, p);
-		if (f->ops->supported && f->ops->supported(f->comp_version) < 0)
-			return tdp_fail(f, EPROTONOSUPPORT,
-					 "unsupported %s version \"%s\" at offset %zu",
-					 f->comp_name, f->comp_version, len);
-	}
-	p = (size_t)(nul - (char *)h) + 1;
-	if (n < p + 8)
-		return tdp_fail(f, EINVAL, "truncated header at offset %zu", p);
-	f->src.ops = f->ops;
-	*next = tdat_get64(f, h + p);
-	*after = p + 8;
-	return 0;
+	return header_compression(f, h, n, p, next, after);
 }
 
 /**

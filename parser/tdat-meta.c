@@ -6,6 +6,7 @@
  * through the part's stream (and so through the chunk cache).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +104,7 @@ int tdp_meta_formats(struct tdp_cur *c, const char *system)
 			char *endp;
 			long v = strtol(idstr, &endp, 10);
 
-			if (endp != idstr && v >= 0 && v <= 0x7fffffffL)
+			if (endp != idstr && v >= 0 && v <= INT_MAX)
 				id = (int)v;
 			free(idstr);
 		}
@@ -302,7 +303,7 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
 				 i, id, (unsigned long long)s->pub.offset);
 	c.end = tdat_stream_size(s->s);
-	if (s->pub.flags & 1) {
+	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
 		/* Decompress once for the check; parse from memory. */
 		ssize_t got;
 
@@ -320,7 +321,7 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		c.sec_off = s->pub.offset;
 	} else {
 		c.raw = true;
-		c.base = s->pub.offset + 16;
+		c.base = s->pub.offset + TDP_SECTION_HDR;
 	}
 	switch (id) {
 	case TDAT_OPT_HEADER_INFO:
@@ -381,7 +382,7 @@ int tdp_meta_v7(struct tdat_file *f)
 			want |= o->id == ids[j];
 		if (!want)
 			continue;
-		if (o->size < 8)
+		if (o->size < TDP_SECTION_REF)
 			return tdp_fail(f, EINVAL, "option %s at offset %llu: size %u, not 8",
 					 tdat_option_name(o->id),
 					 (unsigned long long)o->offset, o->size);

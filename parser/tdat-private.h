@@ -35,6 +35,11 @@
 #define TDP_MIN_PAGE		256u
 #define TDP_MAX_PAGE		(16u << 20)
 
+/* Sizes the file format fixes. */
+#define TDP_SECTION_HDR		16	/* v7: u16 id, u16 flags, u32 string, u64 size */
+#define TDP_NO_STRING		0xffffffffu /* section string id: no description */
+#define TDP_SECTION_REF		8	/* an option's u64 offset of its section */
+
 /**
  * struct tdp_blob - a byte range of a stream
  * @s: the stream (borrowed from tdat_file.streams); NULL when absent

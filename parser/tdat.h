@@ -111,7 +111,7 @@ unsigned int tdat_cpu_count(const struct tdat_file *f);	/* CPUCOUNT, or v6 heade
 /**
  * struct tdat_section - one v7 section, in file order
  * @id: section id (enum tdat_option_id values)
- * @flags: section flags; bit 0 = compressed
+ * @flags: section flags: TDAT_SECTION_COMPRESSED or not
  * @offset: file offset of the 16-byte section header
  * @size: stored size, the bytes after the header
  * @data_size: decompressed payload size for metadata sections (equals
@@ -120,6 +120,8 @@ unsigned int tdat_cpu_count(const struct tdat_file *f);	/* CPUCOUNT, or v6 heade
  *	size only tdat_section_data_size() learns (it reads chunk tables)
  * @description: the description string from STRINGS, or NULL
  */
+#define TDAT_SECTION_COMPRESSED	0x1	/* tdat_section.flags: payload compressed */
+
 struct tdat_section {
 	uint16_t id;
 	uint16_t flags;
