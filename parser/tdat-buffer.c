@@ -3,6 +3,8 @@
  * tdat-buffer.c - buffers of trace data (flyrecord instances and latency
  * text): their descriptors from the v7 BUFFER/BUFFER_TEXT options, the
  * checks at open, and the per-CPU streams built lazily on first use.
+ *
+ * The public functions defined here are documented in tdat.h.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -299,19 +301,11 @@ void tdp_buffers_free(struct tdat_file *f)
 	f->nbufs = 0;
 }
 
-/** tdat_buffer_count() - Return: the number of buffers */
 size_t tdat_buffer_count(const struct tdat_file *f)
 {
 	return f->nbufs;
 }
 
-/**
- * tdat_buffer_get() - one buffer: the top one first, then in file order
- * @f: handle
- * @i: index
- *
- * Return: the buffer, or NULL when @i is out of range.
- */
 const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i)
 {
 	return i < f->nbufs ? &f->bufs[i].pub : NULL;
@@ -374,17 +368,6 @@ static int cpu_stream(struct tdat_file *f, size_t b, size_t c,
 	return *out ? 0 : -EIO;
 }
 
-/**
- * tdat_cpu_size() - uncompressed size of one CPU's data stream
- * @f: handle
- * @b: buffer index
- * @c: index into the buffer's cpus
- * @size: set to the size
- *
- * Return: 0, -ENOENT for bad indexes, or -EIO when the chunk table is
- * damaged.
- * Context: takes an internal lock.
- */
 int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)
 {
 	struct tdat_stream *s;
@@ -395,24 +378,6 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)
 	return r;
 }
 
-/**
- * tdat_cpu_read() - read a range of one CPU's uncompressed data
- * @f: handle
- * @b: buffer index
- * @c: index into the buffer's cpus
- * @buf: destination
- * @len: bytes wanted
- * @off: offset in the uncompressed stream
- *
- * A range that runs into damaged data returns the good bytes before it
- * (a short read); a read starting in damaged data fails with -EIO.  The
- * first read to find a damaged chunk records it in the damage registry.
- *
- * Return: bytes read (short at the end or before damage, 0 at end), -EIO
- * when @off is in a damaged range, or another negative errno.
- * Context: takes an internal lock; may block on another thread
- * decompressing the same chunk.
- */
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off)
 {
@@ -444,20 +409,6 @@ ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 	return n;
 }
 
-/**
- * tdat_cpu_mark_damaged() - record a damaged range of a CPU's data
- * @f: handle
- * @b: buffer index
- * @c: index into the buffer's cpus
- * @off: first damaged byte in the uncompressed stream
- * @len: damaged bytes
- * @why: what is wrong, e.g. "does not parse"
- *
- * Return: 0 (also when the registry is full or the range is known),
- * -ENOENT for bad indexes or a range outside the stream, -EIO when the
- * stream cannot be read at all, or -ENOMEM.
- * Context: takes the file's lock, then the registry lock.
- */
 int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 			  uint64_t len, const char *why)
 {
@@ -492,31 +443,11 @@ int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 	return tdp_error_add(f, &e);
 }
 
-/**
- * tdat_section_get() - one v7 section, in file order
- * @f: handle
- * @i: index
- *
- * Return: the section, or NULL when @i is out of range.
- */
 const struct tdat_section *tdat_section_get(const struct tdat_file *f, size_t i)
 {
 	return i < f->nsecs ? &f->secs[i].pub : NULL;
 }
 
-/**
- * tdat_section_data_size() - decompressed payload size of a section
- * @f: handle
- * @i: index
- * @size: set to the size
- *
- * For a compressed buffer section the first call reads the chunk tables
- * of its CPUs (the size is their sum, 0 if one is damaged); that is why
- * struct tdat_section leaves it out and opening a file does not read them.
- *
- * Return: 0, or -ENOENT when @i is out of range.
- * Context: takes an internal lock.
- */
 int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size)
 {
 	struct tdp_sec *s;

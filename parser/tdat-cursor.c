@@ -5,6 +5,8 @@
  * option and stream tables, and the cursor over metadata payloads.  It
  * sits on the streams and under every format reader; it calls none of
  * them.
+ *
+ * The public functions defined here are documented in tdat.h.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -364,30 +366,21 @@ int tdp_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
 
 /* --- public helpers for decoding option bytes --------------------------- */
 
-/**
- * tdat_option_name() - lower-case name of an option id
- * @id: option id
- *
- * Return: the name, or NULL for an unknown id.
- */
 const char *tdat_option_name(unsigned int id)
 {
 	return id < TDAT_OPT_MAX ? option_names[id] : NULL;
 }
 
-/** tdat_get16() - Return: the u16 at @p in file endianness */
 uint16_t tdat_get16(const struct tdat_file *f, const void *p)
 {
 	return tdp_get16(f->big_endian, p);
 }
 
-/** tdat_get32() - Return: the u32 at @p in file endianness */
 uint32_t tdat_get32(const struct tdat_file *f, const void *p)
 {
 	return tdp_get32(f->big_endian, p);
 }
 
-/** tdat_get64() - Return: the u64 at @p in file endianness */
 uint64_t tdat_get64(const struct tdat_file *f, const void *p)
 {
 	return tdp_get64(f->big_endian, p);

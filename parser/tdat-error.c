@@ -6,6 +6,8 @@
  * listing them while readers of the trace add more sees a prefix of the
  * final list.  Only the first TDAT_ERROR_MAX are kept: the registry is
  * bounded whatever the file holds.
+ *
+ * The public functions defined here are documented in tdat.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -104,13 +106,6 @@ out:
 	return r;
 }
 
-/**
- * tdat_error_count() - damaged ranges kept so far
- * @f: handle
- *
- * Return: the number of entries kept (at most TDAT_ERROR_MAX).
- * Context: takes the registry lock.
- */
 size_t tdat_error_count(struct tdat_file *f)
 {
 	size_t n;
@@ -121,16 +116,6 @@ size_t tdat_error_count(struct tdat_file *f)
 	return n;
 }
 
-/**
- * tdat_error_total() - damaged ranges found so far, kept or not
- * @f: handle
- *
- * Reports beyond TDAT_ERROR_MAX are counted without checking for repeats,
- * so past the bound the figure can count one range more than once.
- *
- * Return: entries kept plus reports dropped.
- * Context: takes the registry lock.
- */
 uint64_t tdat_error_total(struct tdat_file *f)
 {
 	uint64_t n;
@@ -141,15 +126,6 @@ uint64_t tdat_error_total(struct tdat_file *f)
 	return n;
 }
 
-/**
- * tdat_error_get() - copy one entry of the damage registry
- * @f: handle
- * @i: index, in the order the damage was found
- * @out: filled in
- *
- * Return: 0, or -ENOENT when @i is out of range.
- * Context: takes the registry lock.
- */
 int tdat_error_get(struct tdat_file *f, size_t i, struct tdat_error *out)
 {
 	int r = -ENOENT;
@@ -163,14 +139,6 @@ int tdat_error_get(struct tdat_file *f, size_t i, struct tdat_error *out)
 	return r;
 }
 
-/**
- * tdat_error_format() - one line for an entry, as the errors file shows it
- * @e: entry
- * @buf: destination (may be NULL when @len is 0)
- * @len: size of @buf
- *
- * Return: the length of the full line, as snprintf() returns it.
- */
 int tdat_error_format(const struct tdat_error *e, char *buf, size_t len)
 {
 	if (!e->length)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdat-input-v6.c - the fixed v6 layout (FORMAT.md section 3): metadata in
- * a fixed order, options ended by a bare u16 0, then latency text or the
- * flyrecord CPU table; v6 BUFFER options point to further flyrecord blocks.
- * Everything is read through one RAW stream over the whole file, so a
- * payload offset is a file offset.
+ * tdat-input-v6.c - the fixed v6 layout (trace-cmd.dat.v6(5)): after the
+ * initial header, metadata in a fixed order (header_page and header_event,
+ * ftrace formats, event systems, kallsyms, printk formats, saved cmdlines),
+ * the CPU count, then options ended by a bare u16 0, then latency text or
+ * the flyrecord CPU table; v6 BUFFER options point to further flyrecord
+ * blocks.  Everything is read through one RAW stream over the whole file,
+ * so a payload offset is a file offset.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -4,6 +4,8 @@
  * then the v6 or v7 layout behind it (tdat-input-v6.c, tdat-input-v7.c);
  * and the accessors of what the header and the tables hold.  The top of
  * the reader: nothing in parser/ calls into it.
+ *
+ * The public functions defined here are documented in tdat.h.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -141,15 +143,6 @@ static int read_initial_header(struct tdat_file *f, uint64_t *next, uint64_t *af
 	return header_compression(f, h, n, p, next, after);
 }
 
-/**
- * tdat_open() - open and validate a trace.dat file
- * @path: file to open (read-only)
- * @opts: options, or NULL for defaults
- * @err: buffer for a one-line message on failure; may be NULL
- * @errlen: size of @err
- *
- * Return: a new handle (free with tdat_close()), or NULL with errno set.
- */
 struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 			    char *err, size_t errlen)
 {
@@ -224,10 +217,6 @@ fail:
 	return NULL;
 }
 
-/**
- * tdat_close() - release a handle and everything it owns
- * @f: handle, or NULL
- */
 void tdat_close(struct tdat_file *f)
 {
 	if (!f)
@@ -258,85 +247,61 @@ void tdat_close(struct tdat_file *f)
 
 /* --- accessors ------------------------------------------------------------ */
 
-/** tdat_version() - Return: the file format version, 6 or 7 */
 unsigned int tdat_version(const struct tdat_file *f)
 {
 	return f->version;
 }
 
-/** tdat_big_endian() - Return: true for a big-endian file */
 bool tdat_big_endian(const struct tdat_file *f)
 {
 	return f->big_endian;
 }
 
-/** tdat_long_size() - Return: the user-space long size of the header */
 unsigned int tdat_long_size(const struct tdat_file *f)
 {
 	return f->long_size;
 }
 
-/** tdat_kernel_long_size() - Return: the kernel long size (header_page commit) */
 unsigned int tdat_kernel_long_size(const struct tdat_file *f)
 {
 	return f->kernel_long_size;
 }
 
-/** tdat_page_size() - Return: the page size of the file header */
 uint32_t tdat_page_size(const struct tdat_file *f)
 {
 	return f->page_size;
 }
 
-/** tdat_compression() - Return: "none", "zlib" or "zstd" */
 const char *tdat_compression(const struct tdat_file *f)
 {
 	return f->comp_name;
 }
 
-/** tdat_compression_version() - Return: the compression version, "" for none */
 const char *tdat_compression_version(const struct tdat_file *f)
 {
 	return f->comp_version;
 }
 
-/** tdat_file_size() - Return: the size of the trace file */
 uint64_t tdat_file_size(const struct tdat_file *f)
 {
 	return f->file_size;
 }
 
-/**
- * tdat_cpu_count() - the number of CPUs of the traced system
- * @f: handle
- *
- * Return: the CPUCOUNT option if present, else the v6 header count, else
- * the largest CPU count of the buffers.
- */
 unsigned int tdat_cpu_count(const struct tdat_file *f)
 {
 	return f->cpu_count;
 }
 
-/** tdat_section_count() - Return: the number of v7 sections (0 for v6) */
 size_t tdat_section_count(const struct tdat_file *f)
 {
 	return f->nsecs;
 }
 
-/** tdat_option_count() - Return: the number of options, DONE included */
 size_t tdat_option_count(const struct tdat_file *f)
 {
 	return f->nopts;
 }
 
-/**
- * tdat_option_get() - one option in file order
- * @f: handle
- * @i: index
- *
- * Return: the option, or NULL when @i is out of range.
- */
 const struct tdat_option *tdat_option_get(const struct tdat_file *f, size_t i)
 {
 	return i < f->nopts ? &f->opts[i] : NULL;

@@ -4,6 +4,8 @@
  * cmdlines, BTF and modules.  At open each metadata part is walked once
  * to check its layout and to index what the tree needs; later reads go
  * through the part's stream (and so through the chunk cache).
+ *
+ * The public functions defined here are documented in tdat.h.
  */
 #include <errno.h>
 #include <limits.h>
@@ -405,14 +407,6 @@ int tdp_meta_v7(struct tdat_file *f)
 	return 0;
 }
 
-/**
- * tdat_meta_size() - size of a metadata blob
- * @f: handle
- * @which: blob
- * @size: set to the size in bytes
- *
- * Return: 0, or -ENOENT when the file does not hold it.
- */
 int tdat_meta_size(const struct tdat_file *f, enum tdat_meta which, uint64_t *size)
 {
 	if ((unsigned int)which >= TDAT_META_COUNT || !f->meta[which].s)
@@ -433,16 +427,6 @@ static ssize_t blob_read(const struct tdp_blob *b, void *buf, size_t len,
 	return tdat_stream_read(b->s, buf, len, b->off + off);
 }
 
-/**
- * tdat_meta_read() - read part of a metadata blob
- * @f: handle
- * @which: blob
- * @buf: destination
- * @len: bytes wanted
- * @off: offset in the blob
- *
- * Return: bytes read (0 at end), -ENOENT, -EIO, or another negative errno.
- */
 ssize_t tdat_meta_read(struct tdat_file *f, enum tdat_meta which, void *buf,
 		       size_t len, uint64_t off)
 {
@@ -451,35 +435,16 @@ ssize_t tdat_meta_read(struct tdat_file *f, enum tdat_meta which, void *buf,
 	return blob_read(&f->meta[which], buf, len, off);
 }
 
-/** tdat_event_count() - Return: the number of event formats */
 size_t tdat_event_count(const struct tdat_file *f)
 {
 	return f->nfmts;
 }
 
-/**
- * tdat_event_get() - one event format, in file order
- * @f: handle
- * @i: index
- *
- * Return: the format, or NULL when @i is out of range.
- */
 const struct tdat_event_format *tdat_event_get(const struct tdat_file *f, size_t i)
 {
 	return i < f->nfmts ? &f->fmts[i].pub : NULL;
 }
 
-/**
- * tdat_event_read() - read part of an event format text
- * @f: handle
- * @i: format index
- * @buf: destination
- * @len: bytes wanted
- * @off: offset in the text
- *
- * Return: bytes read (0 at end), -ENOENT for a bad index, or another
- * negative errno.
- */
 ssize_t tdat_event_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 			uint64_t off)
 {
@@ -488,18 +453,6 @@ ssize_t tdat_event_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 	return blob_read(&f->fmts[i].text, buf, len, off);
 }
 
-/**
- * tdat_section_read() - read the (decompressed) payload of a section
- * @f: handle
- * @i: section index
- * @buf: destination
- * @len: bytes wanted
- * @off: offset in the payload
- *
- * Return: bytes read (0 at end), -EISDIR for a buffer section, -ENOENT
- * for a bad index, -EIO if the section is damaged, or another negative
- * errno.
- */
 ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 			  uint64_t off)
 {

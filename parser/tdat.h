@@ -96,15 +96,44 @@ void tdat_close(struct tdat_file *f);
 
 /* --- the initial header ------------------------------------------------ */
 
-unsigned int tdat_version(const struct tdat_file *f);		/* 6 or 7 */
+/** tdat_version() - Return: the file format version, 6 or 7 */
+unsigned int tdat_version(const struct tdat_file *f);
+
+/** tdat_big_endian() - Return: true for a big-endian file */
 bool tdat_big_endian(const struct tdat_file *f);
-unsigned int tdat_long_size(const struct tdat_file *f);	/* user space, 4 or 8 */
-unsigned int tdat_kernel_long_size(const struct tdat_file *f); /* header_page commit size */
+
+/** tdat_long_size() - Return: the user-space long size of the header, 4 or 8 */
+unsigned int tdat_long_size(const struct tdat_file *f);
+
+/**
+ * tdat_kernel_long_size() - the kernel's long size
+ * @f: handle
+ *
+ * Return: the size of the commit field in the header_page text, 4 or 8;
+ * the header's long size when header_page does not say.
+ */
+unsigned int tdat_kernel_long_size(const struct tdat_file *f);
+
+/** tdat_page_size() - Return: the page size of the file header */
 uint32_t tdat_page_size(const struct tdat_file *f);
-const char *tdat_compression(const struct tdat_file *f);	/* "none", "zlib", "zstd" */
-const char *tdat_compression_version(const struct tdat_file *f); /* "" for none */
+
+/** tdat_compression() - Return: "none", "zlib" or "zstd" */
+const char *tdat_compression(const struct tdat_file *f);
+
+/** tdat_compression_version() - Return: the compression version, "" for none */
+const char *tdat_compression_version(const struct tdat_file *f);
+
+/** tdat_file_size() - Return: the size of the trace file */
 uint64_t tdat_file_size(const struct tdat_file *f);
-unsigned int tdat_cpu_count(const struct tdat_file *f);	/* CPUCOUNT, or v6 header count */
+
+/**
+ * tdat_cpu_count() - the number of CPUs of the traced system
+ * @f: handle
+ *
+ * Return: the CPUCOUNT option if present, else the v6 header count, else
+ * the largest CPU number of the buffers plus one.
+ */
+unsigned int tdat_cpu_count(const struct tdat_file *f);
 
 /* --- v7 sections (none in a v6 file) ------------------------------------ */
 
@@ -131,8 +160,32 @@ struct tdat_section {
 	const char *description;
 };
 
+/** tdat_section_count() - Return: the number of v7 sections (0 for v6) */
 size_t tdat_section_count(const struct tdat_file *f);
+
+/**
+ * tdat_section_get() - one v7 section, in file order
+ * @f: handle
+ * @i: index
+ *
+ * Return: the section, or NULL when @i is out of range.
+ */
 const struct tdat_section *tdat_section_get(const struct tdat_file *f, size_t i);
+
+/**
+ * tdat_section_data_size() - decompressed payload size of a section
+ * @f: handle
+ * @i: index
+ * @size: set to the size
+ *
+ * For a compressed buffer section the first call reads the chunk tables
+ * of its CPUs (the size is their sum, 0 if one cannot be read); that is
+ * why struct tdat_section leaves it out and opening a file does not read
+ * them.
+ *
+ * Return: 0, or -ENOENT when @i is out of range.
+ * Context: takes an internal lock.
+ */
 int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size);
 
 /**
@@ -143,8 +196,9 @@ int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size);
  * @len: bytes wanted
  * @off: offset in the payload
  *
- * Return: bytes read (0 at end), -EISDIR for a buffer section, -EIO if the
- * section is damaged, or another negative errno.
+ * Return: bytes read (0 at end), -EISDIR for a buffer section, -ENOENT
+ * for a bad index, -EIO if the section is damaged, or another negative
+ * errno.
  */
 ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 			  uint64_t off);
@@ -165,7 +219,16 @@ struct tdat_option {
 	const void *data;
 };
 
+/** tdat_option_count() - Return: the number of options, DONE included */
 size_t tdat_option_count(const struct tdat_file *f);
+
+/**
+ * tdat_option_get() - one option, in file order
+ * @f: handle
+ * @i: index
+ *
+ * Return: the option, or NULL when @i is out of range.
+ */
 const struct tdat_option *tdat_option_get(const struct tdat_file *f, size_t i);
 
 /**
@@ -176,9 +239,18 @@ const struct tdat_option *tdat_option_get(const struct tdat_file *f, size_t i);
  */
 const char *tdat_option_name(unsigned int id);
 
-/* Numbers in file endianness, for callers that decode option bytes. */
+/*
+ * Numbers in file endianness, for callers that decode option bytes or
+ * trace data: @p may have any alignment.
+ */
+
+/** tdat_get16() - Return: the u16 at @p in the byte order of @f */
 uint16_t tdat_get16(const struct tdat_file *f, const void *p);
+
+/** tdat_get32() - Return: the u32 at @p in the byte order of @f */
 uint32_t tdat_get32(const struct tdat_file *f, const void *p);
+
+/** tdat_get64() - Return: the u64 at @p in the byte order of @f */
 uint64_t tdat_get64(const struct tdat_file *f, const void *p);
 
 /* --- metadata ------------------------------------------------------------ */
@@ -231,8 +303,17 @@ struct tdat_event_format {
 	uint64_t size;
 };
 
-/* Formats are in file order: the ftrace formats first, then each system. */
+/** tdat_event_count() - Return: the number of event formats */
 size_t tdat_event_count(const struct tdat_file *f);
+
+/**
+ * tdat_event_get() - one event format, in file order: the ftrace formats
+ * first, then each system's
+ * @f: handle
+ * @i: index
+ *
+ * Return: the format, or NULL when @i is out of range.
+ */
 const struct tdat_event_format *tdat_event_get(const struct tdat_file *f, size_t i);
 
 /**
@@ -243,7 +324,8 @@ const struct tdat_event_format *tdat_event_get(const struct tdat_file *f, size_t
  * @len: bytes wanted
  * @off: offset in the text
  *
- * Return: bytes read (0 at end), or a negative errno.
+ * Return: bytes read (0 at end), -ENOENT for a bad index, or another
+ * negative errno.
  */
 ssize_t tdat_event_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 			uint64_t off);
@@ -283,7 +365,16 @@ struct tdat_buffer {
 	const struct tdat_cpu_data *cpus;
 };
 
+/** tdat_buffer_count() - Return: the number of buffers */
 size_t tdat_buffer_count(const struct tdat_file *f);
+
+/**
+ * tdat_buffer_get() - one buffer: the top one first, then in file order
+ * @f: handle
+ * @i: index
+ *
+ * Return: the buffer, or NULL when @i is out of range.
+ */
 const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i);
 
 /**
@@ -297,7 +388,8 @@ const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i);
  * first time it is needed.  A damaged table ends the stream at the damage
  * plus one page that reads as damaged (and is recorded as such).
  *
- * Return: 0, or -EIO when the stream cannot be described at all.
+ * Return: 0, -ENOENT for bad indexes, or -EIO when the stream cannot be
+ * described at all.
  * Context: takes an internal lock.
  */
 int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
@@ -318,8 +410,10 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
  * is recorded in the damage registry (tdat_error_get()).
  *
  * Return: bytes read (short at the end of the stream or before damage, 0
- * at end), -EIO when @off is in a damaged range, or another negative errno.
- * Context: may block on another thread decompressing the same chunk.
+ * at end), -ENOENT for bad indexes, -EIO when @off is in a damaged range,
+ * or another negative errno.
+ * Context: takes an internal lock; may block on another thread
+ * decompressing the same chunk.
  */
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off);
@@ -366,8 +460,10 @@ size_t tdat_error_count(struct tdat_file *f);
  * tdat_error_total() - damaged ranges found so far, kept or not
  * @f: handle
  *
- * Return: the count of all distinct damaged ranges found, including those
- * beyond TDAT_ERROR_MAX that were not kept.
+ * Reports beyond TDAT_ERROR_MAX are counted without checking for repeats,
+ * so past the bound the figure can count one range more than once.
+ *
+ * Return: the entries kept plus the reports dropped beyond TDAT_ERROR_MAX.
  * Context: takes the registry lock.
  */
 uint64_t tdat_error_total(struct tdat_file *f);
@@ -386,7 +482,7 @@ int tdat_error_get(struct tdat_file *f, size_t i, struct tdat_error *out);
 /**
  * tdat_error_format() - one line for an entry, as the errors file shows it
  * @e: entry
- * @buf: destination
+ * @buf: destination (may be NULL when @len is 0)
  * @len: size of @buf
  *
  * The line is "WHAT: file offset N, S bytes stored; trace_pipe_raw bytes
@@ -403,16 +499,19 @@ int tdat_error_format(const struct tdat_error *e, char *buf, size_t len);
  * @c: index into the buffer's cpus
  * @off: first damaged byte in the uncompressed stream
  * @len: damaged bytes
- * @why: what is wrong, e.g. "does not parse"
+ * @why: what is wrong, e.g. "does not parse"; NULL for "is damaged"
  *
  * For callers that find damage in data that reads fine (the text engine,
  * for a page that does not parse).  The entry says "page at offset @off
- * of buffer NAME cpuN @why" and where the page lives in the file.  A range
- * already covered by an entry of the same CPU is not added again.
+ * of buffer NAME cpuN @why" (plus "(in chunk N)" in a compressed file) and
+ * where the page lives in the file: its chunk's header and stored size, or
+ * for uncompressed data the page itself.  A range already covered by an
+ * entry of the same CPU is not added again.
  *
- * Return: 0 (also when the registry is full), -ENOENT for bad indexes, or
- * -ENOMEM.
- * Context: takes the registry lock (and the file's lock).
+ * Return: 0 (also when the registry is full or the range is known),
+ * -ENOENT for bad indexes or an @off outside the stream, -EIO when the
+ * stream cannot be read at all, or -ENOMEM.
+ * Context: takes the file's lock, then (not nested) the registry lock.
  */
 int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 			  uint64_t len, const char *why);
