@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tdat-stream.h"
+#include "tdat-util.h"
 
 #define CHUNK_HDR_SIZE	8u	/* u32 compressed size, u32 uncompressed size */
 #define COUNT_SIZE	4u	/* u32 chunk count */
@@ -70,38 +71,13 @@ set_err(char *err, size_t errlen, const char *fmt, ...)
 
 static uint32_t get32(const struct tdat_source *src, const unsigned char *p)
 {
-	if (src->big_endian)
-		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		       (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[1] << 8 | p[0];
+	return tdp_get32(src->big_endian, p);
 }
 
-/*
- * Read exactly @len bytes at @off: retries EINTR and short reads; -EIO when
- * the file ends early (it was checked against its size, so it shrank).
- */
+/* -EIO when the file ends early (it was checked against its size, so it shrank). */
 static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
-	unsigned char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		if (off > (uint64_t)INT64_MAX)
-			return -EINVAL;
-		n = pread(fd, p, len, (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
+	return tdp_pread_full(fd, buf, len, off, NULL);
 }
 
 /* Read the 8-byte header of one chunk at @hdr and check it against @end. */
