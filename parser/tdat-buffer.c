@@ -33,8 +33,8 @@
  * Return: the buffer, or NULL on ENOMEM.
  */
 struct tdp_buf *tdp_buffer_new(struct tdat_file *f, const char *name,
-				 const char *clock, uint32_t page_size,
-				 bool latency, long section, unsigned int ncpus)
+			       const char *clock, uint32_t page_size,
+			       bool latency, long section, unsigned int ncpus)
 {
 	struct tdp_buf *b;
 	void *n = tdp_grow(f->bufs, &f->bufs_cap, f->nbufs + 1, sizeof(*f->bufs), 4);
@@ -92,13 +92,13 @@ static int check_section(struct tdat_file *f, const struct tdat_option *o,
 
 	if (k < 0 || f->secs[k].pub.id != id)
 		return tdp_fail(f, EINVAL,
-				 "option %s at offset %llu: offset %llu is not a section with id %u",
-				 tdat_option_name(o->id), (unsigned long long)o->offset,
-				 (unsigned long long)off, id);
+				"option %s at offset %llu: offset %llu is not a section with id %u",
+				tdat_option_name(o->id), (unsigned long long)o->offset,
+				(unsigned long long)off, id);
 	if ((f->secs[k].pub.flags & TDAT_SECTION_COMPRESSED) && !f->ops)
 		return tdp_fail(f, EINVAL,
-				 "section %ld (id %u) at offset %llu: compressed, but the file has no compression",
-				 k, id, (unsigned long long)off);
+				"section %ld (id %u) at offset %llu: compressed, but the file has no compression",
+				k, id, (unsigned long long)off);
 	*idx = k;
 	return 0;
 }
@@ -130,8 +130,8 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	pos += 8;
 	if (n > (o->size - pos) / CPU_ENTRY)
 		return tdp_fail(f, EINVAL,
-				 "option buffer at offset %llu: %u CPUs do not fit in its %u bytes",
-				 (unsigned long long)o->offset, n, o->size);
+				"option buffer at offset %llu: %u CPUs do not fit in its %u bytes",
+				(unsigned long long)o->offset, n, o->size);
 	b = tdp_buffer_new(f, name, clock, page, false, k, n);
 	if (!b)
 		return -ENOMEM;
@@ -149,16 +149,16 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		c->stored_size = tdat_get64(f, p + 12);
 		if (c->offset > f->file_size || c->stored_size > f->file_size - c->offset)
 			return tdp_fail(f, EINVAL,
-					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
-					 name, c->cpu, (unsigned long long)c->offset,
-					 (unsigned long long)c->stored_size,
-					 (unsigned long long)f->file_size);
+					"buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
+					name, c->cpu, (unsigned long long)c->offset,
+					(unsigned long long)c->stored_size,
+					(unsigned long long)f->file_size);
 		if (c->offset < start || c->stored_size > end - c->offset)
 			return tdp_fail(f, EINVAL,
-					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu is outside its section at offset %llu",
-					 name, c->cpu, (unsigned long long)c->offset,
-					 (unsigned long long)c->stored_size,
-					 (unsigned long long)sec->pub.offset);
+					"buffer \"%s\" cpu %u: data at offset %llu, size %llu is outside its section at offset %llu",
+					name, c->cpu, (unsigned long long)c->offset,
+					(unsigned long long)c->stored_size,
+					(unsigned long long)sec->pub.offset);
 		/*
 		 * trace-cmd 3.1 records a chunk stream's size without its
 		 * u32 chunk count; take the count in when it fits.
@@ -176,7 +176,7 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	return 0;
 bad:
 	return tdp_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
-			 (unsigned long long)o->offset, o->size);
+			(unsigned long long)o->offset, o->size);
 }
 
 static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
@@ -214,7 +214,7 @@ static int buffer_text_option(struct tdat_file *f, const struct tdat_option *o)
 	return 0;
 bad:
 	return tdp_fail(f, EINVAL, "option buffer_text at offset %llu: truncated (%u bytes)",
-			 (unsigned long long)o->offset, o->size);
+			(unsigned long long)o->offset, o->size);
 }
 
 /**

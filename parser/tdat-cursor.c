@@ -77,21 +77,21 @@ int tdp_fail(struct tdat_file *f, int errnum, const char *fmt, ...)
  * negative errno of a failed read.
  */
 int tdp_pread_all(struct tdat_file *f, void *buf, size_t len, uint64_t off,
-		   const char *what)
+		  const char *what)
 {
 	size_t done;
 	int r;
 
 	if (off > f->file_size || len > f->file_size - off)
 		return tdp_fail(f, EINVAL, "truncated %s at offset %llu", what,
-				 (unsigned long long)off);
+				(unsigned long long)off);
 	r = tdp_pread_full(f->fd, buf, len, off, &done);
 	if (r == -EIO)
 		return tdp_fail(f, EINVAL, "truncated %s at offset %llu",
-				 what, (unsigned long long)off);
+				what, (unsigned long long)off);
 	if (r)
 		return tdp_fail(f, -r, "read error at offset %llu: %s",
-				 (unsigned long long)(off + done), strerror(-r));
+				(unsigned long long)(off + done), strerror(-r));
 	return 0;
 }
 
@@ -106,7 +106,7 @@ int tdp_pread_all(struct tdat_file *f, void *buf, size_t len, uint64_t off,
  * message set and errno set.
  */
 struct tdat_stream *tdp_stream_own(struct tdat_file *f, enum tdat_stream_kind kind,
-				    uint64_t off, uint64_t size)
+				   uint64_t off, uint64_t size)
 {
 	char msg[256] = "";
 	struct tdat_stream *s;
@@ -125,7 +125,7 @@ struct tdat_stream *tdp_stream_own(struct tdat_file *f, enum tdat_stream_kind ki
 			tdp_fail(f, e, "%s", msg);
 		else
 			tdp_fail(f, e, "bad data stream at offset %llu",
-				  (unsigned long long)off);
+				 (unsigned long long)off);
 		errno = e;
 		return NULL;
 	}
@@ -145,7 +145,7 @@ struct tdat_stream *tdp_stream_own(struct tdat_file *f, enum tdat_stream_kind ki
  * Return: 0 or -ENOMEM.
  */
 int tdp_option_add(struct tdat_file *f, uint16_t id, uint32_t size,
-		    uint64_t offset, const void *data)
+		   uint64_t offset, const void *data)
 {
 	struct tdat_option *o;
 	void *copy, *n;
@@ -208,7 +208,7 @@ long tdp_find_section(const struct tdat_file *f, uint64_t off)
  * offset M" for a compressed section.
  */
 const char *tdp_where(const struct tdp_cur *c, uint64_t pos, char *buf,
-		       size_t len)
+		      size_t len)
 {
 	if (c->raw)
 		snprintf(buf, len, "offset %llu",
@@ -249,14 +249,14 @@ int tdp_cur_read(struct tdp_cur *c, void *buf, uint64_t len, const char *what)
 
 	if (len > c->end - c->pos)
 		return tdp_fail(c->f, EINVAL, "truncated %s at %s (needs %llu bytes, %llu left)",
-				 what, tdp_where(c, c->pos, w, sizeof(w)),
-				 (unsigned long long)len,
-				 (unsigned long long)(c->end - c->pos));
+				what, tdp_where(c, c->pos, w, sizeof(w)),
+				(unsigned long long)len,
+				(unsigned long long)(c->end - c->pos));
 	if (buf) {
 		r = cur_get(c, buf, (size_t)len, c->pos);
 		if (r)
 			return tdp_fail(c->f, -r, "cannot read %s at %s", what,
-					 tdp_where(c, c->pos, w, sizeof(w)));
+					tdp_where(c, c->pos, w, sizeof(w)));
 	}
 	c->pos += len;
 	return 0;
@@ -334,11 +334,11 @@ int tdp_cur_string(struct tdp_cur *c, char **out, const char *what)
 
 	if (n < 0)
 		return tdp_fail(c->f, -n, "cannot read %s at %s", what,
-				 tdp_where(c, c->pos, w, sizeof(w)));
+				tdp_where(c, c->pos, w, sizeof(w)));
 	nul = memchr(buf, '\0', (size_t)n);
 	if (!nul)
 		return tdp_fail(c->f, EINVAL, "unterminated %s at %s", what,
-				 tdp_where(c, c->pos, w, sizeof(w)));
+				tdp_where(c, c->pos, w, sizeof(w)));
 	*out = strdup(buf);
 	if (!*out)
 		return -ENOMEM;
@@ -356,11 +356,11 @@ int tdp_cur_string(struct tdp_cur *c, char **out, const char *what)
  * Return: 0, or -EINVAL unless @v is a power of two in sane bounds.
  */
 int tdp_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
-			 const char *what)
+			const char *what)
 {
 	if (v < TDP_MIN_PAGE || v > TDP_MAX_PAGE || (v & (v - 1)))
 		return tdp_fail(f, EINVAL, "bad %s %u at offset %llu", what, v,
-				 (unsigned long long)where);
+				(unsigned long long)where);
 	return 0;
 }
 

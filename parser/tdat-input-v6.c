@@ -68,9 +68,9 @@ static int read_options(struct tdp_cur *c, unsigned int **bufcpus,
 		at = c->pos;
 		if (size > c->end - c->pos)
 			return tdp_fail(f, EINVAL,
-					 "option %u at offset %llu: size %u runs past the end of the file (%llu bytes)",
-					 id, (unsigned long long)(at - 6), size,
-					 (unsigned long long)f->file_size);
+					"option %u at offset %llu: size %u runs past the end of the file (%llu bytes)",
+					id, (unsigned long long)(at - 6), size,
+					(unsigned long long)f->file_size);
 		data = malloc(size ? size : 1);
 		if (!data)
 			return -ENOMEM;
@@ -125,8 +125,8 @@ static int flyrecord(struct tdp_cur *c, const char *name, unsigned int ncpus)
 
 	if ((uint64_t)ncpus * CPU_ENTRY > c->end - c->pos)
 		return tdp_fail(f, EINVAL,
-				 "flyrecord of buffer \"%s\" at offset %llu: %u CPUs run past the end of the file",
-				 name, (unsigned long long)table, ncpus);
+				"flyrecord of buffer \"%s\" at offset %llu: %u CPUs run past the end of the file",
+				name, (unsigned long long)table, ncpus);
 	c->pos += (uint64_t)ncpus * CPU_ENTRY;
 	if (f->have_traceclock) {
 		uint64_t len;
@@ -138,9 +138,9 @@ static int flyrecord(struct tdp_cur *c, const char *name, unsigned int ncpus)
 			return r;
 		if (len > c->end - c->pos)
 			return tdp_fail(f, EINVAL,
-					 "trace clock at offset %llu: size %llu runs past the end of the file",
-					 (unsigned long long)(c->pos - 8),
-					 (unsigned long long)len);
+					"trace clock at offset %llu: size %llu runs past the end of the file",
+					(unsigned long long)(c->pos - 8),
+					(unsigned long long)len);
 		got = tdp_cur_peek(c, buf, len < sizeof(buf) ? (size_t)len : sizeof(buf));
 		if (got < 0)
 			return got;
@@ -174,10 +174,10 @@ static int flyrecord(struct tdp_cur *c, const char *name, unsigned int ncpus)
 			continue;
 		if (off > f->file_size || size > f->file_size - off)
 			return tdp_fail(f, EINVAL,
-					 "buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
-					 name, i, (unsigned long long)off,
-					 (unsigned long long)size,
-					 (unsigned long long)f->file_size);
+					"buffer \"%s\" cpu %u: data at offset %llu, size %llu runs past the end of the file (%llu bytes)",
+					name, i, (unsigned long long)off,
+					(unsigned long long)size,
+					(unsigned long long)f->file_size);
 		b->cpus[b->pub.ncpus].cpu = i;
 		b->cpus[b->pub.ncpus].offset = off;
 		b->cpus[b->pub.ncpus].stored_size = size;
@@ -205,21 +205,21 @@ static int instances(struct tdp_cur *c, const unsigned int *bufcpus)
 		      memchr(name, '\0', o->size - BUFFER_NAME_AT) : NULL;
 		if (!nul)
 			return tdp_fail(f, EINVAL, "option buffer at offset %llu: truncated (%u bytes)",
-					 (unsigned long long)o->offset, o->size);
+					(unsigned long long)o->offset, o->size);
 		c->pos = tdat_get64(f, o->data);
 		if (c->pos > c->end)
 			return tdp_fail(f, EINVAL,
-					 "option buffer at offset %llu: offset %llu is past the end of the file",
-					 (unsigned long long)o->offset,
-					 (unsigned long long)c->pos);
+					"option buffer at offset %llu: offset %llu is past the end of the file",
+					(unsigned long long)o->offset,
+					(unsigned long long)c->pos);
 		r = read_marker(c, m);
 		if (r)
 			return r;
 		if (memcmp(m, "flyrecord", MARKER_LEN))
 			return tdp_fail(f, EINVAL,
-					 "option buffer at offset %llu: no \"flyrecord\" marker at offset %llu",
-					 (unsigned long long)o->offset,
-					 (unsigned long long)(c->pos - MARKER_LEN));
+					"option buffer at offset %llu: no \"flyrecord\" marker at offset %llu",
+					(unsigned long long)o->offset,
+					(unsigned long long)(c->pos - MARKER_LEN));
 		n = bufcpus && bufcpus[i] ? bufcpus[i] : f->header_cpus;
 		r = flyrecord(c, name, n);
 		if (r)
@@ -270,7 +270,7 @@ int tdp_open_v6(struct tdat_file *f, uint64_t pos)
 		goto out;
 	if (!memcmp(m, "latency  ", MARKER_LEN)) {
 		struct tdp_buf *b = tdp_buffer_new(f, "", f->traceclock ? f->traceclock : "",
-						     f->page_size, true, -1, 1);
+						   f->page_size, true, -1, 1);
 
 		if (!b) {
 			r = -ENOMEM;
@@ -283,7 +283,7 @@ int tdp_open_v6(struct tdat_file *f, uint64_t pos)
 		r = flyrecord(&c, "", f->header_cpus);
 	} else {
 		r = tdp_fail(f, EINVAL, "unknown data marker at offset %llu",
-			      (unsigned long long)(c.pos - MARKER_LEN));
+			     (unsigned long long)(c.pos - MARKER_LEN));
 	}
 	if (!r)
 		r = instances(&c, bufcpus);

@@ -30,20 +30,20 @@ static int walk_sections(struct tdat_file *f, uint64_t pos)
 
 		if (f->file_size - pos < TDP_SECTION_HDR)
 			return tdp_fail(f, EINVAL,
-					 "truncated section header at offset %llu (%llu bytes left)",
-					 (unsigned long long)pos,
-					 (unsigned long long)(f->file_size - pos));
+					"truncated section header at offset %llu (%llu bytes left)",
+					(unsigned long long)pos,
+					(unsigned long long)(f->file_size - pos));
 		r = tdp_pread_all(f, h, sizeof(h), pos, "section header");
 		if (r)
 			return r;
 		size = tdat_get64(f, h + 8);
 		if (size > f->file_size - pos - TDP_SECTION_HDR)
 			return tdp_fail(f, EINVAL,
-					 "section %zu (id %u) at offset %llu: size %llu runs past the end of the file (%llu bytes)",
-					 f->nsecs, tdat_get16(f, h),
-					 (unsigned long long)pos,
-					 (unsigned long long)size,
-					 (unsigned long long)f->file_size);
+					"section %zu (id %u) at offset %llu: size %llu runs past the end of the file (%llu bytes)",
+					f->nsecs, tdat_get16(f, h),
+					(unsigned long long)pos,
+					(unsigned long long)size,
+					(unsigned long long)f->file_size);
 		nw = tdp_grow(f->secs, &cap, f->nsecs + 1, sizeof(*f->secs), 16);
 		if (!nw)
 			return -ENOMEM;
@@ -96,11 +96,11 @@ static int section_streams(struct tdat_file *f)
 			if (!is_known_section(s->pub.id))
 				continue;
 			return tdp_fail(f, EINVAL,
-					 "section %zu (id %u) at offset %llu: compressed, but the file has no compression",
-					 i, s->pub.id, (unsigned long long)s->pub.offset);
+					"section %zu (id %u) at offset %llu: compressed, but the file has no compression",
+					i, s->pub.id, (unsigned long long)s->pub.offset);
 		}
 		s->s = tdp_stream_own(f, comp ? TDAT_STREAM_BLOCK : TDAT_STREAM_RAW,
-				       s->pub.offset + TDP_SECTION_HDR, s->pub.size);
+				      s->pub.offset + TDP_SECTION_HDR, s->pub.size);
 		if (!s->s) {
 			if (errno == ENOMEM)
 				return -ENOMEM;
@@ -132,17 +132,17 @@ static int read_strings(struct tdat_file *f)
 			continue;
 		if (comp && !f->ops)
 			return tdp_fail(f, EINVAL,
-					 "section %zu (id 15) at offset %llu: compressed, but the file has no compression",
-					 i, (unsigned long long)s->pub.offset);
+					"section %zu (id 15) at offset %llu: compressed, but the file has no compression",
+					i, (unsigned long long)s->pub.offset);
 		st = tdp_stream_own(f, comp ? TDAT_STREAM_BLOCK : TDAT_STREAM_RAW,
-				     s->pub.offset + TDP_SECTION_HDR, s->pub.size);
+				    s->pub.offset + TDP_SECTION_HDR, s->pub.size);
 		if (!st)
 			return -errno;
 		s->s = st;
 		sz = tdat_stream_size(st);
 		if (sz > TDAT_STREAM_MAX_BLOCK || len + sz + 1 > TDAT_STREAM_MAX_BLOCK)
 			return tdp_fail(f, EINVAL, "section %zu (id 15) at offset %llu: strings too big",
-					 i, (unsigned long long)s->pub.offset);
+					i, (unsigned long long)s->pub.offset);
 		n = tdp_grow(f->strings, &cap, len + (size_t)sz + 1, 1, 0);
 		if (!n)
 			return -ENOMEM;
@@ -150,8 +150,8 @@ static int read_strings(struct tdat_file *f)
 		r = tdat_stream_read(st, f->strings + len, (size_t)sz, 0);
 		if (r != (ssize_t)sz)
 			return tdp_fail(f, EINVAL,
-					 "section %zu (id 15) at offset %llu: cannot read the strings",
-					 i, (unsigned long long)s->pub.offset);
+					"section %zu (id 15) at offset %llu: cannot read the strings",
+					i, (unsigned long long)s->pub.offset);
 		len += (size_t)sz;
 		f->strings[len] = '\0';
 	}
@@ -172,14 +172,14 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 	*next = 0;
 	if (!s->s)
 		return tdp_fail(f, EINVAL, "options section at offset %llu cannot be read",
-				 (unsigned long long)s->pub.offset);
+				(unsigned long long)s->pub.offset);
 	len = tdat_stream_size(s->s);
 	buf = malloc(len ? (size_t)len : 1);
 	if (!buf)
 		return -ENOMEM;
 	if (tdat_stream_read(s->s, buf, (size_t)len, 0) != (ssize_t)len) {
 		r = tdp_fail(f, EINVAL, "options section at offset %llu cannot be read",
-			      (unsigned long long)s->pub.offset);
+			     (unsigned long long)s->pub.offset);
 		goto out;
 	}
 	while (pos < len) {
@@ -189,11 +189,11 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 
 		if (len - pos < OPTION_HDR) {
 			r = comp ? tdp_fail(f, EINVAL,
-					     "truncated option header at offset %llu of the options section at offset %llu",
-					     (unsigned long long)pos,
-					     (unsigned long long)s->pub.offset) :
+					    "truncated option header at offset %llu of the options section at offset %llu",
+					    (unsigned long long)pos,
+					    (unsigned long long)s->pub.offset) :
 				   tdp_fail(f, EINVAL, "truncated option header at offset %llu",
-					     (unsigned long long)(base + pos));
+					    (unsigned long long)(base + pos));
 			goto out;
 		}
 		id = tdat_get16(f, buf + pos);
@@ -201,10 +201,10 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 		at = comp ? s->pub.offset : base + pos + OPTION_HDR;
 		if (size > len - pos - OPTION_HDR) {
 			r = tdp_fail(f, EINVAL,
-				      "option %u at offset %llu: size %u runs past its section (at offset %llu, %llu bytes)",
-				      id, (unsigned long long)(comp ? s->pub.offset : base + pos),
-				      size, (unsigned long long)s->pub.offset,
-				      (unsigned long long)len);
+				     "option %u at offset %llu: size %u runs past its section (at offset %llu, %llu bytes)",
+				     id, (unsigned long long)(comp ? s->pub.offset : base + pos),
+				     size, (unsigned long long)s->pub.offset,
+				     (unsigned long long)len);
 			goto out;
 		}
 		r = tdp_option_add(f, id, size, at, buf + pos + OPTION_HDR);
@@ -214,7 +214,7 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 		if (id == TDAT_OPT_DONE) {
 			if (size != DONE_SIZE) {
 				r = tdp_fail(f, EINVAL, "DONE option at offset %llu: size %u, not 8",
-					      (unsigned long long)at, size);
+					     (unsigned long long)at, size);
 				goto out;
 			}
 			*next = tdat_get64(f, buf + pos - DONE_SIZE);
@@ -240,14 +240,14 @@ static int read_options(struct tdat_file *f, uint64_t first)
 
 		if (i < 0 || f->secs[i].pub.id != TDAT_OPT_DONE) {
 			r = tdp_fail(f, EINVAL,
-				      chain ? "option chain: offset %llu is not an OPTIONS section header" :
-				      "first options offset %llu is not an OPTIONS section header",
-				      (unsigned long long)off);
+				     chain ? "option chain: offset %llu is not an OPTIONS section header" :
+				     "first options offset %llu is not an OPTIONS section header",
+				     (unsigned long long)off);
 			break;
 		}
 		if (seen[i] || ++chain > TDP_MAX_OPTION_CHAIN) {
 			r = tdp_fail(f, EINVAL, "option chain loops back to offset %llu",
-				      (unsigned long long)off);
+				     (unsigned long long)off);
 			break;
 		}
 		seen[i] = true;

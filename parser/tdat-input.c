@@ -17,7 +17,7 @@
 
 #include "tdat-cursor.h"
 
-#define TDAT_DEFAULT_CACHE	(64ull << 20)
+#define DEFAULT_CACHE_SIZE	(64ull << 20)
 
 /* --- the initial header ------------------------------------------------ */
 
@@ -179,7 +179,7 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 	}
 	f->file_size = (uint64_t)st.st_size;
 	f->cache = tdat_cache_new(opts && opts->cache_size ? (size_t)opts->cache_size :
-				  (size_t)TDAT_DEFAULT_CACHE);
+				  (size_t)DEFAULT_CACHE_SIZE);
 	if (!f->cache) {
 		r = -errno;
 		goto fail;

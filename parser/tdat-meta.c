@@ -82,23 +82,23 @@ int tdp_meta_formats(struct tdp_cur *c, const char *system)
 		at = c->pos;
 		if (size > c->end - c->pos) {
 			r = tdp_fail(c->f, EINVAL,
-				      "format %u of system \"%s\" at %s: size %llu runs past its section",
-				      i, system, tdp_where(c, at - 8, w, sizeof(w)),
-				      (unsigned long long)size);
+				     "format %u of system \"%s\" at %s: size %llu runs past its section",
+				     i, system, tdp_where(c, at - 8, w, sizeof(w)),
+				     (unsigned long long)size);
 			break;
 		}
 		got = tdp_cur_peek(c, scan, size < TDP_SCAN_MAX ? (size_t)size : TDP_SCAN_MAX);
 		if (got < 0) {
 			r = tdp_fail(c->f, -got, "cannot read format at %s",
-				      tdp_where(c, at, w, sizeof(w)));
+				     tdp_where(c, at, w, sizeof(w)));
 			break;
 		}
 		name = line_value(scan, (size_t)got, "name: ");
 		if (!name || !name[0]) {
 			free(name);
 			r = tdp_fail(c->f, EINVAL,
-				      "format %u of system \"%s\" at %s has no \"name:\" line",
-				      i, system, tdp_where(c, at, w, sizeof(w)));
+				     "format %u of system \"%s\" at %s has no \"name:\" line",
+				     i, system, tdp_where(c, at, w, sizeof(w)));
 			break;
 		}
 		idstr = line_value(scan, (size_t)got, "ID: ");
@@ -171,7 +171,7 @@ static int kernel_long(struct tdp_cur *c, uint64_t at, uint64_t size)
 	c->pos = save;
 	if (got < 0)
 		return tdp_fail(c->f, -got, "cannot read header_page at %s",
-				 tdp_where(c, at, w, sizeof(w)));
+				tdp_where(c, at, w, sizeof(w)));
 	buf[got] = '\0';
 	p = strstr(buf, " commit;");
 	if (!p)
@@ -186,8 +186,8 @@ static int kernel_long(struct tdp_cur *c, uint64_t at, uint64_t size)
 		c->f->kernel_long_size = 8;
 	else
 		return tdp_fail(c->f, EINVAL,
-				 "header_page at %s: commit size is neither 4 nor 8",
-				 tdp_where(c, at, w, sizeof(w)));
+				"header_page at %s: commit size is neither 4 nor 8",
+				tdp_where(c, at, w, sizeof(w)));
 	return 0;
 }
 
@@ -202,7 +202,7 @@ static int marker(struct tdp_cur *c, const char *m, size_t len)
 		return r;
 	if (memcmp(buf, m, len))
 		return tdp_fail(c->f, EINVAL, "missing \"%s\" marker at %s", m,
-				 tdp_where(c, at, w, sizeof(w)));
+				tdp_where(c, at, w, sizeof(w)));
 	return 0;
 }
 
@@ -237,8 +237,8 @@ int tdp_meta_header_info(struct tdp_cur *c, bool markers)
 			return r;
 		if (size > c->end - c->pos)
 			return tdp_fail(f, EINVAL, "%s at %s: size %llu runs past its end",
-					 names[i], tdp_where(c, c->pos - 8, w, sizeof(w)),
-					 (unsigned long long)size);
+					names[i], tdp_where(c, c->pos - 8, w, sizeof(w)),
+					(unsigned long long)size);
 		f->meta[which].s = c->s;
 		f->meta[which].off = c->pos;
 		f->meta[which].size = size;
@@ -284,9 +284,9 @@ int tdp_meta_sized(struct tdp_cur *c, enum tdat_meta which, unsigned int prefix)
 		return r;
 	if (size > c->end - c->pos)
 		return tdp_fail(c->f, EINVAL, "%s at %s: size %llu runs past its end (%llu bytes left)",
-				 names[which], tdp_where(c, c->pos - prefix, w, sizeof(w)),
-				 (unsigned long long)size,
-				 (unsigned long long)(c->end - c->pos));
+				names[which], tdp_where(c, c->pos - prefix, w, sizeof(w)),
+				(unsigned long long)size,
+				(unsigned long long)(c->end - c->pos));
 	c->f->meta[which].s = c->s;
 	c->f->meta[which].off = c->pos;
 	c->f->meta[which].size = size;
@@ -303,7 +303,7 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 
 	if (!s->s)
 		return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
-				 i, id, (unsigned long long)s->pub.offset);
+				i, id, (unsigned long long)s->pub.offset);
 	c.end = tdat_stream_size(s->s);
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
 		/* Decompress once for the check; parse from memory. */
@@ -316,8 +316,8 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		if (got != (ssize_t)c.end) {
 			free(mem);
 			return tdp_fail(f, EINVAL,
-					 "section %zu (id %u) at offset %llu does not decompress",
-					 i, id, (unsigned long long)s->pub.offset);
+					"section %zu (id %u) at offset %llu does not decompress",
+					i, id, (unsigned long long)s->pub.offset);
 		}
 		c.mem = mem;
 		c.sec_off = s->pub.offset;
@@ -386,15 +386,15 @@ int tdp_meta_v7(struct tdat_file *f)
 			continue;
 		if (o->size < TDP_SECTION_REF)
 			return tdp_fail(f, EINVAL, "option %s at offset %llu: size %u, not 8",
-					 tdat_option_name(o->id),
-					 (unsigned long long)o->offset, o->size);
+					tdat_option_name(o->id),
+					(unsigned long long)o->offset, o->size);
 		off = tdat_get64(f, o->data);
 		k = tdp_find_section(f, off);
 		if (k < 0 || f->secs[k].pub.id != o->id)
 			return tdp_fail(f, EINVAL,
-					 "option %s at offset %llu: offset %llu is not a section with id %u",
-					 tdat_option_name(o->id), (unsigned long long)o->offset,
-					 (unsigned long long)off, o->id);
+					"option %s at offset %llu: offset %llu is not a section with id %u",
+					tdat_option_name(o->id), (unsigned long long)o->offset,
+					(unsigned long long)off, o->id);
 		sec[o->id] = k;
 	}
 	for (size_t j = 0; j < sizeof(ids) / sizeof(ids[0]); j++) {
