@@ -171,7 +171,7 @@ struct tdat_file {
 struct tdp_cur;
 
 /*
- * The format readers, each called only from the layer above it: the open
+ * The format readers, each called only from the layers above it: the open
  * (tdat-input.c) calls the v6 and v7 layouts, which call the metadata and
  * buffer readers, which report damage to tdat-error.c.
  */

@@ -388,7 +388,7 @@ static void check_common(struct tdat_file *f, const struct fixture *fx, bool lon
 			CHECK(tdat_section_get(f, 3)->data_size == 4 + strlen(kallsyms));
 			/* a compressed buffer's size: only on asking (chunk tables) */
 			CHECK(tdat_section_get(f, 7)->data_size ==
-			      ((tdat_section_get(f, 7)->flags & 1) ? 0 : 2 * PAGE));
+			      ((tdat_section_get(f, 7)->flags & TDAT_SECTION_COMPRESSED) ? 0 : 2 * PAGE));
 			CHECK(tdat_section_data_size(f, 7, &dsize) == 0 && dsize == 2 * PAGE);
 			CHECK(tdat_section_data_size(f, 3, &dsize) == 0 &&
 			      dsize == 4 + strlen(kallsyms));
@@ -439,7 +439,7 @@ static void test_v7(bool be, bool long4, enum mut mut)
 	CHECK(tdat_file_size(f) == fx.b.len);
 	check_common(f, &fx, long4);
 	if (mut == MUT_ZSTD)
-		CHECK(tdat_section_get(f, 3)->flags == 1 &&
+		CHECK(tdat_section_get(f, 3)->flags == TDAT_SECTION_COMPRESSED &&
 		      tdat_section_get(f, 3)->size < tdat_section_get(f, 3)->data_size + 16);
 	tdat_close(f);
 	free(fx.b.d);
