@@ -45,6 +45,8 @@ static const char *const option_names[TDAT_OPT_MAX] = {
 	[TDAT_OPT_MODULES_FILE] = "modules_file",
 };
 
+/* --- errors and checked reads ------------------------------------------ */
+
 /**
  * tdp_fail() - record the open error message (the first one wins)
  * @f: file being opened
@@ -94,6 +96,26 @@ int tdp_pread_all(struct tdat_file *f, void *buf, size_t len, uint64_t off,
 				(unsigned long long)(off + done), strerror(-r));
 	return 0;
 }
+
+/**
+ * tdp_parse_page_size() - check a page size read from the file
+ * @f: file
+ * @v: the value
+ * @where: its file offset
+ * @what: for the message
+ *
+ * Return: 0, or -EINVAL unless @v is a power of two in sane bounds.
+ */
+int tdp_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
+			const char *what)
+{
+	if (v < TDP_MIN_PAGE || v > TDP_MAX_PAGE || (v & (v - 1)))
+		return tdp_fail(f, EINVAL, "bad %s %u at offset %llu", what, v,
+				(unsigned long long)where);
+	return 0;
+}
+
+/* --- the file's tables -------------------------------------------------- */
 
 /**
  * tdp_stream_own() - create a stream that the file owns
@@ -168,8 +190,6 @@ int tdp_option_add(struct tdat_file *f, uint16_t id, uint32_t size,
 	o->data = copy;
 	return 0;
 }
-
-/* --- the file's tables -------------------------------------------------- */
 
 /**
  * tdp_find_section() - find the section whose header is at @off
@@ -343,24 +363,6 @@ int tdp_cur_string(struct tdp_cur *c, char **out, const char *what)
 	if (!*out)
 		return -ENOMEM;
 	c->pos += (uint64_t)(nul - buf) + 1;
-	return 0;
-}
-
-/**
- * tdp_parse_page_size() - check a page size read from the file
- * @f: file
- * @v: the value
- * @where: its file offset
- * @what: for the message
- *
- * Return: 0, or -EINVAL unless @v is a power of two in sane bounds.
- */
-int tdp_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
-			const char *what)
-{
-	if (v < TDP_MIN_PAGE || v > TDP_MAX_PAGE || (v & (v - 1)))
-		return tdp_fail(f, EINVAL, "bad %s %u at offset %llu", what, v,
-				(unsigned long long)where);
 	return 0;
 }
 
