@@ -14,18 +14,22 @@
 
 #include "tdat-config.h"
 #include "tdat.h"
+#include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
 #define CHUNK	(1024 * 1024)
 
 static const char *prog = "tdat";
 
+/* -o switches of the text engine, for every tree opened */
+static struct tdatfs_text_opts text_opts;
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s ls [-lR] TRACE [PATH]\n"
-		"       %s cat TRACE PATH...\n"
-		"       %s check TRACE\n"
+		"usage: %s [-o OPT[,OPT...]] ls [-lR] TRACE [PATH]\n"
+		"       %s [-o OPT[,OPT...]] cat TRACE PATH...\n"
+		"       %s [-o OPT[,OPT...]] check TRACE\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Show the tree that tdatfs mounts for a trace-cmd trace.dat file.\n"
@@ -35,6 +39,10 @@ static void usage(FILE *out)
 		"  check  read every section, option, blob and CPU stream and\n"
 		"         decode every trace; exit 0 when sound, else list each\n"
 		"         problem (what, where) and exit 1\n"
+		"Debugging options of the text engine (-o, the same text either way):\n"
+		"  tep_only           every event through libtraceevent\n"
+		"  eager              parse every event format up front\n"
+		"  max_checkpoints=N  at most N checkpoints a text (N >= 2)\n"
 		"Exit status: 0 ok, 1 bad trace or missing path, 2 usage error.\n",
 		prog, prog, prog, prog);
 }
@@ -63,7 +71,7 @@ static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp)
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		goto fail;
 	}
-	t = tdatfs_tree_new(*fp, &st);
+	t = tdatfs_tree_new(*fp, &st, &text_opts);
 	if (t)
 		return t;
 	fprintf(stderr, "%s: %s: cannot build the tree: %s\n", prog, path,
@@ -537,8 +545,62 @@ static int cmd_check(int argc, char **argv)
 	return problems ? 1 : 0;
 }
 
+/* One -o argument: comma-separated tep_only, eager, max_checkpoints=N. */
+static int parse_opts(const char *arg, struct tdatfs_text_opts *o)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int ret = 0;
+
+	if (!copy) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		unsigned long n;
+
+		if (!strcmp(tok, "tep_only")) {
+			o->tep_only = true;
+		} else if (!strcmp(tok, "eager")) {
+			o->eager = true;
+		} else if (!strncmp(tok, "max_checkpoints=", 16)) {
+			errno = 0;
+			n = strtoul(tok + 16, &end, 10);
+			if (errno || end == tok + 16 || *end || n < 2 ||
+			    (unsigned int)n != n) {
+				fprintf(stderr, "%s: bad max_checkpoints '%s' "
+					"(want a number >= 2)\n", prog, tok + 16);
+				ret = -EINVAL;
+			}
+			o->max_checkpoints = n;
+		} else {
+			fprintf(stderr, "%s: unknown option '%s'\n", prog, tok);
+			ret = -EINVAL;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
+	/* -o OPTS or -oOPTS, any number of times, before the command */
+	while (argc >= 2 && !strncmp(argv[1], "-o", 2)) {
+		const char *arg = argv[1][2] ? argv[1] + 2 : argv[2];
+		int shift = argv[1][2] ? 1 : 2;
+
+		if (!arg) {
+			fprintf(stderr, "%s: -o needs an argument\n", prog);
+			usage(stderr);
+			return 2;
+		}
+		if (parse_opts(arg, &text_opts) < 0)
+			return 2;
+		argv[shift] = argv[0];
+		argc -= shift;
+		argv += shift;
+	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

@@ -65,7 +65,8 @@ static int add_dyn(struct text_event *te, const struct tep_format_field *fl)
 }
 
 /* What the fast path needs of @ev; on failure @te is left without it. */
-static int fill(struct text_event *te, struct tep_event *ev)
+static int fill(const struct tdatfs_text *t, struct text_event *te,
+		struct tep_event *ev)
 {
 	const struct tep_format_field *fl;
 	int pass;
@@ -90,7 +91,7 @@ static int fill(struct text_event *te, struct tep_event *ev)
 			}
 		}
 	}
-	if (!getenv("TDATFS_TEXT_SLOW"))
+	if (!t->opts.tep_only)
 		te->fast = text_fast_compile(ev);
 	te->ev = ev;
 	return 0;
@@ -110,7 +111,7 @@ static void load_locked(struct tdatfs_text *t, struct text_event *te)
 		struct tep_event *ev = tep_find_event(t->tep, te->id);
 
 		if (ev)
-			fill(te, ev);
+			fill(t, te, ev);
 	}
 	free(buf);
 	atomic_store_explicit(&te->loaded, true, memory_order_release);
@@ -203,7 +204,7 @@ static int all_unique(struct tdat_file *f, size_t n, bool *unique)
  * @t: engine with @t->f set, before any format is parsed
  *
  * Sets @t->lazy and, when set, makes one unloaded slot per format.
- * TDATFS_TEXT_EAGER=1 in the environment parses every format up front.
+ * With the eager option every format is parsed up front.
  *
  * Return: 0 or -ENOMEM.
  * Context: at setup, under @t->lock.
@@ -215,7 +216,7 @@ int text_events_index(struct tdatfs_text *t)
 	int ret;
 
 	t->lazy = false;
-	if (getenv("TDATFS_TEXT_EAGER"))
+	if (t->opts.eager)
 		return 0;
 	for (i = 0; i < n; i++) {
 		const struct tdat_event_format *e = tdat_event_get(t->f, i);
@@ -342,7 +343,7 @@ int text_events_setup(struct tdatfs_text *t)
 		}
 		te->used = true;
 		te->id = ev->id;
-		if (fill(te, ev) < 0)
+		if (fill(t, te, ev) < 0)
 			return -ENOMEM;
 		atomic_store_explicit(&te->loaded, true, memory_order_relaxed);
 	}

@@ -136,6 +136,7 @@ struct text_event {
 
 struct tdatfs_text {
 	struct tdat_file *f;
+	struct tdatfs_text_opts opts;
 	pthread_mutex_t lock;		/* setup and the stream table */
 	bool ready;
 	int init_err;			/* <0: setup failed, returned on reads */

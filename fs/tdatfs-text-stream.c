@@ -210,8 +210,9 @@ struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu)
 	if (st->ckpt_max < 64)
 		st->ckpt_max = 64;
 	/* tests make the thinning happen on small traces */
-	if (getenv("TDATFS_TEXT_CKPT_MAX"))
-		st->ckpt_max = strtoul(getenv("TDATFS_TEXT_CKPT_MAX"), NULL, 10) | 2;
+	if (t->opts.max_checkpoints)
+		st->ckpt_max = t->opts.max_checkpoints < 2 ? 2 :
+			       t->opts.max_checkpoints;
 	st->cidx = calloc(st->ncpu + 1, sizeof(*st->cidx));
 	st->npages = calloc(st->ncpu + 1, sizeof(*st->npages));
 	if (!st->cidx || !st->npages)

@@ -13,13 +13,8 @@
 #include "tdatfs-text.h"
 #include "tdatfs-text-int.h"
 
-/**
- * tdatfs_text_new() - text engine for a trace
- * @f: the trace; must outlive the engine
- *
- * Return: a new engine (free with tdatfs_text_free()), or NULL with errno set.
- */
-struct tdatfs_text *tdatfs_text_new(struct tdat_file *f)
+struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
+				    const struct tdatfs_text_opts *opts)
 {
 	struct tdatfs_text *t;
 
@@ -31,6 +26,8 @@ struct tdatfs_text *tdatfs_text_new(struct tdat_file *f)
 	if (!t)
 		return NULL;
 	t->f = f;
+	if (opts)
+		t->opts = *opts;
 	pthread_mutex_init(&t->lock, NULL);
 	pthread_mutex_init(&t->tep_lock, NULL);
 	return t;

@@ -27,6 +27,7 @@
 #ifndef TDATFS_TEXT_H
 #define TDATFS_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -35,12 +36,31 @@ struct tdat_file;
 struct tdatfs_text;
 
 /**
+ * struct tdatfs_text_opts - debugging switches of the text engine
+ * @tep_only: print every event through libtraceevent, none through a
+ *	compiled format (the text must not change: tests compare the two)
+ * @eager: parse every event format when the engine is set up, not when
+ *	its id is first met (the text must not change either)
+ * @max_checkpoints: checkpoints a text keeps before every other one is
+ *	dropped; 0 for the default (a memory bound), at least 2 otherwise
+ *
+ * All zero is the default.
+ */
+struct tdatfs_text_opts {
+	bool tep_only;
+	bool eager;
+	unsigned int max_checkpoints;
+};
+
+/**
  * tdatfs_text_new() - text engine for a trace
  * @f: the trace; must outlive the engine
+ * @opts: switches, copied; NULL for the defaults
  *
  * Return: a new engine (free with tdatfs_text_free()), or NULL with errno set.
  */
-struct tdatfs_text *tdatfs_text_new(struct tdat_file *f);
+struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
+				    const struct tdatfs_text_opts *opts);
 
 /** tdatfs_text_free() - free an engine; NULL is fine */
 void tdatfs_text_free(struct tdatfs_text *t);

@@ -385,7 +385,8 @@ static int cmp_kids(const void *a, const void *b, void *ctx)
 }
 
 struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
-				    const struct stat *trace_st)
+				    const struct stat *trace_st,
+				    const struct tdatfs_text_opts *text_opts)
 {
 	struct tdatfs_tree *t;
 	uint32_t i;
@@ -402,7 +403,7 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 		t->time = trace_st->st_mtim;
 	else
 		clock_gettime(CLOCK_REALTIME, &t->time);
-	t->text = tdatfs_text_new(f);
+	t->text = tdatfs_text_new(f, text_opts);
 	if (!t->text) {
 		ret = errno ? -errno : -ENOMEM;
 		goto fail;

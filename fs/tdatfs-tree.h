@@ -35,6 +35,7 @@
 #include <sys/types.h>
 
 struct tdat_file;
+struct tdatfs_text_opts;
 struct tdatfs_tree;
 
 /* Inode number of the root directory (as FUSE expects). */
@@ -45,6 +46,8 @@ struct tdatfs_tree;
  * @f: the trace; must stay open until tdatfs_tree_free() returns
  * @trace_st: stat of the trace file (its mtime becomes the tree's times),
  *	or NULL to use the current time
+ * @text_opts: switches for its text engine (tdatfs-text.h), or NULL for
+ *	the defaults
  *
  * The tree owns a text engine (tdatfs-text.h) for the decoded text files;
  * the caller keeps ownership of @f.
@@ -52,7 +55,8 @@ struct tdatfs_tree;
  * Return: a new tree (free with tdatfs_tree_free()), or NULL with errno set.
  */
 struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
-				    const struct stat *trace_st);
+				    const struct stat *trace_st,
+				    const struct tdatfs_text_opts *text_opts);
 
 /**
  * tdatfs_tree_free() - free a tree and its text engine (not the trace)

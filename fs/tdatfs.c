@@ -45,6 +45,7 @@
 
 #include "tdat-config.h"
 #include "tdat.h"
+#include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
 _Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
@@ -763,6 +764,9 @@ struct tfs_opts {
 	char *cache_size;
 	int nonopts;
 	bool max_threads;	/* -o max_threads given */
+	int tep_only;		/* fuse_opt stores an int, not a bool */
+	int eager;
+	unsigned int max_checkpoints;
 	bool help;
 	bool version;
 };
@@ -771,6 +775,9 @@ enum { KEY_HELP, KEY_VERSION, KEY_MAX_THREADS };
 
 static const struct fuse_opt tfs_opt_spec[] = {
 	{ "cache_size=%s", offsetof(struct tfs_opts, cache_size), 0 },
+	{ "tep_only", offsetof(struct tfs_opts, tep_only), 1 },
+	{ "eager", offsetof(struct tfs_opts, eager), 1 },
+	{ "max_checkpoints=%u", offsetof(struct tfs_opts, max_checkpoints), 0 },
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
@@ -822,6 +829,11 @@ static void usage(FILE *out, const char *prog)
 		"                           (suffix K, M or G; default 64M)\n"
 		"    -h, --help             this help\n"
 		"    -V, --version          versions\n"
+		"\n"
+		"debugging options (the text stays the same):\n"
+		"    -o tep_only            every event through libtraceevent\n"
+		"    -o eager               parse every event format up front\n"
+		"    -o max_checkpoints=N   at most N checkpoints a text (N >= 2)\n"
 		"\n"
 		"Exit status: 0 after a normal unmount, 1 for a trace that cannot\n"
 		"be used or a mount that fails, 2 for a usage error.\n"
@@ -936,6 +948,7 @@ int main(int argc, char **argv)
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct tdat_open_opts topts = { 0 };
 	struct tfs_opts o = { 0 };
+	struct tdatfs_text_opts text_opts = { 0 };
 	struct tfs fs = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
 		.cond = PTHREAD_COND_INITIALIZER,
@@ -1000,7 +1013,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdatfs: %s: %s\n", o.trace, strerror(errno));
 		goto out;
 	}
-	fs.tree = tdatfs_tree_new(f, &st);
+	text_opts.tep_only = o.tep_only;
+	text_opts.eager = o.eager;
+	text_opts.max_checkpoints = o.max_checkpoints;
+	fs.tree = tdatfs_tree_new(f, &st, &text_opts);
 	if (!fs.tree) {
 		fprintf(stderr, "tdatfs: %s: cannot build the tree: %s\n",
 			o.trace, strerror(errno));

@@ -326,7 +326,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_tables(&c, f);
 	if (fstat(fd, &st))
 		abort();
-	c.tree = tdatfs_tree_new(f, &st);
+	c.tree = tdatfs_tree_new(f, &st, NULL);
 	if (c.tree) {
 		fuzz_lookups(&c);
 		fuzz_node(&c, TDATFS_TREE_ROOT, 0);

@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Concurrency stress (issue 5.4).  usage: stress.sh TDAT TDATFS TRACE [READS]
+# Concurrency stress (issue 5.4).  usage: stress.sh TDAT TDATFS TRACE [READS [MOUNTOPTS]]
 #
 # One mount with -o cache_size=1M, so decompressed chunks are evicted all
 # the time, and eight readers at once: four read whole files (different
 # ones), four read the same `trace` and `trace_pipe_raw` files at random
 # offsets and lengths with dd.  Every byte read is compared with `tdat cat`
 # of the same file (the same tree without FUSE, single-threaded).  The
-# daemon must exit 0 after the unmount.
+# daemon must exit 0 after the unmount.  MOUNTOPTS are added to the -o
+# of the mount (e.g. max_checkpoints=3).
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/../lib/mount.sh"
 
-tdat=$1 tdatfs=$2 trace=$3 reads=${4:-40}
+tdat=$1 tdatfs=$2 trace=$3 reads=${4:-40} mopts=${5:+,$5}
 need_fuse
 work=$(mktemp -d)
 mnt=$work/mnt
@@ -26,7 +27,7 @@ for p in "${whole[@]}" "${random[@]}" /per_cpu/cpu0/trace_pipe_raw; do
 	[ -f "$ref" ] || "$tdat" cat "$trace" "$p" >"$ref"
 done
 
-start_mount "$tdatfs" "$trace" "$mnt" -o cache_size=1M
+start_mount "$tdatfs" "$trace" "$mnt" -o "cache_size=1M$mopts"
 
 # whole_reader PATH: cat it, compare, print the bytes compared.
 whole_reader() {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The compiled info formats (fs/tdatfs-text-fast.c) against libtraceevent,
 # the library trace-cmd prints with: every decoded text of every TRACE,
-# once as shipped and once with TDATFS_TEXT_SLOW=1 (every event through
+# once as shipped and once with -o tep_only (every event through
 # tep_print_event()), must be byte-identical.  This reaches what the
 # report comparison cannot: traces trace-cmd refuses (zlib, damaged,
 # synthetic big-endian and 4-byte-long seeds of tests/corpus).
@@ -28,7 +28,7 @@ for trace in "${traces[@]}"; do
 	for p in "${texts[@]}"; do
 		# a refused or damaged text must fail (or not) the same way
 		"$tdat" cat "$trace" "$p" > "$tmp/fast" 2> "$tmp/fast.err" || true
-		TDATFS_TEXT_SLOW=1 "$tdat" cat "$trace" "$p" > "$tmp/tep" 2> "$tmp/tep.err" || true
+		"$tdat" -o tep_only cat "$trace" "$p" > "$tmp/tep" 2> "$tmp/tep.err" || true
 		if cmp -s "$tmp/tep" "$tmp/fast" && cmp -s "$tmp/tep.err" "$tmp/fast.err"; then
 			ok
 		else
