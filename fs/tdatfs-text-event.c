@@ -18,82 +18,170 @@
  *  - A format whose head is not the plain "name: N\nID: I\n" might be read
  *    by libtraceevent with another id than the parser's: likewise whole.
  *  - The sched events whose plugin handler registers comms are parsed at
- *    setup: the engine looks them up by name (text_tep_setup()).
+ *    setup: the engine looks them up by name (text_comms_find_events()).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "tdat.h"
-#include "tdatfs-text-int.h"
+#include "tdatfs-text-bytes.h"
+#include "tdatfs-text-event.h"
+#include "tdatfs-text-fast.h"
+#include "tdatfs-text-tep.h"
 
-static size_t ev_slot(const struct tdatfs_text *t, int id)
+struct text_event {
+	struct text_event_desc d;	/* first: text_event_fits() casts */
+	int id;
+	bool used;			/* this slot holds @id */
+	size_t fmt;			/* lazy: the format of @id in the file */
+	atomic_bool loaded;		/* @d and @fit are set */
+	struct text_fit fit;
+};
+
+struct text_events {
+	struct tdat_file *f;
+	struct text_tep *tt;
+	bool tep_only;			/* no compiled formats */
+	bool big_endian;
+	bool lazy;			/* formats parsed when first met */
+	/* events by id (open addressing, cap a power of two) */
+	struct text_event *tab;
+	size_t cap;
+	/* where every record has its type and pid (size 0: unknown) */
+	unsigned int type_off, type_size, pid_off, pid_size;
+};
+
+static size_t ev_slot(const struct text_events *t, int id)
 {
-	size_t h = ((uint32_t)id * 2654435761u) & (t->ev_cap - 1);
+	size_t h = ((uint32_t)id * 2654435761u) & (t->cap - 1);
 
-	while (t->ev_tab[h].used && t->ev_tab[h].id != id)
-		h = (h + 1) & (t->ev_cap - 1);
+	while (t->tab[h].used && t->tab[h].id != id)
+		h = (h + 1) & (t->cap - 1);
 	return h;
 }
 
-static int table_alloc(struct tdatfs_text *t, size_t n)
+static int table_alloc(struct text_events *t, size_t n)
 {
 	size_t cap = 16;
 
 	while (cap < n * 2 + 2)
 		cap *= 2;
-	t->ev_tab = calloc(cap, sizeof(*t->ev_tab));
-	if (!t->ev_tab)
+	t->tab = calloc(cap, sizeof(*t->tab));
+	if (!t->tab)
 		return -ENOMEM;
-	t->ev_cap = cap;
+	t->cap = cap;
 	return 0;
 }
 
-static int add_dyn(struct text_event *te, const struct tep_format_field *fl)
+static int add_dyn(struct text_fit *fit, const struct tep_format_field *fl)
 {
-	struct text_dyn *d = realloc(te->dyn, (te->ndyn + 1) * sizeof(*d));
+	struct text_dyn *d = realloc(fit->dyn, (fit->ndyn + 1) * sizeof(*d));
 
 	if (!d)
 		return -ENOMEM;
-	te->dyn = d;
-	d[te->ndyn].offset = fl->offset;
-	d[te->ndyn].size = fl->size;
-	d[te->ndyn].relative = fl->flags & TEP_FIELD_IS_RELATIVE;
-	te->ndyn++;
+	fit->dyn = d;
+	d[fit->ndyn].offset = fl->offset;
+	d[fit->ndyn].size = fl->size;
+	d[fit->ndyn].relative = fl->flags & TEP_FIELD_IS_RELATIVE;
+	fit->ndyn++;
 	return 0;
 }
 
-/* What the fast path needs of @ev; on failure @te is left without it. */
-static int fill(const struct tdatfs_text *t, struct text_event *te,
-		struct tep_event *ev)
+/**
+ * text_fit_init() - what the record check of an event needs
+ * @fit: filled in; release with text_fit_release()
+ * @ev: a parsed event (its fields are read: hold the tep lock after setup)
+ *
+ * Return: 0, or -ENOMEM (then @fit is empty).
+ */
+int text_fit_init(struct text_fit *fit, const struct tep_event *ev)
 {
 	const struct tep_format_field *fl;
 	int pass;
 
-	te->name = ev->name ? ev->name : "";
-	te->name_len = strlen(te->name);
-	te->fits = true;
+	memset(fit, 0, sizeof(*fit));
+	fit->fits = true;
 	for (pass = 0; pass < 2; pass++) {
 		fl = pass ? ev->format.fields : ev->format.common_fields;
 		for (; fl; fl = fl->next) {
 			if (fl->offset < 0 || fl->size < 0) {
-				te->fits = false;
+				fit->fits = false;
 				continue;
 			}
-			if ((uint64_t)fl->offset + fl->size > te->min_size)
-				te->min_size = (uint64_t)fl->offset + fl->size;
-			if ((fl->flags & TEP_FIELD_IS_DYNAMIC) && add_dyn(te, fl) < 0) {
-				free(te->dyn);
-				te->dyn = NULL;
-				te->ndyn = 0;
+			if ((uint64_t)fl->offset + fl->size > fit->min_size)
+				fit->min_size = (uint64_t)fl->offset + fl->size;
+			if ((fl->flags & TEP_FIELD_IS_DYNAMIC) && add_dyn(fit, fl) < 0) {
+				text_fit_release(fit);
 				return -ENOMEM;
 			}
 		}
 	}
-	if (!t->opts.tep_only)
-		te->fast = text_fast_compile(ev);
-	te->ev = ev;
+	return 0;
+}
+
+/**
+ * text_fit_release() - free what text_fit_init() allocated
+ * @fit: the check; left empty
+ */
+void text_fit_release(struct text_fit *fit)
+{
+	free(fit->dyn);
+	memset(fit, 0, sizeof(*fit));
+}
+
+/**
+ * text_fit_check() - whether every field of a record lies inside it
+ * @fit: the event's check
+ * @big_endian: byte order of the file
+ * @data: the record
+ * @n: its size
+ *
+ * Always true for data the kernel wrote; a damaged record can make
+ * libtraceevent compute a negative length (a flexible array past the
+ * end) and crash.
+ *
+ * Return: true when the fixed fields and every __data_loc string fit.
+ * Context: lock-free.
+ */
+bool text_fit_check(const struct text_fit *fit, bool big_endian,
+		    const unsigned char *data, size_t n)
+{
+	unsigned int i;
+
+	if (!fit->fits || n < fit->min_size)
+		return false;
+	for (i = 0; i < fit->ndyn; i++) {
+		const struct text_dyn *d = &fit->dyn[i];
+		uint64_t v, off;
+
+		if (d->size < 4)
+			return false;
+		v = text_read_num(big_endian, data + d->offset, 4);
+		off = v & 0xffff;
+		if (d->relative)
+			off += d->offset + d->size;
+		if (off + (v >> 16) > n)
+			return false;
+	}
+	return true;
+}
+
+/* What the fast path needs of @ev; on failure @te is left without it. */
+static int fill(const struct text_events *t, struct text_event *te,
+		struct tep_event *ev)
+{
+	te->d.name = ev->name ? ev->name : "";
+	te->d.name_len = strlen(te->d.name);
+	if (text_fit_init(&te->fit, ev) < 0)
+		return -ENOMEM;
+	if (!t->tep_only)
+		te->d.fast = text_fast_compile(ev);
+	te->d.ev = ev;
 	return 0;
 }
 
@@ -102,13 +190,13 @@ static int fill(const struct tdatfs_text *t, struct text_event *te,
  * stays without an event: its records then go through libtraceevent whole
  * (format_slow()), which prints them the same.
  */
-static void load_locked(struct tdatfs_text *t, struct text_event *te)
+static void load_locked(struct text_events *t, struct text_event *te)
 {
 	char *buf = NULL;
 	size_t cap = 0;
 
-	if (text_tep_parse_format(t, te->fmt, &buf, &cap) == 0) {
-		struct tep_event *ev = tep_find_event(t->tep, te->id);
+	if (text_tep_parse_format(t->tt, te->fmt, &buf, &cap) == 0) {
+		struct tep_event *ev = tep_find_event(text_tep_handle(t->tt), te->id);
 
 		if (ev)
 			fill(t, te, ev);
@@ -199,25 +287,13 @@ static int all_unique(struct tdat_file *f, size_t n, bool *unique)
 	return 0;
 }
 
-/**
- * text_events_index() - decide whether formats are parsed when first met
- * @t: engine with @t->f set, before any format is parsed
- *
- * Sets @t->lazy and, when set, makes one unloaded slot per format.
- * With the eager option every format is parsed up front.
- *
- * Return: 0 or -ENOMEM.
- * Context: at setup, under @t->lock.
- */
-int text_events_index(struct tdatfs_text *t)
+/* Whether formats can wait until their id is first met; if so, the table. */
+static int index_lazy(struct text_events *t)
 {
 	size_t i, n = tdat_event_count(t->f);
 	bool unique;
 	int ret;
 
-	t->lazy = false;
-	if (t->opts.eager)
-		return 0;
 	for (i = 0; i < n; i++) {
 		const struct tdat_event_format *e = tdat_event_get(t->f, i);
 
@@ -232,7 +308,7 @@ int text_events_index(struct tdatfs_text *t)
 		return ret;
 	for (i = 0; i < n; i++) {
 		int id = tdat_event_get(t->f, i)->id;
-		struct text_event *te = &t->ev_tab[ev_slot(t, id)];
+		struct text_event *te = &t->tab[ev_slot(t, id)];
 
 		te->used = true;
 		te->id = id;
@@ -242,7 +318,51 @@ int text_events_index(struct tdatfs_text *t)
 	return 0;
 }
 
-static struct text_event *slot_by_name(struct tdatfs_text *t, const char *sys,
+/**
+ * text_events_new() - an event table, before any format is parsed
+ * @f: the trace
+ * @tt: its libtraceevent handle; both must outlive the table
+ * @eager: parse every format up front (no lazy table)
+ * @tep_only: compile no format
+ *
+ * Decides whether formats are parsed when first met
+ * (text_events_lazy()) and, when they are, makes one unloaded slot per
+ * format.
+ *
+ * Return: the table (free with text_events_free()), or NULL with errno set.
+ * Context: at setup.
+ */
+struct text_events *text_events_new(struct tdat_file *f, struct text_tep *tt,
+				    bool eager, bool tep_only)
+{
+	struct text_events *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->f = f;
+	t->tt = tt;
+	t->tep_only = tep_only;
+	t->big_endian = tdat_big_endian(f);
+	if (!eager && index_lazy(t) < 0) {
+		text_events_free(t);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return t;
+}
+
+/**
+ * text_events_lazy() - whether formats are parsed when first met
+ * @t: table
+ *
+ * Return: true when the setup parses only text_events_preload()'s.
+ */
+bool text_events_lazy(const struct text_events *t)
+{
+	return t->lazy;
+}
+
+static struct text_event *slot_by_name(struct text_events *t, const char *sys,
 				       const char *name)
 {
 	size_t i, n = tdat_event_count(t->f);
@@ -251,27 +371,28 @@ static struct text_event *slot_by_name(struct tdatfs_text *t, const char *sys,
 		const struct tdat_event_format *e = tdat_event_get(t->f, i);
 
 		if (!strcmp(e->system, sys) && !strcmp(e->name, name))
-			return &t->ev_tab[ev_slot(t, e->id)];
+			return &t->tab[ev_slot(t, e->id)];
 	}
 	return NULL;
 }
 
 /**
  * text_events_preload() - parse, in a lazy table, what must be parsed first
- * @t: engine after text_events_index() set @t->lazy
+ * @t: a lazy table
  *
  * The lowest id that parses (libtraceevent's first event, which gives the
  * offsets of common_type and common_pid), then sched_switch, sched_wakeup
  * and sched_wakeup_new.
  *
  * Return: 0 or -ENOMEM.
- * Context: at setup, under @t->lock.
+ * Context: at setup, where the formats would all be parsed.
  */
-int text_events_preload(struct tdatfs_text *t)
+int text_events_preload(struct text_events *t)
 {
 	static const char *const comm_events[] = {
 		"sched_switch", "sched_wakeup", "sched_wakeup_new",
 	};
+	struct tep_handle *tep = text_tep_handle(t->tt);
 	size_t i, n = tdat_event_count(t->f);
 	int *ids;
 
@@ -281,64 +402,69 @@ int text_events_preload(struct tdatfs_text *t)
 	for (i = 0; i < n; i++)
 		ids[i] = tdat_event_get(t->f, i)->id;
 	qsort(ids, n, sizeof(*ids), cmp_int);
-	pthread_mutex_lock(&t->tep_lock);
-	for (i = 0; i < n && tep_get_events_count(t->tep) == 0; i++)
-		load_locked(t, &t->ev_tab[ev_slot(t, ids[i])]);
+	text_tep_lock(t->tt);
+	for (i = 0; i < n && tep_get_events_count(tep) == 0; i++)
+		load_locked(t, &t->tab[ev_slot(t, ids[i])]);
 	for (i = 0; i < sizeof(comm_events) / sizeof(comm_events[0]); i++) {
 		struct text_event *te = slot_by_name(t, "sched", comm_events[i]);
 
 		if (te && !atomic_load_explicit(&te->loaded, memory_order_relaxed))
 			load_locked(t, te);
 	}
-	pthread_mutex_unlock(&t->tep_lock);
+	text_tep_unlock(t->tt);
 	free(ids);
 	return 0;
 }
 
-/**
- * text_events_setup() - finish the event table after setup's parsing
- * @t: engine
- *
- * A lazy table whose first event gave no usable common fields is parsed
- * whole now (every record then goes through libtraceevent, which must
- * know every id).  An eager table is made from the events parsed.
- *
- * Return: 0 or -ENOMEM.
- * Context: at setup, under @t->lock.
- */
-int text_events_setup(struct tdatfs_text *t)
+static bool number_field(const struct tep_format_field *fl, unsigned int *off,
+			 unsigned int *size)
 {
-	int i, n;
+	if (!fl || fl->offset < 0 || (fl->size != 1 && fl->size != 2 &&
+				      fl->size != 4 && fl->size != 8))
+		return false;
+	*off = fl->offset;
+	*size = fl->size;
+	return true;
+}
+
+/* Where libtraceevent reads common_type and common_pid: the first event's. */
+static void find_common_fields(struct text_events *t)
+{
+	struct tep_handle *tep = text_tep_handle(t->tt);
+	struct tep_event *ev = tep_get_events_count(tep) > 0 ?
+			       tep_get_event(tep, 0) : NULL;
+
+	t->type_size = t->pid_size = 0;
+	if (!ev)
+		return;
+	if (!number_field(tep_find_common_field(ev, "common_type"),
+			  &t->type_off, &t->type_size))
+		t->type_size = 0;
+	if (!number_field(tep_find_common_field(ev, "common_pid"),
+			  &t->pid_off, &t->pid_size))
+		t->pid_size = 0;
+}
+
+/* An eager table: one slot per event parsed. */
+static int table_from_tep(struct text_events *t)
+{
+	struct tep_handle *tep = text_tep_handle(t->tt);
+	int i, n = tep_get_events_count(tep);
 	int ret;
 
-	if (t->lazy) {
-		if (t->type_size && t->pid_size)
-			return 0;
-		pthread_mutex_lock(&t->tep_lock);
-		for (size_t k = 0; k < t->ev_cap; k++) {
-			struct text_event *te = &t->ev_tab[k];
-
-			if (te->used && !atomic_load_explicit(&te->loaded,
-							      memory_order_relaxed))
-				load_locked(t, te);
-		}
-		pthread_mutex_unlock(&t->tep_lock);
-		return 0;
-	}
-	n = tep_get_events_count(t->tep);
 	ret = table_alloc(t, (size_t)n);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < n; i++) {
-		struct tep_event *ev = tep_get_event(t->tep, i);
+		struct tep_event *ev = tep_get_event(tep, i);
 		struct text_event *te;
 
 		if (!ev)
 			continue;
-		te = &t->ev_tab[ev_slot(t, ev->id)];
+		te = &t->tab[ev_slot(t, ev->id)];
 		/* two formats with one id: libtraceevent's bsearch picks */
 		if (te->used) {
-			te->dup = true;
+			te->d.dup = true;
 			continue;
 		}
 		te->used = true;
@@ -351,82 +477,133 @@ int text_events_setup(struct tdatfs_text *t)
 }
 
 /**
- * text_events_teardown() - free the event table
- * @t: engine
+ * text_events_finish() - finish the table after setup's parsing
+ * @t: table
+ *
+ * Finds where records have their type and pid.  A lazy table whose first
+ * event gave no usable common fields is parsed whole now (every record
+ * then goes through libtraceevent, which must know every id).  An eager
+ * table is made from the events parsed.
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: at setup.
  */
-void text_events_teardown(struct tdatfs_text *t)
+int text_events_finish(struct text_events *t)
+{
+	find_common_fields(t);
+	if (!t->lazy)
+		return table_from_tep(t);
+	if (t->type_size && t->pid_size)
+		return 0;
+	text_tep_lock(t->tt);
+	for (size_t k = 0; k < t->cap; k++) {
+		struct text_event *te = &t->tab[k];
+
+		if (te->used && !atomic_load_explicit(&te->loaded,
+						      memory_order_relaxed))
+			load_locked(t, te);
+	}
+	text_tep_unlock(t->tt);
+	return 0;
+}
+
+/**
+ * text_events_free() - free the table; NULL is fine
+ * @t: table
+ */
+void text_events_free(struct text_events *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->ev_cap; i++) {
-		free(t->ev_tab[i].fast);
-		free(t->ev_tab[i].dyn);
+	if (!t)
+		return;
+	for (i = 0; i < t->cap; i++) {
+		text_fast_free((struct text_fast *)t->tab[i].d.fast);
+		text_fit_release(&t->tab[i].fit);
 	}
-	free(t->ev_tab);
-	t->ev_tab = NULL;
-	t->ev_cap = 0;
+	free(t->tab);
+	free(t);
 }
 
 /**
  * text_event_find() - the table entry of an event id, parsed if need be
- * @t: engine (set up)
+ * @t: table (set up)
  * @id: common_type of a record
  *
  * Return: the entry, or NULL for an id without a parsed format.
  * Context: lock-free once the id is loaded; the first lookup of an id
- * takes @t->tep_lock (the caller must not hold it).
+ * takes the tep lock (the caller must not hold it).
  */
-const struct text_event *text_event_find(struct tdatfs_text *t, int id)
+const struct text_event_desc *text_event_find(struct text_events *t, int id)
 {
 	struct text_event *te;
 
-	if (!t->ev_cap)
+	if (!t->cap)
 		return NULL;
-	te = &t->ev_tab[ev_slot(t, id)];
+	te = &t->tab[ev_slot(t, id)];
 	if (!te->used)
 		return NULL;
 	if (!atomic_load_explicit(&te->loaded, memory_order_acquire)) {
-		pthread_mutex_lock(&t->tep_lock);
+		text_tep_lock(t->tt);
 		if (!atomic_load_explicit(&te->loaded, memory_order_relaxed))
 			load_locked(t, te);
-		pthread_mutex_unlock(&t->tep_lock);
+		text_tep_unlock(t->tt);
 	}
-	return te->ev ? te : NULL;
+	return te->d.ev ? &te->d : NULL;
 }
 
 /**
- * text_event_fits() - whether every field of a record lies inside it
- * @t: engine
- * @te: the record's event
+ * text_event_fits() - text_fit_check() of a record of a table entry
+ * @t: table
+ * @d: the record's entry, from text_event_find()
  * @data: the record
  * @n: its size
  *
- * Always true for data the kernel wrote; a damaged record can make
- * libtraceevent compute a negative length (a flexible array past the
- * end) and crash.
- *
- * Return: true when the fixed fields and every __data_loc string fit.
+ * Return: true when every field of the record lies inside it.
  * Context: lock-free.
  */
-bool text_event_fits(const struct tdatfs_text *t, const struct text_event *te,
+bool text_event_fits(const struct text_events *t,
+		     const struct text_event_desc *d,
 		     const unsigned char *data, size_t n)
 {
-	unsigned int i;
+	const struct text_event *te = (const struct text_event *)d;
 
-	if (!te->fits || n < te->min_size)
+	return text_fit_check(&te->fit, t->big_endian, data, n);
+}
+
+/**
+ * text_record_type() - the event id of a record, as libtraceevent reads it
+ * @t: table (set up)
+ * @data: the record
+ * @n: its size
+ * @id: set to the id
+ *
+ * Return: false when the type cannot be read here (unknown common_type,
+ * or a record too short for it).
+ */
+bool text_record_type(const struct text_events *t, const unsigned char *data,
+		      size_t n, int *id)
+{
+	if (!t->type_size || n < t->type_off + t->type_size)
 		return false;
-	for (i = 0; i < te->ndyn; i++) {
-		const struct text_dyn *d = &te->dyn[i];
-		uint64_t v, off;
+	*id = (int)text_read_num(t->big_endian, data + t->type_off, t->type_size);
+	return true;
+}
 
-		if (d->size < 4)
-			return false;
-		v = text_read_num(t, data + d->offset, 4);
-		off = v & 0xffff;
-		if (d->relative)
-			off += d->offset + d->size;
-		if (off + (v >> 16) > n)
-			return false;
-	}
+/**
+ * text_record_pid() - the pid of a record, as libtraceevent reads it
+ * @t: table (set up)
+ * @data: the record
+ * @n: its size
+ * @pid: set to the pid
+ *
+ * Return: false when the pid cannot be read here.
+ */
+bool text_record_pid(const struct text_events *t, const unsigned char *data,
+		     size_t n, int *pid)
+{
+	if (!t->pid_size || n < t->pid_off + t->pid_size)
+		return false;
+	*pid = (int)text_read_num(t->big_endian, data + t->pid_off, t->pid_size);
 	return true;
 }

@@ -24,14 +24,17 @@
  * string at the offset, which ends at the record's end at the latest
  * (libtraceevent reads a copy followed by zeroes).
  *
- * A compiled program is read-only once made, so it is used without the
- * tep lock.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-int.h"
+#include <traceevent/event-parse.h>
+
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-bytes.h"
+#include "tdatfs-text-fast.h"
 
 enum {
 	FAST_MAX_STEPS	= 32,
@@ -298,7 +301,7 @@ static bool add_lit(struct text_fast *fp, struct fast_step *st,
  * text_fast_compile() - the compiled info format of an event
  * @ev: a parsed event
  *
- * Return: a malloc()ed program (the caller frees it), or NULL when
+ * Return: a program (free it with text_fast_free()), or NULL when
  * libtraceevent must print the event (or memory ran out).
  * Context: reads @ev only; call it before the event is published.
  */
@@ -348,6 +351,15 @@ struct text_fast *text_fast_compile(struct tep_event *ev)
 no:
 	free(fp);
 	return NULL;
+}
+
+/**
+ * text_fast_free() - free a program; NULL is fine
+ * @fp: program
+ */
+void text_fast_free(struct text_fast *fp)
+{
+	free(fp);
 }
 
 /* printf("%[-0#][width]{d,u,x,X}") of an already truncated value. */
@@ -400,19 +412,18 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 
 /**
  * text_fast_info() - the info text of a record of a compiled event
- * @t: engine
- * @te: the record's event entry, with te->fast set
- * @data: the record; te->min_size bytes are readable
+ * @fp: the event's program
+ * @big_endian: byte order of the file
+ * @data: the record; its fixed fields are readable
  * @n: the record's size
  * @out: destination
  *
  * Return: 0 or -ENOMEM.
  * Context: lock-free.
  */
-int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
+int text_fast_info(const struct text_fast *fp, bool big_endian,
 		   const unsigned char *data, size_t n, struct text_buf *out)
 {
-	const struct text_fast *fp = te->fast;
 	unsigned int i;
 
 	for (i = 0; i < fp->nsteps; i++) {
@@ -428,7 +439,7 @@ int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
 			slen = strnlen(str, st->len);
 		} else if (st->kind == FAST_DSTR) {
 			/* dynamic_offset(): a bad offset or length prints "" */
-			uint32_t loc = text_read_num(t, data + st->offset, 4);
+			uint32_t loc = text_read_num(big_endian, data + st->offset, 4);
 			size_t off = loc & 0xffff, len = loc >> 16;
 
 			if (off + len > n)
@@ -466,7 +477,7 @@ int text_fast_info(const struct tdatfs_text *t, const struct text_event *te,
 				o += pad;
 			}
 		} else if (st->kind == FAST_NUM) {
-			v = text_read_num(t, data + st->offset, st->size) & st->mask;
+			v = text_read_num(big_endian, data + st->offset, st->size) & st->mask;
 			if (st->bits < 64)
 				v &= (1ull << st->bits) - 1;
 			if (st->is_signed && (v >> (st->bits - 1)) & 1) {

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-line.c - the report line(s) of one record, exactly as
- * trace-cmd report (3.1.6) prints them, and the growing line buffer.
+ * tdatfs-text-line.c - the report line(s) of one record.
  *
  * The fixed part of a line ("%16s-%-5d [%03d] %5llu.%06llu: %s: " and the
  * padding of the name) is written here without printf; the info text of
@@ -9,124 +8,86 @@
  * without the tep lock; every other event goes through libtraceevent.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdat.h"
-#include "tdatfs-text-int.h"
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
 
-static int buf_grow(struct text_buf *b, size_t n)
-{
-	size_t cap = b->cap ? b->cap : 256;
-	char *p;
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-comm.h"
+#include "tdatfs-text-event.h"
+#include "tdatfs-text-fast.h"
+#include "tdatfs-text-line.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-tep.h"
+#include "tdatfs-text-ts.h"
 
-	if (n > SIZE_MAX / 2 - b->len)
-		return -ENOMEM;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p)
-		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
+/* Room after a copied record: a __data_loc field can point up to 64 KiB
+ * past the payload with a length up to 64 KiB; zeroes there keep a bad
+ * record from making libtraceevent read outside our memory. */
+#define SCRATCH_SLACK	(2 * 65536 + 64)
+
+struct text_fmt {
+	struct text_tep *tt;
+	struct text_events *evs;
+	const struct text_comms *cm;
+	bool big_endian;
+	bool in_usecs;
+	/* used under the tep lock only */
+	struct trace_seq seq;
+	unsigned char *scratch;		/* record copy + zeroed slack */
+	size_t scratch_size;
+};
 
 /**
- * text_buf_reserve() - room for @n more bytes
- * @b: buffer
- * @n: bytes the caller will write at the returned pointer
+ * text_fmt_new() - a formatter for the records of a trace
+ * @tt: the libtraceevent handle
+ * @evs: the event table
+ * @cm: the comms
+ * @ts: timestamp settings; these four must outlive the formatter
+ * @big_endian: byte order of the file
+ * @max_page: the largest page size of the trace's buffers
  *
- * The caller writes at most @n bytes there and then sets @b->len.
- *
- * Return: b->p + b->len, or NULL when out of memory.
+ * Return: the formatter (free with text_fmt_free()), or NULL with errno set.
  */
-char *text_buf_reserve(struct text_buf *b, size_t n)
+struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
+			      const struct text_comms *cm,
+			      const struct text_ts *ts, bool big_endian,
+			      size_t max_page)
 {
-	if (b->len + n + 1 > b->cap && buf_grow(b, n) < 0)
+	struct text_fmt *fm = calloc(1, sizeof(*fm));
+
+	if (!fm)
 		return NULL;
-	return b->p + b->len;
+	fm->tt = tt;
+	fm->evs = evs;
+	fm->cm = cm;
+	fm->big_endian = big_endian;
+	fm->in_usecs = text_ts_in_usecs(ts);
+	fm->scratch_size = max_page + SCRATCH_SLACK;
+	fm->scratch = calloc(1, fm->scratch_size);
+	if (!fm->scratch) {
+		free(fm);
+		errno = ENOMEM;
+		return NULL;
+	}
+	trace_seq_init(&fm->seq);
+	return fm;
 }
 
 /**
- * text_buf_put() - append bytes
- * @b: buffer
- * @s: bytes
- * @n: count
- *
- * Return: 0 or -ENOMEM.
+ * text_fmt_free() - free a formatter; NULL is fine
+ * @fm: formatter
  */
-int text_buf_put(struct text_buf *b, const char *s, size_t n)
+void text_fmt_free(struct text_fmt *fm)
 {
-	if (b->len + n + 1 > b->cap && buf_grow(b, n) < 0)
-		return -ENOMEM;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	return 0;
-}
-
-/**
- * text_buf_printf() - append formatted text, at most 255 bytes of it
- * @b: buffer
- * @fmt: printf format
- *
- * Return: 0, -EINVAL on a format error, or -ENOMEM.
- */
-int text_buf_printf(struct text_buf *b, const char *fmt, ...)
-{
-	char tmp[256];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	if ((size_t)n >= sizeof(tmp))
-		n = sizeof(tmp) - 1;
-	return text_buf_put(b, tmp, n);
-}
-
-static bool field_fits(const struct tdatfs_text *t, const struct tep_format_field *fl,
-		       const unsigned char *data, size_t n)
-{
-	uint64_t off, len;
-	uint32_t v;
-
-	if (fl->offset < 0 || fl->size < 0 || (uint64_t)fl->offset + fl->size > n)
-		return false;
-	if (!(fl->flags & TEP_FIELD_IS_DYNAMIC))
-		return true;
-	if (fl->size < 4)
-		return false;
-	v = tdat_get32(t->f, data + fl->offset);
-	off = v & 0xffff;
-	len = v >> 16;
-	if (fl->flags & TEP_FIELD_IS_RELATIVE)
-		off += fl->offset + fl->size;
-	return off + len <= n;
-}
-
-/*
- * Whether every field of @ev lies inside the record.  Always true for
- * data the kernel wrote; a damaged record can make libtraceevent compute
- * a negative length (a flexible array past the end) and crash.
- */
-static bool record_fits(const struct tdatfs_text *t, const struct tep_event *ev,
-			const unsigned char *data, size_t n)
-{
-	const struct tep_format_field *fl;
-
-	for (fl = ev->format.common_fields; fl; fl = fl->next)
-		if (!field_fits(t, fl, data, n))
-			return false;
-	for (fl = ev->format.fields; fl; fl = fl->next)
-		if (!field_fits(t, fl, data, n))
-			return false;
-	return true;
+	if (!fm)
+		return;
+	trace_seq_destroy(&fm->seq);
+	free(fm->scratch);
+	free(fm);
 }
 
 /* Decimal digits of @v at @o; returns the end. */
@@ -202,11 +163,11 @@ static char *put_cpu(char *o, int cpu)
  * padded to 20.  libtraceevent 1.7.1 prints "%5llu.%06llu" only when the
  * time in microseconds is above 1000000, "%12llu" otherwise.
  */
-static int put_header(const struct tdatfs_text *t, const struct text_comm_ctx *cc,
+static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		      int pid, unsigned int cpu, uint64_t ts, const char *name,
 		      size_t nlen, struct text_buf *out)
 {
-	const char *comm = text_comm_lookup(t, cc, pid);
+	const char *comm = text_comm_lookup(t->cm, cc, pid);
 	size_t clen = strlen(comm);
 	char *o, *start;
 
@@ -283,28 +244,8 @@ static void rec_init(struct tep_record *rec, const struct text_rec *r, size_t n,
 	rec->data = data;
 }
 
-/* The comms the sched plugin registers while printing this record. */
-static int learn_comms(struct tdatfs_text *t, const struct tep_event *ev,
-		       struct text_comm_ctx *cc, const unsigned char *data)
-{
-	int ret = 0;
-
-	if (!cc)
-		return 0;
-	if (ev->id == t->sw_id) {
-		ret = text_comm_register(t, cc, t->sw_ppid, t->sw_pcomm, data);
-		if (!ret)
-			ret = text_comm_register(t, cc, t->sw_npid, t->sw_ncomm, data);
-	} else if (ev->id == t->wk_id) {
-		ret = text_comm_register(t, cc, t->wk_pid, t->wk_comm, data);
-	} else if (ev->id == t->wkn_id) {
-		ret = text_comm_register(t, cc, t->wkn_pid, t->wkn_comm, data);
-	}
-	return ret;
-}
-
 /* The info text of a known event through libtraceevent. */
-static int info_slow(struct tdatfs_text *t, const struct text_rec *r, size_t n,
+static int info_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 		     struct tep_event *ev, struct text_comm_ctx *cc,
 		     struct text_buf *out)
 {
@@ -312,70 +253,113 @@ static int info_slow(struct tdatfs_text *t, const struct text_rec *r, size_t n,
 	struct tep_record rec;
 	int ret;
 
-	pthread_mutex_lock(&t->tep_lock);
+	text_tep_lock(t->tt);
 	memcpy(t->scratch, r->data, n);
 	rec_init(&rec, r, n, t->scratch);
 	trace_seq_reset(s);
-	tep_print_event(t->tep, s, &rec, "%s", TEP_PRINT_INFO);
-	ret = learn_comms(t, ev, cc, t->scratch);
+	tep_print_event(text_tep_handle(t->tt), s, &rec, "%s", TEP_PRINT_INFO);
+	ret = text_comms_learn(t->cm, ev->id, cc, t->scratch);
 	memset(t->scratch, 0, n);
 	if (!ret)
 		ret = put_seq(s, out);
-	pthread_mutex_unlock(&t->tep_lock);
+	text_tep_unlock(t->tt);
 	return ret;
+}
+
+/*
+ * Whether every field of @ev lies inside the copy of the record, checked
+ * as the event table checks its own (text_fit_check()).
+ */
+static int slow_fits(struct text_fmt *t, const struct tep_event *ev, size_t n,
+		     bool *fits)
+{
+	struct text_fit fit;
+
+	if (text_fit_init(&fit, ev) < 0)
+		return -ENOMEM;
+	*fits = text_fit_check(&fit, t->big_endian, t->scratch, n);
+	text_fit_release(&fit);
+	return 0;
+}
+
+/* The header of a record without a format, as libtraceevent prints it. */
+static void header_unknown(struct text_fmt *t, struct trace_seq *s,
+			   struct tep_record *rec)
+{
+	struct tep_handle *tep = text_tep_handle(t->tt);
+
+	tep_print_event(tep, s, rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
+			TEP_PRINT_PID, TEP_PRINT_CPU);
+	if (t->in_usecs)
+		tep_print_event(tep, s, rec, " %6.1000d:", TEP_PRINT_TIME);
+	else
+		tep_print_event(tep, s, rec, "%12d:", TEP_PRINT_TIME);
+	trace_seq_printf(s, " %s: %.*s", "(NULL)", 14, "                    ");
 }
 
 /*
  * A record whose type could not be read here (too short) or whose id has
  * no format: all of it through libtraceevent, as trace-cmd does.
  */
-static int format_slow(struct tdatfs_text *t, const struct text_rec *r, size_t n,
+static int format_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 		       struct text_comm_ctx *cc, struct text_buf *out)
 {
+	struct tep_handle *tep = text_tep_handle(t->tt);
 	struct trace_seq *s = &t->seq;
 	struct tep_record rec;
 	struct tep_event *ev;
-	int ret;
+	bool fits = true;
+	int ret = 0;
 
-	pthread_mutex_lock(&t->tep_lock);
+	text_tep_lock(t->tt);
 	memcpy(t->scratch, r->data, n);
 	rec_init(&rec, r, n, t->scratch);
 	trace_seq_reset(s);
-	ev = tep_find_event_by_record(t->tep, &rec);
-	if (ev && !record_fits(t, ev, t->scratch, n)) {
+	ev = tep_find_event_by_record(tep, &rec);
+	if (ev)
+		ret = slow_fits(t, ev, n, &fits);
+	if (ret < 0 || !fits) {
 		memset(t->scratch, 0, n);
-		pthread_mutex_unlock(&t->tep_lock);
-		return damaged(r, out);
+		text_tep_unlock(t->tt);
+		return ret < 0 ? ret : damaged(r, out);
 	}
 	if (ev) {
 		/* the comm as this stream knows it, not as the handle does */
-		ret = put_header(t, cc, tep_data_pid(t->tep, &rec), r->cpu,
+		ret = put_header(t, cc, tep_data_pid(tep, &rec), r->cpu,
 				 r->ts, ev->name, strlen(ev->name), out);
 		if (ret < 0)
 			goto out;
 	} else {
-		tep_print_event(t->tep, s, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM,
-				TEP_PRINT_PID, TEP_PRINT_CPU);
-		if (t->in_usecs)
-			tep_print_event(t->tep, s, &rec, " %6.1000d:", TEP_PRINT_TIME);
-		else
-			tep_print_event(t->tep, s, &rec, "%12d:", TEP_PRINT_TIME);
-		trace_seq_printf(s, " %s: %.*s", "(NULL)", 14, "                    ");
+		header_unknown(t, s, &rec);
 	}
-	tep_print_event(t->tep, s, &rec, "%s", TEP_PRINT_INFO);
-	ret = ev ? learn_comms(t, ev, cc, t->scratch) : 0;
+	tep_print_event(tep, s, &rec, "%s", TEP_PRINT_INFO);
+	ret = ev ? text_comms_learn(t->cm, ev->id, cc, t->scratch) : 0;
 	if (!ret)
 		ret = put_seq(s, out);
 out:
 	memset(t->scratch, 0, n);
-	pthread_mutex_unlock(&t->tep_lock);
+	text_tep_unlock(t->tt);
 	return ret;
+}
+
+/* "CPU:N [... EVENTS DROPPED]" before a record that follows a loss. */
+static int put_dropped(const struct text_rec *r, struct text_buf *out)
+{
+	if (r->missed > 0)
+		return text_buf_printf(out, "CPU:%d [%lld EVENTS DROPPED]\n",
+				       (int)r->cpu, r->missed);
+	if (r->missed < 0)
+		return text_buf_printf(out, "CPU:%d [EVENTS DROPPED]\n",
+				       (int)r->cpu);
+	return 0;
 }
 
 /**
  * text_format_record() - append the report line(s) of one record
- * @t: engine (set up)
+ * @t: formatter
  * @r: the record
+ * @src: the source @r was consumed from, to look at what follows on its
+ *	CPU (tdatfs-text-source.h); may be NULL when nothing follows
  * @cc: the stream's learned comms
  * @out: destination
  *
@@ -385,45 +369,40 @@ out:
  * As trace-cmd prints the sequence with "%.*s", text stops at a NUL.
  *
  * Return: 0 or -ENOMEM.
- * Context: the caller holds the stream lock; takes @t->tep_lock for
+ * Context: the caller holds the stream lock; takes the tep lock for
  * events that libtraceevent prints.
  */
-int text_format_record(struct tdatfs_text *t, const struct text_rec *r,
-		       struct text_comm_ctx *cc, struct text_buf *out)
+int text_format_record(struct text_fmt *t, const struct text_rec *r,
+		       struct text_source *src, struct text_comm_ctx *cc,
+		       struct text_buf *out)
 {
 	const unsigned char *data = r->data;
-	const struct text_event *te = NULL;
+	const struct text_event_desc *te = NULL;
 	size_t n = r->size;
-	int ret, pid;
+	int ret, id, pid;
 
+	/* no event's text depends on the records after it yet */
+	(void)src;
 	if (n > t->scratch_size - SCRATCH_SLACK)
 		n = t->scratch_size - SCRATCH_SLACK;
-	if (r->missed > 0)
-		ret = text_buf_printf(out, "CPU:%d [%lld EVENTS DROPPED]\n",
-				      (int)r->cpu, r->missed);
-	else if (r->missed < 0)
-		ret = text_buf_printf(out, "CPU:%d [EVENTS DROPPED]\n", (int)r->cpu);
-	else
-		ret = 0;
+	ret = put_dropped(r, out);
 	if (ret < 0)
 		return ret;
 
 	/* looked up (so parsed) whenever libtraceevent can read the type */
-	if (t->type_size && n >= t->type_off + t->type_size)
-		te = text_event_find(t, (int)text_read_num(t, data + t->type_off,
-							   t->type_size));
-	if (!te || te->dup || !t->pid_size || n < t->pid_off + t->pid_size) {
+	if (text_record_type(t->evs, data, n, &id))
+		te = text_event_find(t->evs, id);
+	if (!te || te->dup || !text_record_pid(t->evs, data, n, &pid)) {
 		ret = format_slow(t, r, n, cc, out);
-	} else if (!text_event_fits(t, te, data, n)) {
+	} else if (!text_event_fits(t->evs, te, data, n)) {
 		return damaged(r, out);
 	} else {
-		pid = (int)text_read_num(t, data + t->pid_off, t->pid_size);
 		ret = put_header(t, cc, pid, r->cpu, r->ts, te->name, te->name_len,
 				 out);
 		if (ret < 0)
 			return ret;
 		if (te->fast)
-			ret = text_fast_info(t, te, data, n, out);
+			ret = text_fast_info(te->fast, t->big_endian, data, n, out);
 		else
 			ret = info_slow(t, r, n, te->ev, cc, out);
 	}

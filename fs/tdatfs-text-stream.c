@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-stream.c - text of one buffer (merged or one CPU), produced
- * on demand, with checkpoints and a few cursors.
- *
- * Record order is trace-cmd's tracecmd_read_next_data(): peek every CPU
- * (in the buffer's CPU order) and take the smallest timestamp; on a tie
- * the first CPU wins.  Pages follow trace-cmd's get_next_page(): page k
- * of a CPU exists while k * page_size < the CPU's data size.
+ * on demand from a record source, with checkpoints and a few cursors.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-int.h"
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-comm.h"
+#include "tdatfs-text-line.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-stream.h"
 
 #define NCURSORS	4
 #define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
@@ -25,33 +26,10 @@
  */
 #define CKPT_MEM	(512 * 1024)
 
-#define COMMIT_MASK	((1u << 27) - 1)
-#define MISSED_EVENTS	(1ull << 31)
-#define MISSED_STORED	(1ull << 30)
-
-/* Position of one CPU; what a checkpoint keeps. */
-struct cpu_pos {
-	uint64_t page;		/* page number in the CPU's stream */
-	uint32_t idx;		/* records consumed on that page */
-	uint32_t done;		/* no more records */
-};
-
-struct text_cpu {
-	size_t c;		/* index in the buffer's cpus */
-	unsigned int cpu;	/* CPU number */
-	uint64_t npages;
-	struct cpu_pos pos;
-	bool loaded;		/* pos.page is in @kbuf */
-	bool have;		/* a record is peeked */
-	struct kbuffer *kbuf;
-	unsigned char *page;	/* page_size bytes + slack */
-	struct text_rec rec;	/* the peeked record */
-};
-
 struct text_cursor {
 	bool valid;
 	uint64_t used;		/* LRU tick */
-	struct text_cpu *cpus;
+	struct text_source *src;
 	struct text_buf line;	/* text [off, off + line.len) */
 	uint64_t off;
 	size_t seen;		/* learned comms visible here */
@@ -60,10 +38,8 @@ struct text_cursor {
 
 struct text_stream {
 	pthread_mutex_t lock;
-	struct tdatfs_text *t;
+	struct text_stream_env env;
 	size_t b;
-	bool latency;
-	uint32_t page_size;
 	unsigned int ncpu;
 	size_t *cidx;		/* buffer cpu indices merged */
 	uint64_t *npages;
@@ -74,8 +50,8 @@ struct text_stream {
 	uint64_t ckpt_every;		/* text bytes between checkpoints */
 	uint64_t *ckpt_off;
 	size_t *ckpt_seen;
-	struct cpu_pos *ckpt_pos;	/* nckpt * ncpu */
-	struct text_overlay ov;
+	struct text_pos *ckpt_pos;	/* nckpt * ncpu */
+	struct text_overlay *ov;
 
 	bool size_known;
 	uint64_t size;
@@ -84,18 +60,10 @@ struct text_stream {
 	struct text_cursor cur[NCURSORS];
 };
 
-static void cursor_release(struct text_stream *st, struct text_cursor *cu)
+static void cursor_release(struct text_cursor *cu)
 {
-	unsigned int i;
-
-	if (cu->cpus) {
-		for (i = 0; i < st->ncpu; i++) {
-			kbuffer_free(cu->cpus[i].kbuf);
-			free(cu->cpus[i].page);
-		}
-	}
-	free(cu->cpus);
-	free(cu->line.p);
+	text_source_free(cu->src);
+	text_buf_release(&cu->line);
 	memset(cu, 0, sizeof(*cu));
 }
 
@@ -110,13 +78,13 @@ void text_stream_free(struct text_stream *st)
 	if (!st)
 		return;
 	for (i = 0; i < NCURSORS; i++)
-		cursor_release(st, &st->cur[i]);
+		cursor_release(&st->cur[i]);
 	free(st->cidx);
 	free(st->npages);
 	free(st->ckpt_off);
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
-	text_overlay_free(&st->ov);
+	text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }
@@ -136,53 +104,87 @@ static void ckpt_thin(struct text_stream *st)
 	st->ckpt_every *= 2;
 }
 
+static int ckpt_grow(struct text_stream *st)
+{
+	size_t cap = st->ckpt_cap ? st->ckpt_cap * 2 : 64;
+	uint64_t *o = realloc(st->ckpt_off, cap * sizeof(*o));
+	struct text_pos *p;
+	size_t *sn;
+
+	if (!o)
+		return -ENOMEM;
+	st->ckpt_off = o;
+	sn = realloc(st->ckpt_seen, cap * sizeof(*sn));
+	if (!sn)
+		return -ENOMEM;
+	st->ckpt_seen = sn;
+	p = realloc(st->ckpt_pos, cap * st->ncpu * sizeof(*p) + 1);
+	if (!p)
+		return -ENOMEM;
+	st->ckpt_pos = p;
+	st->ckpt_cap = cap;
+	return 0;
+}
+
+/* A checkpoint at @off: where @cu stands, or the start without @cu. */
 static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_cursor *cu)
 {
-	unsigned int i;
+	struct text_pos *pos;
+	int ret;
 
 	if (st->nckpt >= st->ckpt_max)
 		ckpt_thin(st);
 	if (st->nckpt == st->ckpt_cap) {
-		size_t cap = st->ckpt_cap ? st->ckpt_cap * 2 : 64;
-		uint64_t *o = realloc(st->ckpt_off, cap * sizeof(*o));
-		struct cpu_pos *p;
-		size_t *sn;
-
-		if (!o)
-			return -ENOMEM;
-		st->ckpt_off = o;
-		sn = realloc(st->ckpt_seen, cap * sizeof(*sn));
-		if (!sn)
-			return -ENOMEM;
-		st->ckpt_seen = sn;
-		p = realloc(st->ckpt_pos, cap * st->ncpu * sizeof(*p) + 1);
-		if (!p)
-			return -ENOMEM;
-		st->ckpt_pos = p;
-		st->ckpt_cap = cap;
+		ret = ckpt_grow(st);
+		if (ret < 0)
+			return ret;
 	}
+	pos = &st->ckpt_pos[st->nckpt * st->ncpu];
 	st->ckpt_off[st->nckpt] = off;
 	st->ckpt_seen[st->nckpt] = cu ? cu->seen : 0;
-	for (i = 0; i < st->ncpu; i++)
-		st->ckpt_pos[st->nckpt * st->ncpu + i] =
-			cu ? cu->cpus[i].pos : (struct cpu_pos){ 0, 0, 0 };
+	if (cu)
+		text_source_tell(cu->src, pos);
+	else
+		memset(pos, 0, st->ncpu * sizeof(*pos));
 	st->nckpt++;
+	return 0;
+}
+
+/* The CPUs of the stream and their page counts. */
+static int stream_cpus(struct text_stream *st, const struct tdat_buffer *buf,
+		       int cpu)
+{
+	unsigned int i;
+
+	st->cidx = calloc(st->ncpu + 1, sizeof(*st->cidx));
+	st->npages = calloc(st->ncpu + 1, sizeof(*st->npages));
+	if (!st->cidx || !st->npages)
+		return -ENOMEM;
+	for (i = 0; i < st->ncpu; i++) {
+		uint64_t size = 0;
+
+		st->cidx[i] = cpu < 0 ? i : (size_t)cpu;
+		/* a CPU whose size is unreadable shows as empty */
+		if (tdat_cpu_size(st->env.f, st->b, st->cidx[i], &size) < 0)
+			size = 0;
+		st->npages[i] = (size + buf->page_size - 1) / buf->page_size;
+	}
 	return 0;
 }
 
 /**
  * text_stream_new() - a stream for one buffer
- * @t: engine (set up)
+ * @env: what it reads and formats with (copied)
  * @b: buffer index
  * @cpu: buffer cpu index, or -1 for all merged
  *
  * Return: the stream, or NULL with errno set.
  */
-struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu)
+struct text_stream *text_stream_new(const struct text_stream_env *env,
+				    size_t b, int cpu)
 {
-	const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+	const struct tdat_buffer *buf = tdat_buffer_get(env->f, b);
 	struct text_stream *st;
-	unsigned int i;
 	int err = ENOMEM;
 
 	if (!buf || (cpu >= 0 && (unsigned int)cpu >= buf->ncpus)) {
@@ -193,13 +195,9 @@ struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu)
 	if (!st)
 		return NULL;
 	pthread_mutex_init(&st->lock, NULL);
-	st->t = t;
+	st->env = *env;
 	st->b = b;
-	st->latency = buf->latency;
-	st->page_size = buf->page_size;
-	if (st->latency)
-		return st;
-	if (st->page_size < 64 || st->page_size > (1u << 27)) {
+	if (buf->page_size < 64 || buf->page_size > (1u << 27)) {
 		err = EINVAL;
 		goto fail;
 	}
@@ -210,23 +208,10 @@ struct text_stream *text_stream_new(struct tdatfs_text *t, size_t b, int cpu)
 	if (st->ckpt_max < 64)
 		st->ckpt_max = 64;
 	/* tests make the thinning happen on small traces */
-	if (t->opts.max_checkpoints)
-		st->ckpt_max = t->opts.max_checkpoints < 2 ? 2 :
-			       t->opts.max_checkpoints;
-	st->cidx = calloc(st->ncpu + 1, sizeof(*st->cidx));
-	st->npages = calloc(st->ncpu + 1, sizeof(*st->npages));
-	if (!st->cidx || !st->npages)
-		goto fail;
-	for (i = 0; i < st->ncpu; i++) {
-		uint64_t size = 0;
-
-		st->cidx[i] = cpu < 0 ? i : (size_t)cpu;
-		/* a CPU whose size is unreadable shows as empty */
-		if (tdat_cpu_size(t->f, b, st->cidx[i], &size) < 0)
-			size = 0;
-		st->npages[i] = (size + st->page_size - 1) / st->page_size;
-	}
-	if (ckpt_add(st, 0, NULL) < 0)
+	if (env->max_checkpoints)
+		st->ckpt_max = env->max_checkpoints < 2 ? 2 : env->max_checkpoints;
+	st->ov = text_overlay_new();
+	if (!st->ov || stream_cpus(st, buf, cpu) < 0 || ckpt_add(st, 0, NULL) < 0)
 		goto fail;
 	return st;
 fail:
@@ -235,198 +220,15 @@ fail:
 	return NULL;
 }
 
-static int cursor_alloc(struct text_stream *st, struct text_cursor *cu)
-{
-	const struct tdat_buffer *buf = tdat_buffer_get(st->t->f, st->b);
-	unsigned int i;
-
-	cu->cpus = calloc(st->ncpu, sizeof(*cu->cpus));
-	if (!cu->cpus)
-		return -ENOMEM;
-	for (i = 0; i < st->ncpu; i++) {
-		struct text_cpu *tc = &cu->cpus[i];
-
-		tc->c = st->cidx[i];
-		tc->cpu = buf->cpus[tc->c].cpu;
-		tc->npages = st->npages[i];
-		tc->kbuf = kbuffer_alloc(st->t->klong, st->t->kendian);
-		/* slack: kbuffer may read an event header past the data */
-		tc->page = calloc(1, (size_t)st->page_size + 64);
-		if (!tc->kbuf || !tc->page)
-			return -ENOMEM;
-		if (st->t->old_format)
-			kbuffer_set_old_format(tc->kbuf);
-	}
-	return 0;
-}
-
 /* Put a cursor at checkpoint @k. */
 static void cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 {
-	unsigned int i;
-
-	for (i = 0; i < st->ncpu; i++) {
-		cu->cpus[i].pos = st->ckpt_pos[k * st->ncpu + i];
-		cu->cpus[i].loaded = false;
-		cu->cpus[i].have = false;
-	}
+	text_source_seek(cu->src, &st->ckpt_pos[k * st->ncpu]);
 	cu->off = st->ckpt_off[k];
 	cu->seen = st->ckpt_seen[k];
 	cu->line.len = 0;
 	cu->eof = false;
 	cu->valid = true;
-}
-
-static uint64_t get_num(const struct tdatfs_text *t, const unsigned char *p,
-			unsigned int size)
-{
-	uint64_t v = 0;
-	unsigned int i;
-
-	for (i = 0; i < size; i++) {
-		unsigned int k = t->big_endian ? i : size - 1 - i;
-
-		v = (v << 8) | p[k];
-	}
-	return v;
-}
-
-/* Read and load page tc->pos.page; skip the records already consumed. */
-static int load_page(struct text_stream *st, struct text_cpu *tc)
-{
-	struct tdatfs_text *t = st->t;
-	uint32_t ps = st->page_size;
-	unsigned int start = t->kernel_long == 8 ? 16 : 12;
-	uint64_t commit, size;
-	ssize_t n;
-	uint32_t i;
-
-	n = tdat_cpu_read(t->f, st->b, tc->c, tc->page, ps,
-			  tc->pos.page * (uint64_t)ps);
-	if (n <= 0)
-		return n < 0 ? (int)n : -EIO;
-	if ((size_t)n < ps)
-		memset(tc->page + n, 0, ps - n);
-	/* -EBADMSG: the page reads but does not parse */
-	if (!t->ts_ok)
-		return -EBADMSG;
-	commit = get_num(t, tc->page + 8, t->kernel_long);
-	size = commit & COMMIT_MASK;
-	if (start + size > ps)
-		return -EBADMSG;
-	if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
-	    start + size + t->kernel_long > ps)
-		return -EBADMSG;
-	kbuffer_load_subbuffer(tc->kbuf, tc->page);
-	for (i = 0; i < tc->pos.idx; i++) {
-		if (!kbuffer_next_event(tc->kbuf, NULL))
-			break;
-	}
-	return 0;
-}
-
-/* Tell the damage registry about pages @first..@end (excl.) that read
- * fine but do not parse; the parser records only what does not read. */
-static void mark_unparsed(struct text_stream *st, struct text_cpu *tc,
-			  uint64_t first, uint64_t end)
-{
-	if (end > first)
-		tdat_cpu_mark_damaged(st->t->f, st->b, tc->c,
-				      first * st->page_size,
-				      (end - first) * st->page_size,
-				      "does not parse");
-}
-
-/*
- * Skip the run of damaged pages starting at tc->pos.page (whose load
- * failed with @err) and put ONE marker line for all of it, so a damaged
- * chunk of many pages is one line.  The run is decided by the data alone,
- * never by where a read started, and a cursor never stops inside it, so
- * the text stays the same at any offset.  Leaves the first good page
- * after the run loaded, if any.
- */
-static int skip_damaged(struct text_stream *st, struct text_cursor *cu,
-			struct text_cpu *tc, int err)
-{
-	uint64_t first = tc->pos.page, bad_first = first;
-	bool bad = err == -EBADMSG;
-
-	tc->pos.idx = 0;
-	for (;;) {
-		tc->pos.page++;
-		/* the line's %u must hold the run's size */
-		if (tc->pos.page >= tc->npages ||
-		    (tc->pos.page - first + 1) * st->page_size > (1u << 31))
-			break;
-		err = load_page(st, tc);
-		if (!err) {
-			tc->loaded = true;
-			break;
-		}
-		if (bad && err != -EBADMSG) {
-			mark_unparsed(st, tc, bad_first, tc->pos.page);
-			bad = false;
-		} else if (!bad && err == -EBADMSG) {
-			bad_first = tc->pos.page;
-			bad = true;
-		}
-	}
-	if (bad)
-		mark_unparsed(st, tc, bad_first, tc->pos.page);
-	return text_buf_printf(&cu->line,
-		"[tdatfs: CPU %u: %llu bytes at offset %llu skipped: damaged data]\n",
-		tc->cpu, (unsigned long long)(tc->pos.page - first) * st->page_size,
-		(unsigned long long)(first * st->page_size));
-}
-
-/* Find the next record of a CPU; damaged pages become marker lines. */
-static int peek(struct text_stream *st, struct text_cursor *cu, struct text_cpu *tc)
-{
-	unsigned long long ts;
-	void *data;
-	int ret;
-
-	while (!tc->have && !tc->pos.done) {
-		if (!tc->loaded) {
-			if (tc->pos.page >= tc->npages) {
-				tc->pos.done = 1;
-				break;
-			}
-			ret = load_page(st, tc);
-			if (ret < 0) {
-				ret = skip_damaged(st, cu, tc, ret);
-				if (ret < 0)
-					return ret;
-				continue;
-			}
-			tc->loaded = true;
-		}
-		data = kbuffer_read_event(tc->kbuf, &ts);
-		if (!data) {
-			tc->pos.page++;
-			tc->pos.idx = 0;
-			tc->loaded = false;
-			continue;
-		}
-		tc->have = true;
-		tc->rec.ts = text_ts_calc(st->t, ts);
-		tc->rec.cpu = tc->cpu;
-		tc->rec.missed = kbuffer_missed_events(tc->kbuf);
-		tc->rec.data = data;
-		{
-			int sz = kbuffer_event_size(tc->kbuf);
-			size_t avail = tc->page + st->page_size - (unsigned char *)data;
-
-			if ((unsigned char *)data < tc->page || sz < 0)
-				sz = 0;
-			if ((size_t)sz > avail)
-				sz = avail;
-			tc->rec.size = sz;
-			tc->rec.offset = tc->pos.page * (uint64_t)st->page_size +
-					 ((unsigned char *)data - tc->page);
-		}
-	}
-	return 0;
 }
 
 /*
@@ -435,32 +237,35 @@ static int peek(struct text_stream *st, struct text_cursor *cu, struct text_cpu 
  */
 static int step(struct text_stream *st, struct text_cursor *cu)
 {
-	struct text_cpu *best = NULL;
+	const struct text_rec *best = NULL, *r;
+	unsigned int i, bi = 0;
 	size_t before = cu->line.len;
 	struct text_comm_ctx cc;
-	unsigned int i;
+	struct text_rec rec;
 	int ret;
 
 	for (i = 0; i < st->ncpu; i++) {
-		struct text_cpu *tc = &cu->cpus[i];
-
-		ret = peek(st, cu, tc);
+		ret = text_source_peek_index(cu->src, i, &cu->line, &r);
 		if (ret < 0)
 			return ret;
-		if (tc->have && (!best || tc->rec.ts < best->rec.ts))
-			best = tc;
+		if (r && (!best || r->ts < best->ts)) {
+			best = r;
+			bi = i;
+		}
 	}
 	if (!best)
 		return cu->line.len > before ? 1 : 0;
-	cc.ov = &st->ov;
-	cc.seen = &cu->seen;
-	ret = text_format_record(st->t, &best->rec, &cc, &cu->line);
+	/* consumed first, so a formatter's peek sees the record after it */
+	rec = *best;
+	ret = text_source_consume_index(cu->src, bi, &cu->line);
 	if (ret < 0)
 		return ret;
-	kbuffer_next_event(best->kbuf, NULL);
-	best->pos.idx++;
-	best->have = false;
-	return 1;
+	cc.ov = st->ov;
+	cc.seen = &cu->seen;
+	ret = text_format_record(st->env.fmt, &rec, cu->src, &cc, &cu->line);
+	if (!ret)
+		ret = text_source_flush(cu->src, &cu->line);
+	return ret < 0 ? ret : 1;
 }
 
 /* The cursor to serve a read at @off, positioned at or before it. */
@@ -494,15 +299,45 @@ static struct text_cursor *pick_cursor(struct text_stream *st, uint64_t off, int
 	}
 	if (cu && cu->off >= st->ckpt_off[lo])
 		return cu;
-	if (!victim->cpus) {
-		*err = cursor_alloc(st, victim);
-		if (*err < 0) {
-			cursor_release(st, victim);
+	if (!victim->src) {
+		victim->src = text_source_new(st->env.f, st->b, st->cidx,
+					      st->npages, st->ncpu, st->env.pf,
+					      st->env.ts);
+		if (!victim->src) {
+			*err = -errno;
+			cursor_release(victim);
 			return NULL;
 		}
 	}
 	cursor_seek(st, victim, lo);
 	return victim;
+}
+
+/* Move @cu past its line, checkpoint if due, and make the next line. */
+static int advance(struct text_stream *st, struct text_cursor *cu)
+{
+	int ret;
+
+	cu->off += cu->line.len;
+	cu->line.len = 0;
+	if (cu->off >= st->ckpt_off[st->nckpt - 1] + st->ckpt_every &&
+	    !st->size_known) {
+		ret = ckpt_add(st, cu->off, cu);
+		if (ret < 0)
+			return ret;
+	}
+	ret = step(st, cu);
+	if (ret < 0) {
+		/* the cursor's state is unknown now: drop it */
+		cu->valid = false;
+		return ret;
+	}
+	if (ret == 0) {
+		cu->eof = true;
+		st->size_known = true;
+		st->size = cu->off;
+	}
+	return 0;
 }
 
 /**
@@ -513,7 +348,8 @@ static struct text_cursor *pick_cursor(struct text_stream *st, uint64_t off, int
  * @off: offset in the text
  *
  * Return: bytes read (0 at end), or a negative errno.
- * Context: takes the stream lock, and the engine's tep lock per record.
+ * Context: takes the stream lock, and the tep lock per record that
+ * libtraceevent prints.
  */
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t off)
 {
@@ -521,10 +357,6 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t
 	size_t done = 0;
 	int err = 0;
 
-	if (st->latency) {
-		/* a latency buffer's text is stored as it is shown */
-		return tdat_cpu_read(st->t->f, st->b, 0, buf, len, off);
-	}
 	pthread_mutex_lock(&st->lock);
 	if ((st->size_known && off >= st->size) || !len) {
 		pthread_mutex_unlock(&st->lock);
@@ -538,7 +370,6 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t
 	cu->used = ++st->tick;
 	while (done < len) {
 		uint64_t pos = off + done;
-		int ret;
 
 		if (pos < cu->off + cu->line.len) {
 			size_t n = cu->off + cu->line.len - pos;
@@ -551,28 +382,9 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t
 		}
 		if (cu->eof)
 			break;
-		cu->off += cu->line.len;
-		cu->line.len = 0;
-		if (cu->off >= st->ckpt_off[st->nckpt - 1] + st->ckpt_every &&
-		    !st->size_known) {
-			ret = ckpt_add(st, cu->off, cu);
-			if (ret < 0) {
-				err = ret;
-				break;
-			}
-		}
-		ret = step(st, cu);
-		if (ret < 0) {
-			/* the cursor's state is unknown now: drop it */
-			cu->valid = false;
-			err = ret;
+		err = advance(st, cu);
+		if (err < 0)
 			break;
-		}
-		if (ret == 0) {
-			cu->eof = true;
-			st->size_known = true;
-			st->size = cu->off;
-		}
 	}
 	pthread_mutex_unlock(&st->lock);
 	if (!done && err)
@@ -591,9 +403,6 @@ int text_stream_size(struct text_stream *st, uint64_t *size)
 {
 	int ret = -EAGAIN;
 
-	if (st->latency) {
-		return tdat_cpu_size(st->t->f, st->b, 0, size);
-	}
 	pthread_mutex_lock(&st->lock);
 	if (st->size_known) {
 		*size = st->size;
@@ -601,4 +410,54 @@ int text_stream_size(struct text_stream *st, uint64_t *size)
 	}
 	pthread_mutex_unlock(&st->lock);
 	return ret;
+}
+
+/**
+ * text_stream_set_spacing() - text bytes between checkpoints from now on
+ * @st: stream
+ * @bytes: spacing (not 0); thinning doubles it as usual
+ *
+ * For tests, which want many checkpoints of a small trace.
+ */
+void text_stream_set_spacing(struct text_stream *st, uint64_t bytes)
+{
+	pthread_mutex_lock(&st->lock);
+	st->ckpt_every = bytes ? bytes : 1;
+	pthread_mutex_unlock(&st->lock);
+}
+
+/**
+ * text_stream_checkpoints() - the text offsets of the checkpoints
+ * @st: stream
+ * @off: set to up to @max offsets, in order
+ * @max: room in @off
+ *
+ * Return: the count of checkpoints (may be more than @max).
+ */
+size_t text_stream_checkpoints(struct text_stream *st, uint64_t *off, size_t max)
+{
+	size_t n;
+
+	pthread_mutex_lock(&st->lock);
+	n = st->nckpt;
+	memcpy(off, st->ckpt_off, (n < max ? n : max) * sizeof(*off));
+	pthread_mutex_unlock(&st->lock);
+	return n;
+}
+
+/**
+ * text_stream_drop_cursors() - forget where every cursor stands
+ * @st: stream
+ *
+ * The next read starts from the checkpoint before it: for tests, which
+ * compare that text with the text made on the way there.
+ */
+void text_stream_drop_cursors(struct text_stream *st)
+{
+	int i;
+
+	pthread_mutex_lock(&st->lock);
+	for (i = 0; i < NCURSORS; i++)
+		st->cur[i].valid = false;
+	pthread_mutex_unlock(&st->lock);
 }

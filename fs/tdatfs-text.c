@@ -1,17 +1,46 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text.c - decoded event text: the public entry points.  The
- * libtraceevent handle is built on the first read (tdatfs-text-tep.c);
- * each (buffer, CPU selection) gets a stream on first use
- * (tdatfs-text-stream.c).
+ * tdatfs-text.c - decoded event text: the engine.  It sets up the layers
+ * below it on the first read, in trace-cmd's order, and gives each
+ * (buffer, CPU selection) a stream on first use.
+ *
+ * Layers, each calling only those before it: text_buf; the handle
+ * (tdatfs-text-tep.c), timestamps, comms and compiled formats; the event
+ * table; the record source; the formatter (tdatfs-text-line.c); the
+ * stream; this file.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tdat.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-int.h"
+#include "tdatfs-text-comm.h"
+#include "tdatfs-text-engine.h"
+#include "tdatfs-text-event.h"
+#include "tdatfs-text-line.h"
+#include "tdatfs-text-stream.h"
+#include "tdatfs-text-tep.h"
+#include "tdatfs-text-ts.h"
+
+struct tdatfs_text {
+	struct tdat_file *f;
+	struct tdatfs_text_opts opts;
+	pthread_mutex_t lock;		/* setup and the stream table */
+	bool ready;
+	int init_err;			/* <0: setup failed, returned on reads */
+
+	struct text_tep *tep;
+	struct text_events *evs;
+	struct text_comms *comms;
+	struct text_ts *ts;
+	struct text_fmt *fmt;
+	struct text_page_fmt pf;
+
+	size_t nbuffers;
+	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
+};
 
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 				    const struct tdatfs_text_opts *opts)
@@ -29,20 +58,14 @@ struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 	if (opts)
 		t->opts = *opts;
 	pthread_mutex_init(&t->lock, NULL);
-	pthread_mutex_init(&t->tep_lock, NULL);
 	return t;
 }
 
-/**
- * tdatfs_text_free() - free an engine; NULL is fine
- * @t: engine
- */
-void tdatfs_text_free(struct tdatfs_text *t)
+/* Free what setup() built (also partly); streams first, they use it. */
+static void teardown(struct tdatfs_text *t)
 {
 	size_t b;
 
-	if (!t)
-		return;
 	if (t->streams) {
 		for (b = 0; b < t->nbuffers; b++) {
 			const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
@@ -55,14 +78,135 @@ void tdatfs_text_free(struct tdatfs_text *t)
 			free(t->streams[b]);
 		}
 		free(t->streams);
+		t->streams = NULL;
 	}
-	text_tep_teardown(t);
+	text_fmt_free(t->fmt);
+	text_events_free(t->evs);
+	text_comms_free(t->comms);
+	text_ts_free(t->ts);
+	text_tep_free(t->tep);
+	t->fmt = NULL;
+	t->evs = NULL;
+	t->comms = NULL;
+	t->ts = NULL;
+	t->tep = NULL;
+}
+
+void tdatfs_text_free(struct tdatfs_text *t)
+{
+	if (!t)
+		return;
+	teardown(t);
 	pthread_mutex_destroy(&t->lock);
-	pthread_mutex_destroy(&t->tep_lock);
 	free(t);
 }
 
-/* Build the handle once; later calls return the first result. */
+/* saved_cmdlines into the handle and into the comms of the engine. */
+static int parse_cmdlines(struct tdatfs_text *t)
+{
+	uint64_t size;
+	char *buf;
+	int ret;
+
+	ret = text_tep_read_meta(t->f, TDAT_META_CMDLINES, &buf, &size);
+	if (ret < 0)
+		return ret;
+	if (buf)
+		text_tep_parse_cmdlines(t->tep, buf);
+	t->comms = text_comms_new(buf);
+	free(buf);
+	return t->comms ? 0 : -ENOMEM;
+}
+
+/* The non-ftrace formats: all of them, or in a lazy table the few first. */
+static int parse_formats(struct tdatfs_text *t, bool ftrace)
+{
+	if (text_events_lazy(t->evs))
+		return ftrace ? 0 : text_events_preload(t->evs);
+	return text_tep_parse_formats(t->tep, ftrace);
+}
+
+/*
+ * The metadata in the order trace-cmd reads it (v6: file order; v7: the
+ * reverse of the option order, as its section list is built by
+ * prepending).
+ */
+static int parse_meta(struct tdatfs_text *t)
+{
+	int ret;
+
+	if (tdat_version(t->f) >= 7) {
+		ret = parse_cmdlines(t);
+		if (!ret)
+			ret = text_tep_parse_printk(t->tep);
+		if (!ret)
+			ret = parse_formats(t, false);
+		if (!ret)
+			ret = parse_formats(t, true);
+		if (!ret)
+			ret = text_tep_parse_header_page(t->tep);
+	} else {
+		ret = text_tep_parse_header_page(t->tep);
+		if (!ret)
+			ret = parse_formats(t, true);
+		if (!ret)
+			ret = parse_formats(t, false);
+		if (!ret)
+			ret = text_tep_parse_printk(t->tep);
+		if (!ret)
+			ret = parse_cmdlines(t);
+	}
+	return ret;
+}
+
+static size_t max_page_size(struct tdat_file *f)
+{
+	uint32_t max_page = tdat_page_size(f);
+	size_t i;
+
+	for (i = 0; i < tdat_buffer_count(f); i++) {
+		const struct tdat_buffer *b = tdat_buffer_get(f, i);
+
+		if (b && b->page_size > max_page)
+			max_page = b->page_size;
+	}
+	return max_page;
+}
+
+/*
+ * Build the layers as trace-cmd builds its handle: plugins first (their
+ * handlers attach when the formats are parsed), then the metadata.
+ * Formats are parsed when first met where that prints the same
+ * (tdatfs-text-event.c) and kallsyms is read at the first address lookup.
+ */
+static int setup(struct tdatfs_text *t)
+{
+	int ret;
+
+	t->tep = text_tep_new(t->f);
+	if (!t->tep)
+		return -ENOMEM;
+	t->evs = text_events_new(t->f, t->tep, t->opts.eager, t->opts.tep_only);
+	if (!t->evs)
+		return -ENOMEM;
+	ret = parse_meta(t);
+	if (ret < 0)
+		return ret;
+	text_tep_page_fmt(t->tep, &t->pf);
+	t->ts = text_ts_new(t->f);
+	if (!t->ts)
+		return -ENOMEM;
+	text_tep_sort_comms(t->tep);
+	text_comms_find_events(t->comms, text_tep_handle(t->tep));
+	ret = text_events_finish(t->evs);
+	if (ret < 0)
+		return ret;
+	t->fmt = text_fmt_new(t->tep, t->evs, t->comms, t->ts, t->pf.big_endian,
+			      max_page_size(t->f));
+	return t->fmt ? 0 : -ENOMEM;
+}
+
+/* Build the layers once; later calls return the first result. */
 static int ensure_ready(struct tdatfs_text *t)
 {
 	size_t b;
@@ -88,9 +232,9 @@ static int ensure_ready(struct tdatfs_text *t)
 			return t->init_err;
 		}
 	}
-	ret = text_tep_setup(t);
+	ret = setup(t);
 	if (ret < 0) {
-		text_tep_teardown(t);
+		teardown(t);
 		t->init_err = ret;
 		return ret;
 	}
@@ -121,12 +265,17 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 		ret = -ENOENT;
 		goto out;
 	}
-	/* a latency buffer has one text whichever way it is asked for */
-	if (buf->latency)
-		cpu = -1;
 	slot = &t->streams[buffer][cpu + 1];
 	if (!*slot && create) {
-		*slot = text_stream_new(t, buffer, cpu);
+		struct text_stream_env env = {
+			.f = t->f,
+			.fmt = t->fmt,
+			.pf = &t->pf,
+			.ts = t->ts,
+			.max_checkpoints = t->opts.max_checkpoints,
+		};
+
+		*slot = text_stream_new(&env, buffer, cpu);
 		if (!*slot)
 			ret = -errno;
 	}
@@ -138,21 +287,6 @@ out:
 	return ret;
 }
 
-/**
- * tdatfs_text_read() - read decoded text
- * @t: engine
- * @buffer: buffer index (tdat_buffer_get())
- * @cpu: index into the buffer's cpus, or -1 for all CPUs merged
- * @buf: destination
- * @len: bytes wanted
- * @off: offset in the text
- *
- * The first call builds the libtraceevent handle.  A read continues from
- * the cursor or checkpoint nearest before @off.
- *
- * Return: bytes read (0 at the end), or a negative errno.
- * Context: thread-safe; takes the engine, stream and tep locks.
- */
 ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 			 char *buf, size_t len, uint64_t off)
 {
@@ -167,17 +301,6 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 	return text_stream_read(st, buf, len, off);
 }
 
-/**
- * tdatfs_text_size() - exact size of a text, once known
- * @t: engine
- * @buffer: buffer index
- * @cpu: index into the buffer's cpus, or -1
- * @size: set to the size when known
- *
- * Return: 0, or -EAGAIN while the text has not been produced to its end,
- * or -ENOENT for a buffer or CPU that does not exist.
- * Context: thread-safe.
- */
 int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *size)
 {
 	const struct tdat_buffer *buf;
@@ -189,11 +312,29 @@ int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *si
 	buf = tdat_buffer_get(t->f, buffer);
 	if (!buf || cpu < -1 || (cpu >= 0 && (unsigned int)cpu >= buf->ncpus))
 		return -ENOENT;
-	/* stored text: its size needs no decoding */
-	if (buf->latency)
-		return tdat_cpu_size(t->f, buffer, 0, size);
 	ret = get_stream(t, buffer, cpu, false, &st);
 	if (ret < 0)
 		return ret;
 	return text_stream_size(st, size);
+}
+
+/**
+ * text_engine_stream() - the stream of (buffer, cpu), made if need be
+ * @t: engine
+ * @buffer: buffer index
+ * @cpu: index into the buffer's cpus, or -1
+ *
+ * Return: the stream (the engine's), or NULL with errno set.
+ */
+struct text_stream *text_engine_stream(struct tdatfs_text *t, size_t buffer,
+				       int cpu)
+{
+	struct text_stream *st;
+	int ret = get_stream(t, buffer, cpu, true, &st);
+
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	return st;
 }

@@ -17,7 +17,6 @@
  *    things trace-cmd learns while printing (comms registered by the
  *    sched_switch plugin) are kept per text in text order and restored
  *    with each checkpoint.
- *  - A latency (text) buffer's text is its stored bytes.
  *  - Damaged data (a run of consecutive pages of one CPU that do not read
  *    or parse, a record whose fields lie outside it) becomes one
  *    "[tdatfs: ...]" marker line.  Pages that read but do not parse are
@@ -62,7 +61,10 @@ struct tdatfs_text_opts {
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 				    const struct tdatfs_text_opts *opts);
 
-/** tdatfs_text_free() - free an engine; NULL is fine */
+/**
+ * tdatfs_text_free() - free an engine; NULL is fine
+ * @t: engine
+ */
 void tdatfs_text_free(struct tdatfs_text *t);
 
 /**
@@ -74,7 +76,12 @@ void tdatfs_text_free(struct tdatfs_text *t);
  * @len: bytes wanted
  * @off: offset in the text
  *
+ * The first call builds the libtraceevent handle.  A read continues from
+ * the cursor or checkpoint nearest before @off.  A latency buffer has no
+ * text here (its stored text is shown as it is, not decoded).
+ *
  * Return: bytes read (0 at the end), or a negative errno.
+ * Context: thread-safe; takes the engine, stream and tep locks.
  */
 ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 			 char *buf, size_t len, uint64_t off);
@@ -86,7 +93,9 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
  * @cpu: index into the buffer's cpus, or -1
  * @size: set to the size when known
  *
- * Return: 0, or -EAGAIN while the text has not been produced to its end.
+ * Return: 0, or -EAGAIN while the text has not been produced to its end,
+ * or -ENOENT for a buffer or CPU that does not exist.
+ * Context: thread-safe.
  */
 int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *size);
 

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-engine.h - what the engine (tdatfs-text.c) shows of itself
+ * to whitebox tests; nothing in the engine's own layers uses it.
+ *
+ * Invariants:
+ *  - The stream returned is the one tdatfs_text_read() of the same
+ *    (buffer, cpu) uses; it belongs to the engine.
+ */
+#ifndef TDATFS_TEXT_ENGINE_H
+#define TDATFS_TEXT_ENGINE_H
+
+#include <stddef.h>
+
+struct tdatfs_text;
+struct text_stream;
+
+struct text_stream *text_engine_stream(struct tdatfs_text *t, size_t buffer,
+				       int cpu);
+
+#endif /* TDATFS_TEXT_ENGINE_H */

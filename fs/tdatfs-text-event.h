@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-event.h - the event table: what the text engine knows of
+ * each event id, and where every record has its type and pid.
+ *
+ * Invariants:
+ *  - One slot per event id.  When every format of the file has a plain
+ *    "name:"/"ID:" head and no id or name is given twice (every real
+ *    trace), a format is handed to libtraceevent only when its id is
+ *    first met (lazy): parsing the 2000-odd formats of a kernel is most
+ *    of the cost of a first read.  The lowest id (whose common fields
+ *    libtraceevent reads every record by) and the sched events a plugin
+ *    learns comms from are parsed at setup (text_events_preload()), so
+ *    what is printed is what parsing all of them would print.
+ *  - A slot is filled under the tep lock and published by a release
+ *    store; once published it never changes and is read without a lock.
+ *    The struct text_event_desc of a slot is what readers may use; the
+ *    rest of the slot is this module's.
+ *  - Nothing here reads a tep_event's fields after publication
+ *    (libtraceevent may touch their flags while printing): what the
+ *    record checks need is copied into the slot (struct text_fit).
+ */
+#ifndef TDATFS_TEXT_EVENT_H
+#define TDATFS_TEXT_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdat_file;
+struct tep_event;
+struct text_events;
+struct text_fast;
+struct text_tep;
+
+/* What a reader of the table may use of a published slot. */
+struct text_event_desc {
+	struct tep_event *ev;		/* the parsed format */
+	const char *name;		/* ev->name */
+	size_t name_len;
+	const struct text_fast *fast;	/* compiled info format, or NULL */
+	bool dup;			/* another format has this id */
+};
+
+/* A __data_loc field, as the record checks need it. */
+struct text_dyn {
+	uint32_t offset;
+	uint32_t size;
+	bool relative;			/* __rel_loc */
+};
+
+/* Whether a record holds the fields of its event. */
+struct text_fit {
+	uint64_t min_size;		/* bytes the fixed fields need */
+	bool fits;			/* no field with a negative offset/size */
+	unsigned int ndyn;
+	struct text_dyn *dyn;		/* the __data_loc fields */
+};
+
+int text_fit_init(struct text_fit *fit, const struct tep_event *ev);
+void text_fit_release(struct text_fit *fit);
+bool text_fit_check(const struct text_fit *fit, bool big_endian,
+		    const unsigned char *data, size_t n);
+
+struct text_events *text_events_new(struct tdat_file *f, struct text_tep *tt,
+				    bool eager, bool tep_only);
+void text_events_free(struct text_events *evs);
+bool text_events_lazy(const struct text_events *evs);
+int text_events_preload(struct text_events *evs);
+int text_events_finish(struct text_events *evs);
+
+const struct text_event_desc *text_event_find(struct text_events *evs, int id);
+bool text_event_fits(const struct text_events *evs,
+		     const struct text_event_desc *d,
+		     const unsigned char *data, size_t n);
+bool text_record_type(const struct text_events *evs, const unsigned char *data,
+		      size_t n, int *id);
+bool text_record_pid(const struct text_events *evs, const unsigned char *data,
+		     size_t n, int *pid);
+
+#endif /* TDATFS_TEXT_EVENT_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-fast.h - compiled info formats: the info text of simple
+ * events written without printf and without libtraceevent.
+ *
+ * Invariants:
+ *  - A format is compiled only when the program is certain to print the
+ *    bytes libtraceevent 1.7.1 prints for every record of the event;
+ *    anything else is refused (NULL) and left to libtraceevent.
+ *  - A program is read-only once made and reads only the record, so it
+ *    runs without the tep lock, from any thread.
+ *  - The caller has checked that the record's fixed fields lie inside it
+ *    (text_event_fits()); __data_loc strings are bounded here.
+ */
+#ifndef TDATFS_TEXT_FAST_H
+#define TDATFS_TEXT_FAST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct tep_event;
+struct text_buf;
+struct text_fast;
+
+struct text_fast *text_fast_compile(struct tep_event *ev);
+void text_fast_free(struct text_fast *fp);
+int text_fast_info(const struct text_fast *fp, bool big_endian,
+		   const unsigned char *data, size_t n, struct text_buf *out);
+
+#endif /* TDATFS_TEXT_FAST_H */

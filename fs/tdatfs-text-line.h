@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-line.h - the formatter: the report line(s) of one record,
+ * exactly as trace-cmd report (3.1.6) prints them.
+ *
+ * Invariants:
+ *  - The text of a record depends only on the record, the trace's
+ *    setup (event table, comms, timestamps) and the comms learned
+ *    before it in its stream (struct text_comm_ctx), never on what other
+ *    streams or threads printed.
+ *  - A formatter may look at the records after the current one of its
+ *    CPU through the record source it is given (tdatfs-text-source.h),
+ *    and consume them when it prints them with the current one; none
+ *    does yet.
+ *  - Events with a compiled format are printed without the tep lock;
+ *    every other one under it, with the formatter's scratch copy of the
+ *    record (zeroes after it, so a bad record cannot make libtraceevent
+ *    read outside our memory).
+ *  - Damaged records (fields outside the record) become one marker line.
+ */
+#ifndef TDATFS_TEXT_LINE_H
+#define TDATFS_TEXT_LINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct text_buf;
+struct text_comm_ctx;
+struct text_comms;
+struct text_events;
+struct text_fmt;
+struct text_rec;
+struct text_source;
+struct text_tep;
+struct text_ts;
+
+struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
+			      const struct text_comms *cm,
+			      const struct text_ts *ts, bool big_endian,
+			      size_t max_page);
+void text_fmt_free(struct text_fmt *fm);
+int text_format_record(struct text_fmt *fm, const struct text_rec *r,
+		       struct text_source *src, struct text_comm_ctx *cc,
+		       struct text_buf *out);
+
+#endif /* TDATFS_TEXT_LINE_H */

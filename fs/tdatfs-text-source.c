@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-source.c - the records of some CPUs of a buffer, page by
+ * page, through kbuffer; damaged pages become marker lines.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/kbuffer.h>
+
+#include "tdat.h"
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-bytes.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-tep.h"
+#include "tdatfs-text-ts.h"
+
+#define COMMIT_MASK	((1u << 27) - 1)
+#define MISSED_EVENTS	(1ull << 31)
+#define MISSED_STORED	(1ull << 30)
+
+struct src_cpu {
+	size_t c;		/* index in the buffer's cpus */
+	unsigned int cpu;	/* CPU number */
+	uint64_t npages;
+	struct text_pos pos;
+	bool loaded;		/* pos.page is in @kbuf */
+	bool have;		/* a record is peeked */
+	struct kbuffer *kbuf;
+	unsigned char *page;	/* page_size bytes + slack; @kbuf reads it */
+	unsigned char *spare;	/* the page before, still valid */
+	struct text_rec rec;	/* the peeked record */
+};
+
+struct text_source {
+	struct tdat_file *f;
+	size_t b;
+	uint32_t page_size;
+	struct text_page_fmt pf;
+	const struct text_ts *ts;
+	unsigned int ncpu;
+	struct src_cpu *cpus;
+	struct text_buf aside;	/* markers met by text_source_peek() */
+};
+
+/**
+ * text_source_free() - free a source; NULL is fine
+ * @src: source
+ */
+void text_source_free(struct text_source *src)
+{
+	unsigned int i;
+
+	if (!src)
+		return;
+	if (src->cpus) {
+		for (i = 0; i < src->ncpu; i++) {
+			kbuffer_free(src->cpus[i].kbuf);
+			free(src->cpus[i].page);
+			free(src->cpus[i].spare);
+		}
+	}
+	free(src->cpus);
+	text_buf_release(&src->aside);
+	free(src);
+}
+
+/**
+ * text_source_new() - a source over some CPUs of a buffer
+ * @f: the trace; must outlive the source
+ * @b: buffer index
+ * @cidx: @ncpu indices into the buffer's cpus
+ * @npages: for each, its page count
+ * @ncpu: count
+ * @pf: page layout (copied)
+ * @ts: timestamp settings; must outlive the source
+ *
+ * The source starts with every CPU at page 0, nothing consumed.
+ *
+ * Return: the source (free with text_source_free()), or NULL with errno set.
+ */
+struct text_source *text_source_new(struct tdat_file *f, size_t b,
+				    const size_t *cidx, const uint64_t *npages,
+				    unsigned int ncpu,
+				    const struct text_page_fmt *pf,
+				    const struct text_ts *ts)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(f, b);
+	struct text_source *src;
+	unsigned int i;
+
+	if (!buf) {
+		errno = ENOENT;
+		return NULL;
+	}
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return NULL;
+	src->f = f;
+	src->b = b;
+	src->page_size = buf->page_size;
+	src->pf = *pf;
+	src->ts = ts;
+	src->ncpu = ncpu;
+	src->cpus = calloc(ncpu + 1, sizeof(*src->cpus));
+	if (!src->cpus)
+		goto fail;
+	for (i = 0; i < ncpu; i++) {
+		struct src_cpu *tc = &src->cpus[i];
+
+		tc->c = cidx[i];
+		tc->cpu = buf->cpus[tc->c].cpu;
+		tc->npages = npages[i];
+		tc->kbuf = kbuffer_alloc(pf->klong, pf->kendian);
+		/* slack: kbuffer may read an event header past the data */
+		tc->page = calloc(1, (size_t)src->page_size + 64);
+		tc->spare = calloc(1, (size_t)src->page_size + 64);
+		if (!tc->kbuf || !tc->page || !tc->spare)
+			goto fail;
+		if (pf->old_format)
+			kbuffer_set_old_format(tc->kbuf);
+	}
+	return src;
+fail:
+	text_source_free(src);
+	errno = ENOMEM;
+	return NULL;
+}
+
+/**
+ * text_source_seek() - put every CPU at a position
+ * @src: source
+ * @pos: one position per CPU, in the source's order
+ *
+ * Records peeked before are gone; so are markers not flushed.
+ */
+void text_source_seek(struct text_source *src, const struct text_pos *pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < src->ncpu; i++) {
+		src->cpus[i].pos = pos[i];
+		src->cpus[i].loaded = false;
+		src->cpus[i].have = false;
+	}
+	src->aside.len = 0;
+}
+
+/**
+ * text_source_tell() - the position of every CPU
+ * @src: source
+ * @pos: set, one per CPU in the source's order
+ *
+ * A peeked record is not consumed: seeking back to @pos peeks it again.
+ */
+void text_source_tell(const struct text_source *src, struct text_pos *pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < src->ncpu; i++)
+		pos[i] = src->cpus[i].pos;
+}
+
+/* Read and load page tc->pos.page; skip the records already consumed. */
+static int load_page(struct text_source *st, struct src_cpu *tc)
+{
+	const struct text_page_fmt *pf = &st->pf;
+	uint32_t ps = st->page_size;
+	unsigned int start = pf->kernel_long == 8 ? 16 : 12;
+	uint64_t commit, size;
+	ssize_t n;
+	uint32_t i;
+
+	n = tdat_cpu_read(st->f, st->b, tc->c, tc->page, ps,
+			  tc->pos.page * (uint64_t)ps);
+	if (n <= 0)
+		return n < 0 ? (int)n : -EIO;
+	if ((size_t)n < ps)
+		memset(tc->page + n, 0, ps - n);
+	/* -EBADMSG: the page reads but does not parse */
+	if (!pf->ts_ok)
+		return -EBADMSG;
+	commit = text_read_num(pf->big_endian, tc->page + 8, pf->kernel_long);
+	size = commit & COMMIT_MASK;
+	if (start + size > ps)
+		return -EBADMSG;
+	if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
+	    start + size + pf->kernel_long > ps)
+		return -EBADMSG;
+	kbuffer_load_subbuffer(tc->kbuf, tc->page);
+	for (i = 0; i < tc->pos.idx; i++) {
+		if (!kbuffer_next_event(tc->kbuf, NULL))
+			break;
+	}
+	return 0;
+}
+
+/* Tell the damage registry about pages @first..@end (excl.) that read
+ * fine but do not parse; the parser records only what does not read. */
+static void mark_unparsed(struct text_source *st, struct src_cpu *tc,
+			  uint64_t first, uint64_t end)
+{
+	if (end > first)
+		tdat_cpu_mark_damaged(st->f, st->b, tc->c,
+				      first * st->page_size,
+				      (end - first) * st->page_size,
+				      "does not parse");
+}
+
+/*
+ * Skip the run of damaged pages starting at tc->pos.page (whose load
+ * failed with @err) and put ONE marker line for all of it, so a damaged
+ * chunk of many pages is one line.  The run is decided by the data alone,
+ * never by where a read started, and a cursor never stops inside it, so
+ * the text stays the same at any offset.  Leaves the first good page
+ * after the run loaded, if any.
+ */
+static int skip_damaged(struct text_source *st, struct src_cpu *tc, int err,
+			struct text_buf *markers)
+{
+	uint64_t first = tc->pos.page, bad_first = first;
+	bool bad = err == -EBADMSG;
+
+	tc->pos.idx = 0;
+	for (;;) {
+		tc->pos.page++;
+		/* the line's %u must hold the run's size */
+		if (tc->pos.page >= tc->npages ||
+		    (tc->pos.page - first + 1) * st->page_size > (1u << 31))
+			break;
+		err = load_page(st, tc);
+		if (!err) {
+			tc->loaded = true;
+			break;
+		}
+		if (bad && err != -EBADMSG) {
+			mark_unparsed(st, tc, bad_first, tc->pos.page);
+			bad = false;
+		} else if (!bad && err == -EBADMSG) {
+			bad_first = tc->pos.page;
+			bad = true;
+		}
+	}
+	if (bad)
+		mark_unparsed(st, tc, bad_first, tc->pos.page);
+	return text_buf_printf(markers,
+		"[tdatfs: CPU %u: %llu bytes at offset %llu skipped: damaged data]\n",
+		tc->cpu, (unsigned long long)(tc->pos.page - first) * st->page_size,
+		(unsigned long long)(first * st->page_size));
+}
+
+/* Load tc->pos.page into the other page buffer; a damaged run is skipped. */
+static int next_page(struct text_source *st, struct src_cpu *tc,
+		     struct text_buf *markers)
+{
+	unsigned char *p = tc->page;
+	int ret;
+
+	tc->page = tc->spare;
+	tc->spare = p;
+	ret = load_page(st, tc);
+	if (ret < 0)
+		return skip_damaged(st, tc, ret, markers);
+	tc->loaded = true;
+	return 0;
+}
+
+/* The peeked record from where kbuffer stands. */
+static void set_rec(struct text_source *st, struct src_cpu *tc, void *data,
+		    unsigned long long ts)
+{
+	int sz = kbuffer_event_size(tc->kbuf);
+	size_t avail = tc->page + st->page_size - (unsigned char *)data;
+
+	tc->have = true;
+	tc->rec.ts = text_ts_calc(st->ts, ts);
+	tc->rec.cpu = tc->cpu;
+	tc->rec.missed = kbuffer_missed_events(tc->kbuf);
+	tc->rec.data = data;
+	if ((unsigned char *)data < tc->page || sz < 0)
+		sz = 0;
+	if ((size_t)sz > avail)
+		sz = avail;
+	tc->rec.size = sz;
+	tc->rec.offset = tc->pos.page * (uint64_t)st->page_size +
+			 ((unsigned char *)data - tc->page);
+}
+
+/**
+ * text_source_peek_index() - the next record of one CPU, not consumed
+ * @src: source
+ * @i: the CPU's index in the source
+ * @markers: where marker lines of damaged runs met on the way go
+ * @rec: set to the record (valid until its CPU moves on), NULL at the end
+ *
+ * Return: 0 or a negative errno (-ENOMEM for a marker line).
+ */
+int text_source_peek_index(struct text_source *src, unsigned int i,
+			   struct text_buf *markers, const struct text_rec **rec)
+{
+	struct src_cpu *tc = &src->cpus[i];
+	unsigned long long ts;
+	void *data;
+	int ret;
+
+	while (!tc->have && !tc->pos.done) {
+		if (!tc->loaded) {
+			if (tc->pos.page >= tc->npages) {
+				tc->pos.done = 1;
+				break;
+			}
+			ret = next_page(src, tc, markers);
+			if (ret < 0)
+				return ret;
+			continue;
+		}
+		data = kbuffer_read_event(tc->kbuf, &ts);
+		if (!data) {
+			tc->pos.page++;
+			tc->pos.idx = 0;
+			tc->loaded = false;
+			continue;
+		}
+		set_rec(src, tc, data, ts);
+	}
+	*rec = tc->have ? &tc->rec : NULL;
+	return 0;
+}
+
+/**
+ * text_source_consume_index() - step one CPU past its next record
+ * @src: source
+ * @i: the CPU's index in the source
+ * @markers: as for text_source_peek_index(), if the record was not peeked
+ *
+ * The record stays valid (text_source_peek_index()'s @rec) until the CPU
+ * changes page a second time.
+ *
+ * Return: 1 consumed, 0 at the end, or a negative errno.
+ */
+int text_source_consume_index(struct text_source *src, unsigned int i,
+			      struct text_buf *markers)
+{
+	struct src_cpu *tc = &src->cpus[i];
+	const struct text_rec *rec;
+	int ret;
+
+	ret = text_source_peek_index(src, i, markers, &rec);
+	if (ret < 0 || !rec)
+		return ret;
+	kbuffer_next_event(tc->kbuf, NULL);
+	tc->pos.idx++;
+	tc->have = false;
+	return 1;
+}
+
+/**
+ * text_source_flush() - move the markers text_source_peek() met to @out
+ * @src: source
+ * @out: destination
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int text_source_flush(struct text_source *src, struct text_buf *out)
+{
+	int ret = 0;
+
+	if (src->aside.len)
+		ret = text_buf_put(out, src->aside.p, src->aside.len);
+	src->aside.len = 0;
+	return ret;
+}
+
+static int cpu_index(const struct text_source *src, unsigned int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < src->ncpu; i++) {
+		if (src->cpus[i].cpu == cpu)
+			return (int)i;
+	}
+	return -ENOENT;
+}
+
+/**
+ * text_source_peek() - the next record of a CPU, for a formatter
+ * @src: the source the record being formatted came from
+ * @cpu: CPU number (struct text_rec's @cpu)
+ * @rec: set to the record, NULL at the end of the CPU
+ *
+ * When the stream formats a record it has consumed it, so this is the
+ * record after it.  Marker lines of damaged pages met are put after the
+ * text of the record being formatted.
+ *
+ * Return: 0, -ENOENT for a CPU not in the source, or a negative errno.
+ */
+int text_source_peek(struct text_source *src, unsigned int cpu,
+		     const struct text_rec **rec)
+{
+	int i = cpu_index(src, cpu);
+
+	*rec = NULL;
+	if (i < 0)
+		return i;
+	return text_source_peek_index(src, (unsigned int)i, &src->aside, rec);
+}
+
+/**
+ * text_source_consume() - take the record text_source_peek() gives
+ * @src: source
+ * @cpu: CPU number
+ *
+ * A formatter that prints two records as one (trace-cmd's function_graph
+ * does) consumes the second, so the stream does not print it again.
+ *
+ * Return: 1 consumed, 0 at the end of the CPU, -ENOENT for a CPU not in
+ * the source, or a negative errno.
+ */
+int text_source_consume(struct text_source *src, unsigned int cpu)
+{
+	int i = cpu_index(src, cpu);
+
+	if (i < 0)
+		return i;
+	return text_source_consume_index(src, (unsigned int)i, &src->aside);
+}
+
+/**
+ * text_source_pos() - where a CPU of the source stands
+ * @src: source
+ * @cpu: CPU number
+ * @pos: set to its position (what a checkpoint of it would keep)
+ *
+ * Return: 0, or -ENOENT for a CPU not in the source.
+ */
+int text_source_pos(const struct text_source *src, unsigned int cpu,
+		    struct text_pos *pos)
+{
+	int i = cpu_index(src, cpu);
+
+	if (i < 0)
+		return i;
+	*pos = src->cpus[i].pos;
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-stream.h - the text of one buffer (all CPUs merged, or one
+ * CPU), produced on demand, with checkpoints and a few cursors.
+ *
+ * Invariants:
+ *  - Record order is trace-cmd's tracecmd_read_next_data(): peek every
+ *    CPU (in the buffer's CPU order) and take the smallest timestamp; on
+ *    a tie the first CPU wins.
+ *  - The text is produced one step at a time; a step appends the lines
+ *    for one record (a dropped-events line, if any, and the event line),
+ *    plus one marker line for each run of damaged pages met while looking
+ *    for it.
+ *  - A checkpoint is the position of the record source at a step
+ *    boundary (tdatfs-text-source.h), the count of learned comms visible
+ *    there and the text offset it starts at; text produced again from a
+ *    checkpoint is byte-identical each time.  Checkpoint memory is
+ *    bounded: past a count every other one is dropped and the spacing
+ *    doubles.
+ *  - Once the text was produced to its end its size is exact.
+ *  - All calls on one stream serialize on its lock.
+ */
+#ifndef TDATFS_TEXT_STREAM_H
+#define TDATFS_TEXT_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct tdat_file;
+struct text_fmt;
+struct text_page_fmt;
+struct text_stream;
+struct text_ts;
+
+/* What a stream reads and formats with; all must outlive the stream. */
+struct text_stream_env {
+	struct tdat_file *f;
+	struct text_fmt *fmt;
+	const struct text_page_fmt *pf;
+	const struct text_ts *ts;
+	unsigned int max_checkpoints;	/* 0: the memory bound */
+};
+
+struct text_stream *text_stream_new(const struct text_stream_env *env,
+				    size_t b, int cpu);
+void text_stream_free(struct text_stream *st);
+ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
+			 uint64_t off);
+int text_stream_size(struct text_stream *st, uint64_t *size);
+
+/* For tests: make checkpoints often, list them, forget every cursor. */
+void text_stream_set_spacing(struct text_stream *st, uint64_t bytes);
+size_t text_stream_checkpoints(struct text_stream *st, uint64_t *off,
+			       size_t max);
+void text_stream_drop_cursors(struct text_stream *st);
+
+#endif /* TDATFS_TEXT_STREAM_H */

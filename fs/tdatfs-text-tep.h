@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-tep.h - the libtraceevent handle of a trace and its lock.
+ *
+ * Invariants:
+ *  - One struct text_tep per engine owns one tep_handle, the plugins
+ *    loaded into it and a second handle holding kallsyms alone.
+ *  - libtraceevent is not thread-safe (it caches the last event looked
+ *    up, sorts the cmdline table on first use, plugins keep static
+ *    state), so every call into the handle after setup, by any module, is
+ *    made between text_tep_lock() and text_tep_unlock().  During setup
+ *    (one thread, no stream yet) the lock is not needed.
+ *  - kallsyms is read into its handle the first time libtraceevent looks
+ *    an address up (so under the lock): most traces never print a symbol.
+ *  - Text handed to the handle passes the checks that keep libtraceevent
+ *    1.7.1 from crashing on malformed input; what fails them is left out,
+ *    as a format that does not parse is.
+ *  - This module knows nothing of the event table, comms or streams.
+ */
+#ifndef TDATFS_TEXT_TEP_H
+#define TDATFS_TEXT_TEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "tdat.h"
+
+struct text_tep;
+
+/* How the ring-buffer pages of the trace are laid out (header_page). */
+struct text_page_fmt {
+	enum kbuffer_long_size klong;
+	enum kbuffer_endian kendian;
+	unsigned int kernel_long;	/* 4 or 8 */
+	bool big_endian;
+	bool old_format;
+	bool ts_ok;			/* header_page timestamp is 8 bytes */
+};
+
+struct text_tep *text_tep_new(struct tdat_file *f);
+void text_tep_free(struct text_tep *tt);
+struct tep_handle *text_tep_handle(struct text_tep *tt);
+void text_tep_lock(struct text_tep *tt);
+void text_tep_unlock(struct text_tep *tt);
+
+int text_tep_read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
+		       uint64_t *size);
+int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
+			  size_t *cap);
+int text_tep_parse_formats(struct text_tep *tt, bool ftrace);
+int text_tep_parse_printk(struct text_tep *tt);
+int text_tep_parse_header_page(struct text_tep *tt);
+void text_tep_parse_cmdlines(struct text_tep *tt, const char *buf);
+void text_tep_sort_comms(struct text_tep *tt);
+void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf);
+
+#endif /* TDATFS_TEXT_TEP_H */
