@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-text.c - whitebox tests of the text engine's positions, without
+ * FUSE: text made again from any checkpoint is the text made on the way
+ * there, and the record source gives the records of a CPU in order, the
+ * same again after a seek.
+ *
+ * Usage: test-text TRACE   (a clean trace with two CPUs: tests/data/small.dat)
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "tdatfs-text.h"
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-engine.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-stream.h"
+#include "tdatfs-text-tep.h"
+#include "tdatfs-text-ts.h"
+
+#define SPACING		(16 * 1024)	/* text between checkpoints here */
+#define MAX_CKPT	4096
+
+static int failures;
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+		failures++; \
+	} \
+} while (0)
+
+#define FATAL(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: FATAL: %s\n", __FILE__, __LINE__, #cond); \
+		exit(1); \
+	} \
+} while (0)
+
+static struct tdat_file *open_trace(const char *path)
+{
+	char err[512] = "";
+	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
+
+	if (!f)
+		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
+	FATAL(f);
+	return f;
+}
+
+/* [off, off + len) of a stream, read in odd-sized pieces; *got is set. */
+static char *read_range(struct text_stream *st, uint64_t off, size_t len,
+			size_t *got)
+{
+	char *buf = malloc(len + 1);
+	size_t done = 0;
+
+	FATAL(buf);
+	while (done < len) {
+		size_t want = len - done < 3001 ? len - done : 3001;
+		ssize_t n = text_stream_read(st, buf + done, want, off + done);
+
+		FATAL(n >= 0);
+		if (n == 0)
+			break;
+		done += n;
+	}
+	*got = done;
+	return buf;
+}
+
+/* The whole text through the public API, with default checkpoints. */
+static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
+{
+	struct tdatfs_text *t = tdatfs_text_new(f, NULL);
+	struct text_buf b = { 0 };
+	char tmp[65536];
+	ssize_t n;
+
+	FATAL(t);
+	while ((n = tdatfs_text_read(t, 0, cpu, tmp, sizeof(tmp), b.len)) > 0)
+		FATAL(text_buf_put(&b, tmp, n) == 0);
+	FATAL(n == 0);
+	tdatfs_text_free(t);
+	*len = b.len;
+	return b.p;
+}
+
+/*
+ * Make the text of (buffer 0, @cpu) with a checkpoint every SPACING
+ * bytes (at most @max_ckpt of them kept), then make it again from every
+ * checkpoint, each time without a cursor to help, and compare.
+ */
+static void check_checkpoints(struct tdat_file *f, int cpu, unsigned int max_ckpt)
+{
+	struct tdatfs_text_opts opts = { .max_checkpoints = max_ckpt };
+	struct tdatfs_text *t = tdatfs_text_new(f, &opts);
+	static uint64_t off[MAX_CKPT];
+	size_t ref_len, len, k, n;
+	struct text_stream *st;
+	uint64_t size;
+	char *ref, *text;
+
+	FATAL(t);
+	ref = whole_text(f, cpu, &ref_len);
+	st = text_engine_stream(t, 0, cpu);
+	FATAL(st);
+	text_stream_set_spacing(st, SPACING);
+	text = read_range(st, 0, ref_len + 4096, &len);
+	CHECK(len == ref_len && !memcmp(text, ref, len));
+	CHECK(text_stream_size(st, &size) == 0 && size == ref_len);
+	n = text_stream_checkpoints(st, off, MAX_CKPT);
+	FATAL(n <= MAX_CKPT);
+	/* a test with few checkpoints would prove little */
+	CHECK(max_ckpt ? n <= max_ckpt : n > ref_len / SPACING / 2);
+	CHECK(n >= 2 && off[0] == 0);
+	for (k = 0; k < n; k++) {
+		uint64_t end = k + 2 < n ? off[k + 2] : ref_len;
+		size_t got;
+		char *again;
+
+		CHECK(off[k] < ref_len && (!k || off[k] > off[k - 1]));
+		text_stream_drop_cursors(st);
+		again = read_range(st, off[k], end - off[k] + 1, &got);
+		if (got != (size_t)(end - off[k] + (end < ref_len)) ||
+		    memcmp(again, ref + off[k], got)) {
+			fprintf(stderr, "cpu %d: text from checkpoint %zu (offset %llu) differs\n",
+				cpu, k, (unsigned long long)off[k]);
+			failures++;
+		}
+		free(again);
+	}
+	free(text);
+	free(ref);
+	tdatfs_text_free(t);
+}
+
+struct src_env {
+	struct text_tep *tt;
+	struct text_page_fmt pf;
+	struct text_ts *ts;
+};
+
+static void src_env_init(struct src_env *e, struct tdat_file *f)
+{
+	e->tt = text_tep_new(f);
+	FATAL(e->tt);
+	FATAL(text_tep_parse_header_page(e->tt) == 0);
+	text_tep_page_fmt(e->tt, &e->pf);
+	e->ts = text_ts_new(f);
+	FATAL(e->ts);
+}
+
+static uint64_t cpu_pages(struct tdat_file *f, size_t c)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(f, 0);
+	uint64_t size = 0;
+
+	FATAL(tdat_cpu_size(f, 0, c, &size) == 0);
+	return (size + buf->page_size - 1) / buf->page_size;
+}
+
+/* Event lines of a per-CPU text: one per record. */
+static size_t count_records(const char *text, size_t len)
+{
+	size_t n = 0, i;
+	bool bol = true;
+
+	for (i = 0; i < len; i++) {
+		if (bol && strncmp(text + i, "CPU:", 4) && strncmp(text + i, "[tdatfs", 7))
+			n++;
+		bol = text[i] == '\n';
+	}
+	return n;
+}
+
+/*
+ * Peek and consume every record of CPU index @c: offsets grow, the
+ * record just consumed stays readable while the next is peeked, the
+ * count is the per-CPU text's, and after a seek back to a told position
+ * the same records come again.
+ */
+static void check_source(struct tdat_file *f, const struct src_env *e, size_t c)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(f, 0);
+	uint64_t np = cpu_pages(f, c), prev_off = 0;
+	struct text_buf markers = { 0 };
+	struct text_pos mid = { 0 }, pos;
+	uint64_t mid_offs[8];
+	size_t nrec = 0, text_len, i;
+	unsigned char prev[64];
+	const void *prev_data = NULL;
+	size_t prev_size = 0;
+	struct text_source *src;
+	const struct text_rec *r;
+	unsigned int cpu = buf->cpus[c].cpu;
+	char *text;
+
+	src = text_source_new(f, 0, &c, &np, 1, &e->pf, e->ts);
+	FATAL(src);
+	for (;;) {
+		const struct text_rec *again;
+
+		FATAL(text_source_peek(src, cpu, &r) == 0);
+		if (prev_data)
+			CHECK(!memcmp(prev_data, prev, prev_size));
+		if (!r)
+			break;
+		FATAL(text_source_peek_index(src, 0, &markers, &again) == 0);
+		CHECK(again == r);
+		CHECK(r->cpu == cpu);
+		CHECK(!nrec || r->offset > prev_off);
+		if (nrec == 1000) {
+			FATAL(text_source_pos(src, cpu, &mid) == 0);
+			CHECK(mid.page > 0 || mid.idx > 0);
+		}
+		if (nrec >= 1000 && nrec < 1008)
+			mid_offs[nrec - 1000] = r->offset;
+		prev_off = r->offset;
+		prev_size = r->size < sizeof(prev) ? r->size : sizeof(prev);
+		memcpy(prev, r->data, prev_size);
+		prev_data = r->data;
+		CHECK(text_source_consume(src, cpu) == 1);
+		nrec++;
+	}
+	CHECK(text_source_consume(src, cpu) == 0);
+	CHECK(text_source_pos(src, cpu, &pos) == 0 && pos.done);
+	CHECK(text_source_peek(src, cpu + 1000, &r) == -ENOENT);
+	CHECK(markers.len == 0);
+
+	text = whole_text(f, (int)c, &text_len);
+	CHECK(nrec == count_records(text, text_len));
+	CHECK(nrec > 1008);
+
+	/* the same records again from a told position */
+	text_source_seek(src, &mid);
+	text_source_tell(src, &pos);
+	CHECK(pos.page == mid.page && pos.idx == mid.idx && !pos.done);
+	for (i = 0; i < 8 && nrec > 1008; i++) {
+		FATAL(text_source_peek(src, cpu, &r) == 0 && r);
+		CHECK(r->offset == mid_offs[i]);
+		CHECK(text_source_consume(src, cpu) == 1);
+	}
+	free(text);
+	text_buf_release(&markers);
+	text_source_free(src);
+}
+
+int main(int argc, char **argv)
+{
+	const struct tdat_buffer *buf;
+	struct tdat_file *f;
+	struct src_env e;
+	unsigned int c;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s TRACE\n", argv[0]);
+		return 2;
+	}
+	f = open_trace(argv[1]);
+	buf = tdat_buffer_get(f, 0);
+	FATAL(buf && buf->ncpus >= 2 && !buf->latency);
+
+	check_checkpoints(f, -1, 0);
+	check_checkpoints(f, -1, 3);
+	for (c = 0; c < buf->ncpus; c++)
+		check_checkpoints(f, (int)c, 0);
+
+	src_env_init(&e, f);
+	for (c = 0; c < buf->ncpus; c++)
+		check_source(f, &e, c);
+	text_ts_free(e.ts);
+	text_tep_free(e.tt);
+
+	tdat_close(f);
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	return failures ? 1 : 0;
+}
