@@ -90,10 +90,12 @@ int text_buf_printf(struct text_buf *b, const char *fmt, ...)
 
 /**
  * text_buf_release() - free the text and empty the buffer
- * @b: buffer; the struct itself is not freed
+ * @b: buffer, or NULL; the struct itself is not freed
  */
 void text_buf_release(struct text_buf *b)
 {
+	if (!b)
+		return;
 	free(b->p);
 	b->p = NULL;
 	b->len = 0;

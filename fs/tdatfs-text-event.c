@@ -126,10 +126,12 @@ int text_fit_init(struct text_fit *fit, const struct tep_event *ev)
 
 /**
  * text_fit_release() - free what text_fit_init() allocated
- * @fit: the check; left empty
+ * @fit: the check, or NULL; left empty
  */
 void text_fit_release(struct text_fit *fit)
 {
+	if (!fit)
+		return;
 	free(fit->dyn);
 	memset(fit, 0, sizeof(*fit));
 }
