@@ -224,11 +224,15 @@ static int put_seq(const struct trace_seq *s, struct text_buf *out)
 	return text_buf_put(out, s->buffer ? s->buffer : "", len);
 }
 
+/* The marker line of a record that does not parse; 1: the caller records
+ * the damage (text_format_record()). */
 static int damaged(const struct text_rec *r, struct text_buf *out)
 {
-	return text_buf_printf(out,
+	int ret = text_buf_printf(out,
 		"[tdatfs: CPU %u: record of %u bytes at offset %llu skipped: damaged data]\n",
 		r->cpu, r->size, (unsigned long long)r->offset);
+
+	return ret < 0 ? ret : 1;
 }
 
 static void rec_init(struct tep_record *rec, const struct text_rec *r, size_t n,
@@ -368,7 +372,8 @@ static int put_dropped(const struct text_rec *r, struct text_buf *out)
  * padded to 20, the info; one trailing newline dropped and one added.
  * As trace-cmd prints the sequence with "%.*s", text stops at a NUL.
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, 1 when the record does not parse (a marker line was put
+ * instead; the caller records the damage), or -ENOMEM.
  * Context: the caller holds the stream lock; takes the tep lock for
  * events that libtraceevent prints.
  */
@@ -406,7 +411,11 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		else
 			ret = info_slow(t, r, n, te->ev, cc, out);
 	}
-	if (!ret)
-		ret = text_buf_put(out, "\n", 1);
+	if (ret >= 0) {
+		int err = text_buf_put(out, "\n", 1);
+
+		if (err < 0)
+			ret = err;
+	}
 	return ret;
 }

@@ -263,8 +263,12 @@ static int step(struct text_stream *st, struct text_cursor *cu)
 	cc.ov = st->ov;
 	cc.seen = &cu->seen;
 	ret = text_format_record(st->env.fmt, &rec, cu->src, &cc, &cu->line);
-	if (!ret)
-		ret = text_source_flush(cu->src, &cu->line);
+	if (ret < 0)
+		return ret;
+	if (ret && rec.size)
+		tdat_cpu_mark_damaged(st->env.f, st->b, st->cidx[bi], rec.offset,
+				      rec.size, "holds a record that does not parse");
+	ret = text_source_flush(cu->src, &cu->line);
 	return ret < 0 ? ret : 1;
 }
 
