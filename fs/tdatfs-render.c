@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-render.c - the generated texts of the tree: README, info,
- * options/ (every option rendered), per_cpu/cpuN/stats, sections/index and
- * the trace_clock of instances.  Everything here is rendered once, at build
- * time, into memory owned by the tree's nodes.
+ * tdatfs-render.c - the generated texts of the tree: README, info, every
+ * option rendered for options/, sections/index and the trace_clock of
+ * instances (tdatfs-render.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,8 +12,7 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "tdatfs-render.h"
 
 /* A growing text; after a failed allocation it stays failed (@err). */
 struct sbuf {
@@ -66,17 +64,21 @@ sb_printf(struct sbuf *b, const char *fmt, ...)
 	free(s);
 }
 
-/* Hand the text to a new in-memory node under @parent. */
-static int sb_node(struct tdatfs_tree *t, uint32_t parent, const char *name,
-		   struct sbuf *b)
+/* The text built in @b as a malloc'd string ("" when empty), or NULL. */
+static char *sb_take(struct sbuf *b, size_t *len)
 {
 	if (b->err) {
 		free(b->s);
-		return -ENOMEM;
+		errno = ENOMEM;
+		return NULL;
 	}
-	if (!b->s)
-		return tdatfs_node_add_mem(t, parent, name, "", 0, false);
-	return tdatfs_node_add_mem(t, parent, name, b->s, b->len, true);
+	if (!b->s) {
+		b->s = strdup("");
+		if (!b->s)
+			return NULL;
+	}
+	*len = b->len;
+	return b->s;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -251,11 +253,11 @@ static void render_guest(struct sbuf *b, struct cursor *c)
 	}
 }
 
-static void render_option(const struct tdatfs_tree *t,
-			  const struct tdat_option *o, struct sbuf *b)
+static void option_into(const struct tdat_file *f, const struct tdat_option *o,
+			struct sbuf *b)
 {
-	struct cursor c = { t->f, o->data, o->data ? o->size : 0, false };
-	bool v7 = tdat_version(t->f) >= 7;
+	struct cursor c = { f, o->data, o->data ? o->size : 0, false };
+	bool v7 = tdat_version(f) >= 7;
 
 	if (is_string_option(o->id)) {
 		size_t len = c.left;
@@ -314,14 +316,22 @@ static void render_option(const struct tdatfs_tree *t,
 			  " bytes at offset %" PRIu64 ")\n", o->size, o->offset);
 }
 
-static bool repeats_by_nature(unsigned int id)
+char *render_option(const struct tdat_file *f, const struct tdat_option *o,
+		    size_t *len)
+{
+	struct sbuf b = { 0 };
+
+	option_into(f, o, &b);
+	return sb_take(&b, len);
+}
+
+bool render_option_repeats(unsigned int id)
 {
 	return id == TDAT_OPT_CPUSTAT || id == TDAT_OPT_BUFFER ||
 	       id == TDAT_OPT_GUEST;
 }
 
-/* The "CPU: N" line of CPUSTAT text, or -1. */
-static long stat_cpu(const struct tdat_option *o)
+long render_stat_cpu(const struct tdat_option *o)
 {
 	const char *p = o->data;
 	unsigned long v = 0;
@@ -336,12 +346,11 @@ static long stat_cpu(const struct tdat_option *o)
 	return v;
 }
 
-/* Name of an occurrence of a repeated option; "" for a folded separator. */
-static void occurrence_name(const struct tdatfs_tree *t,
+void render_occurrence_name(const struct tdat_file *f,
 			    const struct tdat_option *o, unsigned int nth,
 			    char *prefix, size_t plen, char *name, size_t nlen)
 {
-	struct cursor c = { t->f, o->data, o->data ? o->size : 0, false };
+	struct cursor c = { f, o->data, o->data ? o->size : 0, false };
 	const char *s;
 	long cpu;
 
@@ -357,7 +366,7 @@ static void occurrence_name(const struct tdatfs_tree *t,
 			name[0] = '\0';
 			return;
 		}
-		cpu = stat_cpu(o);
+		cpu = render_stat_cpu(o);
 		if (cpu >= 0) {
 			snprintf(name, nlen, "%scpu%ld", prefix, cpu);
 			return;
@@ -395,180 +404,48 @@ static void occurrence_name(const struct tdatfs_tree *t,
 	snprintf(name, nlen, "%u", nth);
 }
 
-/* per_cpu/cpuN/stats under @base: the root, or an instance's directory */
-static int add_stats(struct tdatfs_tree *t, uint32_t base,
-		     const struct tdat_option *o)
-{
-	long cpu = stat_cpu(o), i;
-	uint32_t pcpu, cdir;
-	char name[32];
-	size_t len = o->size;
-	int ret;
-
-	if (cpu < 0)
-		return 0;
-	if (len && !((const char *)o->data)[len - 1])
-		len--;
-	i = tdatfs_node_find(t, base, "per_cpu");
-	if (i < 0) {
-		ret = tdatfs_node_add(t, base, "per_cpu", TN_DIR, &pcpu);
-		if (ret)
-			return ret;
-	} else {
-		pcpu = i;
-	}
-	snprintf(name, sizeof(name), "cpu%ld", cpu);
-	i = tdatfs_node_find(t, pcpu, name);
-	if (i < 0) {
-		ret = tdatfs_node_add(t, pcpu, name, TN_DIR, &cdir);
-		if (ret)
-			return ret;
-	} else {
-		cdir = i;
-	}
-	if (tdatfs_node_find(t, cdir, "stats") >= 0)
-		return 0;
-	return tdatfs_node_add_mem(t, cdir, "stats", o->data, len, false);
-}
-
-/*
- * The directory of the instance that a CPUSTAT separator entry
- * ("\nBuffer: NAME\n\n") starts, or -1 when the tree has none.
- */
-static long stats_instance(struct tdatfs_tree *t, const struct tdat_option *o)
+bool render_stat_separator(const struct tdat_option *o, char *name,
+			   size_t len)
 {
 	const char *p = (const char *)o->data + 9;
-	size_t len = 0, max = o->size - 9;
-	char name[256];
-	long inst;
+	size_t n = 0, max;
 
-	while (len < max && p[len] && p[len] != '\n')
-		len++;
-	if (len >= sizeof(name))
-		return -1;
-	memcpy(name, p, len);
-	name[len] = '\0';
-	inst = tdatfs_node_find(t, 0, "instances");
-	return inst < 0 ? -1 : tdatfs_node_find(t, inst, name);
-}
-
-static int build_options(struct tdatfs_tree *t)
-{
-	size_t i, n = tdat_option_count(t->f);
-	unsigned int *count, *seen;
-	char prefix[256] = "";
-	long stats_base = 0;	/* where CPUSTAT entries go; -1: nowhere */
-	uint32_t dir, sub;
-	int ret;
-
-	count = calloc(65536, sizeof(*count));
-	seen = calloc(65536, sizeof(*seen));
-	if (!count || !seen) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		const struct tdat_option *o = tdat_option_get(t->f, i);
-
-		if (o)
-			count[o->id]++;
-	}
-	ret = tdatfs_node_add(t, 0, "options", TN_DIR, &dir);
-	for (i = 0; !ret && i < n; i++) {
-		const struct tdat_option *o = tdat_option_get(t->f, i);
-		char oname[32], name[300];
-		struct sbuf b = { 0 };
-		const char *nm;
-		long d;
-
-		if (!o)
-			continue;
-		nm = tdat_option_name(o->id);
-		if (!nm) {
-			snprintf(oname, sizeof(oname), "unknown-%u", o->id);
-			nm = oname;
-		}
-		if (o->id == TDAT_OPT_CPUSTAT) {
-			if (o->size > 9 && !memcmp(o->data, "\nBuffer: ", 9))
-				stats_base = stats_instance(t, o);
-			else if (stats_base >= 0)
-				ret = add_stats(t, stats_base, o);
-			if (ret)
-				break;
-		}
-		if (count[o->id] == 1 && !repeats_by_nature(o->id)) {
-			render_option(t, o, &b);
-			ret = sb_node(t, dir, nm, &b);
-			continue;
-		}
-		d = tdatfs_node_find(t, dir, nm);
-		if (d >= 0) {
-			sub = d;
-		} else {
-			ret = tdatfs_node_add(t, dir, nm, TN_DIR, &sub);
-			if (ret)
-				break;
-		}
-		occurrence_name(t, o, seen[o->id]++, prefix, sizeof(prefix),
-				name, sizeof(name));
-		if (!name[0]) {
-			ret = 0;	/* a CPUSTAT separator: folded into names */
-			continue;
-		}
-		render_option(t, o, &b);
-		ret = sb_node(t, sub, name, &b);
-	}
-out:
-	free(count);
-	free(seen);
-	return ret;
+	if (o->size <= 9 || memcmp(o->data, "\nBuffer: ", 9))
+		return false;
+	max = o->size - 9;
+	while (n < max && p[n] && p[n] != '\n')
+		n++;
+	if (n >= len)
+		return false;
+	memcpy(name, p, n);
+	name[n] = '\0';
+	return true;
 }
 
 /* ---- sections/index, info, README -------------------------------------- */
 
-static int build_index(struct tdatfs_tree *t)
+char *render_index(struct tdat_file *f, const struct render_index_entry *e,
+		   size_t n, size_t *len)
 {
-	long d = tdatfs_node_find(t, 0, "sections");
-	uint32_t idx;
-
-	if (d < 0)
-		return 0;
-	return tdatfs_node_add(t, (uint32_t)d, "index", TN_INDEX, &idx);
-}
-
-int tdatfs_render_index(struct tdatfs_tree *t, char **text, size_t *len)
-{
-	long d = tdatfs_node_find(t, 0, "sections");
 	struct sbuf b = { 0 };
-	uint32_t k;
+	size_t k;
 
 	sb_printf(&b, "entry id flags offset stored_size data_size description\n");
-	for (k = 0; d >= 0 && k < t->nodes[d].nkids; k++) {
-		const struct tdatfs_node *e = &t->nodes[t->nodes[d].kids[k]];
-		const struct tdat_section *s;
+	for (k = 0; k < n; k++) {
+		const struct tdat_section *s = tdat_section_get(f, e[k].section);
 		uint64_t size;
 
-		if (e->kind == TN_INDEX)
-			continue;
-		s = tdat_section_get(t->f, e->a);
-		if (!s || tdat_section_data_size(t->f, e->a, &size) < 0)
+		if (!s || tdat_section_data_size(f, e[k].section, &size) < 0)
 			continue;
 		sb_printf(&b, "%s %u 0x%x %" PRIu64 " %" PRIu64 " %" PRIu64
-			  " %s\n", e->name, s->id, s->flags, s->offset, s->size,
+			  " %s\n", e[k].name, s->id, s->flags, s->offset, s->size,
 			  size, s->description ? s->description : "");
 	}
-	if (b.err) {
-		free(b.s);
-		return -ENOMEM;
-	}
-	*text = b.s;
-	*len = b.len;
-	return 0;
+	return sb_take(&b, len);
 }
 
-static int build_info(struct tdatfs_tree *t)
+char *render_info(struct tdat_file *f, size_t *len)
 {
-	struct tdat_file *f = t->f;
 	struct sbuf b = { 0 };
 	size_t i, n = tdat_buffer_count(f);
 
@@ -598,7 +475,7 @@ static int build_info(struct tdatfs_tree *t)
 			  buf->clock && *buf->clock ? buf->clock : "unknown",
 			  buf->page_size, buf->ncpus);
 	}
-	return sb_node(t, 0, "info", &b);
+	return sb_take(&b, len);
 }
 
 static const char readme_text[] =
@@ -655,25 +532,15 @@ static const char readme_text[] =
 "A field that does not fit the option data ends the rendering with an\n"
 "\"error: option data too short\" line.\n";
 
-int tdatfs_render_build(struct tdatfs_tree *t)
+const char *render_readme(size_t *len)
 {
-	int ret;
-
-	ret = build_options(t);
-	if (!ret)
-		ret = build_index(t);
-	if (!ret)
-		ret = build_info(t);
-	if (!ret)
-		ret = tdatfs_node_add_mem(t, 0, "README", readme_text,
-					  sizeof(readme_text) - 1, false);
-	return ret;
+	*len = sizeof(readme_text) - 1;
+	return readme_text;
 }
 
-char *tdatfs_render_clock(const struct tdatfs_tree *t, const char *clock,
-			  size_t *len)
+char *render_clock(const struct tdat_file *f, const char *clock, size_t *len)
 {
-	size_t i, n = tdat_option_count(t->f), clen = strlen(clock);
+	size_t i, n = tdat_option_count(f), clen = strlen(clock);
 	const struct tdat_option *o = NULL;
 	struct sbuf b = { 0 };
 	bool found = false;
@@ -683,7 +550,7 @@ char *tdatfs_render_clock(const struct tdatfs_tree *t, const char *clock,
 		return NULL;
 	}
 	for (i = 0; i < n; i++) {
-		o = tdat_option_get(t->f, i);
+		o = tdat_option_get(f, i);
 		if (o && o->id == TDAT_OPT_TRACECLOCK)
 			break;
 		o = NULL;

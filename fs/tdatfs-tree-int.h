@@ -1,58 +1,113 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-int.h - internals of the virtual tree, shared by
- * tdatfs-tree.c (nodes, lookup, read) and tdatfs-render.c (generated texts
- * and the options/ directory).  Not a public header.
+ * tdatfs-tree-int.h - internals of the virtual tree, shared by its files:
+ * tdatfs-tree.c (node kinds, lookup, stat, read), tdatfs-tree-build.c (the
+ * builder) and tdatfs-tree-check.c (the whole-trace check).  Not a public
+ * header; the names are prefixed tree_.
  *
  * Invariants:
  *  - Node index i has inode i + TDATFS_TREE_ROOT; index 0 is the root.
- *  - Only the builder (tdatfs_tree_new() and the functions below) changes
- *    nodes; children are sorted once, at the end of the build.
- *  - A node's @data is owned by the node when @owned is set, else it points
- *    into the parser's tables (valid until tdat_close()).
+ *  - Only the builder changes nodes; children are sorted once, at the end
+ *    of the build.
+ *  - What a node holds depends on its kind alone (one member of @u), and
+ *    everything done to a node goes through its kind's operations
+ *    (tree_kind_ops()); no code tests a node's name or path.
+ *  - Memory a TREE_MEM node points to is owned by the node when @owned is
+ *    set, else it lives in the parser's tables or is static.
  */
 #ifndef TDATFS_TREE_INT_H
 #define TDATFS_TREE_INT_H
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tdat.h"
 #include "tdatfs-tree.h"
 
-enum tdatfs_kind {
-	TN_DIR,		/* directory */
-	TN_MEM,		/* bytes in memory: @data, @size */
-	TN_META,	/* tdat_meta_read(@a) */
-	TN_EVENT,	/* tdat_event_read(@a) */
-	TN_SECTION,	/* tdat_section_read(@a) */
-	TN_RAW,		/* tdat_cpu_read(buffer @a, cpu index @b) */
-	TN_TEXT,	/* tdatfs_text_read(buffer @a, cpu index @b or -1) */
-	TN_ERRORS,	/* the damage registry, rendered at each read */
-	TN_INDEX,	/* sections/index, rendered at its first stat or read */
+enum tree_kind {
+	TREE_DIR,		/* a directory: u.dir */
+	TREE_MEM,		/* bytes in memory: u.mem */
+	TREE_META,		/* a metadata blob: u.meta */
+	TREE_EVENT,		/* an event format file: u.event */
+	TREE_SECTION,		/* a v7 section's payload: u.section */
+	TREE_SECTION_CPU,	/* a CPU's pages in a buffer section: u.cpu */
+	TREE_RAW,		/* per_cpu/cpuN/trace_pipe_raw: u.cpu */
+	TREE_LATENCY,		/* a latency buffer's stored text: u.cpu */
+	TREE_TEXT,		/* decoded event text: u.text */
+	TREE_ERRORS,		/* the damage registry, rendered at each read */
+	TREE_INDEX,		/* sections/index, rendered when first asked */
+	TREE_KIND_COUNT
 };
 
-struct tdatfs_node {
+/* How the whole-trace check reads a file of a kind. */
+enum tree_check_mode {
+	TREE_CHECK_READ,	/* to its end; a failed read is a problem */
+	TREE_CHECK_PAGES,	/* EIO: damage the registry lists; next page */
+	TREE_CHECK_QUIET,	/* a failed read ends it: the data was checked
+				 * through the parser's tables already */
+	TREE_CHECK_SKIP,	/* not read: it is the registry itself */
+};
+
+struct tree_node {
 	char *name;
 	uint32_t parent;	/* index of the parent; the root is its own */
-	uint8_t kind;
-	bool owned;
-	uint32_t a;
-	int32_t b;
-	uint64_t size;
-	const char *data;
-	uint32_t *kids;		/* indexes, sorted by name after the build */
-	uint32_t nkids;
-	uint32_t cap;
+	uint8_t kind;		/* enum tree_kind */
+	union {
+		struct {
+			uint32_t *kids;	/* sorted by name after the build */
+			uint32_t nkids;
+			uint32_t cap;
+			long section;	/* a buffer section's index, or -1 */
+		} dir;
+		struct {
+			const char *data;
+			uint64_t size;
+			bool owned;
+		} mem;
+		struct {
+			enum tdat_meta which;
+			uint64_t size;
+		} meta;
+		struct {
+			size_t event;	/* index of the event format */
+			uint64_t size;
+		} event;
+		struct {
+			size_t section;	/* index of the section */
+			uint64_t size;
+		} section;
+		struct {
+			size_t buffer;	/* index of the buffer */
+			size_t cpu;	/* index into the buffer's cpus */
+		} cpu;
+		struct {
+			size_t buffer;
+			long cpu;	/* index into the buffer's cpus; -1: all */
+		} text;
+	} u;
+};
+
+struct tree_kind_ops {
+	bool is_dir;
+	bool is_text;
+	enum tree_check_mode check;
+	/* size for stat; 0 with success when not known yet */
+	int (*size)(struct tdatfs_tree *t, const struct tree_node *n,
+		    uint64_t *size);
+	bool (*size_known)(struct tdatfs_tree *t, const struct tree_node *n);
+	ssize_t (*read)(struct tdatfs_tree *t, const struct tree_node *n,
+			void *buf, size_t len, uint64_t off);
+	int (*list)(const struct tdatfs_tree *t, const struct tree_node *n,
+		    tdatfs_tree_filler fill, void *ctx);
 };
 
 struct tdatfs_tree {
 	struct tdat_file *f;
 	struct tdatfs_text *text;
-	struct tdatfs_node *nodes;
+	struct tree_node *nodes;
 	uint32_t n;
 	uint32_t cap;
 	struct timespec time;
@@ -63,87 +118,38 @@ struct tdatfs_tree {
 	 * mount does not read; rendered once, when first asked for */
 	pthread_mutex_t index_lock;
 	bool index_done;
-	int index_err;
 	char *index;
 	size_t index_len;
 };
 
-/**
- * tdatfs_node_add() - add a node under a directory during the build
- * @t: tree being built
- * @parent: index of the parent directory
- * @name: wanted name; a name already taken gets "-2", "-3", ... appended,
- *	'/' is replaced by '_', and "", "." and ".." become "_"
- * @kind: enum tdatfs_kind
- * @idx: set to the new node's index
- *
- * Return: 0 or -ENOMEM.
- */
-int tdatfs_node_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
-		    enum tdatfs_kind kind, uint32_t *idx);
+/* A metadata blob and where the tree shows it. */
+struct tree_meta_file {
+	enum tdat_meta which;
+	const char *dir;	/* directory under the root, or NULL */
+	const char *name;
+	bool in_events;		/* also under events/ */
+};
+
+/* The metadata files in the order the root holds them (events/ after the
+ * ones marked in_events). */
+extern const struct tree_meta_file tree_meta_files[];
+extern const size_t tree_meta_count;
 
 /**
- * tdatfs_node_add_mem() - add an in-memory file
- * @t: tree being built
- * @parent: index of the parent directory
- * @name: as for tdatfs_node_add()
- * @data: contents
- * @size: bytes in @data
- * @owned: when true the node takes @data (malloc'd) and frees it, also on
- *	failure; when false @data must outlive the tree
+ * tree_meta_label() - how messages name a metadata blob
+ * @which: the blob
  *
- * Return: 0 or -ENOMEM.
+ * Return: its file name in the tree, or its directory when it lives in
+ * one ("btf" for btf/vmlinux).
  */
-int tdatfs_node_add_mem(struct tdatfs_tree *t, uint32_t parent,
-			const char *name, const void *data, size_t size,
-			bool owned);
+const char *tree_meta_label(enum tdat_meta which);
 
 /**
- * tdatfs_node_find() - find a child by name during the build (linear)
- * @t: tree being built
- * @parent: directory index
- * @name: child name
+ * tree_kind_ops() - the operations of a node's kind
+ * @n: node
  *
- * Return: the child's index, or -1.
+ * Return: the kind's operations (never NULL).
  */
-long tdatfs_node_find(const struct tdatfs_tree *t, uint32_t parent,
-		      const char *name);
-
-/**
- * tdatfs_render_build() - add README, info, options/ and sections/index
- * @t: tree being built, with the rest of the tree already in place (the
- *	README lists what the root holds)
- *
- * Return: 0 or -ENOMEM.
- */
-int tdatfs_render_build(struct tdatfs_tree *t);
-
-/**
- * tdatfs_render_index() - the text of sections/index
- * @t: tree
- * @text: set to a malloc'd text (caller frees); NULL when @len is 0
- * @len: set to its length
- *
- * Reads the chunk tables of every compressed buffer (their sizes).
- *
- * Return: 0 or -ENOMEM.
- */
-int tdatfs_render_index(struct tdatfs_tree *t, char **text, size_t *len);
-
-/**
- * tdatfs_render_clock() - trace_clock text of a buffer
- * @t: tree being built
- * @clock: the buffer's clock name ("" when unknown)
- * @len: set to the length of the result
- *
- * The TRACECLOCK option's list is shown with @clock bracketed, as a live
- * instance's trace_clock file shows it; without a TRACECLOCK option, or
- * when @clock is not in its list, the result is @clock and a newline.
- *
- * Return: a malloc'd text (caller frees), or NULL (errno ENOENT when @clock
- * is empty, ENOMEM).
- */
-char *tdatfs_render_clock(const struct tdatfs_tree *t, const char *clock,
-			  size_t *len);
+const struct tree_kind_ops *tree_kind_ops(const struct tree_node *n);
 
 #endif /* TDATFS_TREE_INT_H */

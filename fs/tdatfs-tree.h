@@ -18,9 +18,9 @@
  *    built the tree, with the trace file's mtime as atime, mtime and ctime.
  *  - The root "errors" file is the parser's damage registry rendered at
  *    each read (one line per damaged range found so far, tdat.h); it only
- *    grows, so its size is never "known".  Marker lines the text engine
- *    writes for damaged data are recorded in that registry by the read
- *    that returns their first byte.
+ *    grows, so its size is never "known".  The marker lines the text
+ *    engine writes for damaged data are output only: the damage they name
+ *    is in the registry (put there by the parser or the text engine).
  *  - All functions may be called from several threads at once once the
  *    tree is built: the tree itself is immutable, the parser and the text
  *    engine lock internally.
@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -184,5 +185,45 @@ ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
  * TDATFS_TREE_ROOT + count - 1.
  */
 uint64_t tdatfs_tree_count(const struct tdatfs_tree *t);
+
+/**
+ * struct tdatfs_check_opts - how tdatfs_tree_check() reads and reports
+ * @out: where each problem is printed, one line each; NULL: not printed
+ * @chunk: returns the size of the next read (at most 1 MiB; 0 or more
+ *	reads 1 MiB); NULL: always 1 MiB
+ * @ctx: passed to @chunk
+ * @file_max: bytes read of any one file or stream at most; 0: no bound
+ * @total_max: bytes read in all at most (checked before each read); 0: no
+ *	bound
+ *
+ * `tdat check` gives only @out; the fuzz target bounds the work and varies
+ * the read sizes.
+ */
+struct tdatfs_check_opts {
+	FILE *out;
+	size_t (*chunk)(void *ctx);
+	void *ctx;
+	uint64_t file_max;
+	uint64_t total_max;
+};
+
+/**
+ * tdatfs_tree_check() - read everything a trace holds and list the damage
+ * @t: tree
+ * @opts: how to read and where to report, or NULL (1 MiB reads, no bounds,
+ *	nothing printed)
+ *
+ * Reads every section that is not a buffer's data, every metadata blob and
+ * event format, every CPU stream, then every file of the tree in readdir
+ * order (the decoded texts to their end; the errors file not), and finally
+ * lists each entry of the damage registry.  A problem is a stream that
+ * cannot be read or ends early, a file whose read fails (raw CPU data
+ * skips a damaged page and goes on; files under sections/ were read
+ * through the tables already), or a registry entry.
+ *
+ * Return: the number of problems (0 for a sound trace), or -ENOMEM.
+ */
+int tdatfs_tree_check(struct tdatfs_tree *t,
+		      const struct tdatfs_check_opts *opts);
 
 #endif /* TDATFS_TREE_H */

@@ -3,15 +3,16 @@
  * fuzz-trace.c - libFuzzer target: one input is one trace.dat file.
  *
  * The input is opened with tdat_open() (through a memfd, so no file is
- * written), every table the parser exposes is read the way `tdat check`
- * reads it, then the virtual tree is built and every node is listed,
- * stat'ed and read in chunks of varying size at varying offsets, the
+ * written), the virtual tree is built, tdatfs_tree_check() (what `tdat
+ * check` runs) reads every table and file in chunks of varying size, then
+ * every node is listed, stat'ed and read again at varying offsets, the
  * decoded text files included.  Everything is freed before returning, so
  * LeakSanitizer sees any leak.
  *
  * Invariants:
  *  - The work per input is bounded: at most FUZZ_FILE_MAX bytes are read
- *    from any one file or stream, and at most FUZZ_TOTAL_MAX in all.
+ *    from any one file or stream, and at most FUZZ_TOTAL_MAX in all by the
+ *    check and as much again by the walk of the tree.
  *  - The read pattern depends only on the input bytes, so a crash replays.
  *  - The same source builds with libFuzzer (clang -fsanitize=fuzzer) and
  *    without it, with fuzz/replay.c providing main().
@@ -65,21 +66,18 @@ static size_t fuzz_chunk(struct fuzz_ctx *c)
 	return sizes[fuzz_rand(c) % (sizeof(sizes) / sizeof(sizes[0]))];
 }
 
-typedef ssize_t (*fuzz_read_fn)(struct fuzz_ctx *c, size_t a, size_t b,
-				void *buf, size_t len, uint64_t off);
-
 /*
- * Read a stream from 0 to its end (or the bounds) in varying chunks, then
- * at a few offsets around @size (the size claimed, if any) and past it.
+ * Read a file of the tree from 0 to its end (or the bounds) in varying
+ * chunks, then at a few offsets around @size (the size claimed, if any)
+ * and past it.
  */
-static void fuzz_stream(struct fuzz_ctx *c, fuzz_read_fn rd, size_t a, size_t b,
-			uint64_t size)
+static void fuzz_file(struct fuzz_ctx *c, uint64_t ino, uint64_t size)
 {
 	uint64_t off = 0, probes[4];
 	ssize_t r;
 
 	while (off < FUZZ_FILE_MAX && c->total < FUZZ_TOTAL_MAX) {
-		r = rd(c, a, b, c->buf, fuzz_chunk(c), off);
+		r = tdatfs_tree_read(c->tree, ino, c->buf, fuzz_chunk(c), off);
 		if (r <= 0)
 			break;
 		off += (uint64_t)r;
@@ -92,88 +90,34 @@ static void fuzz_stream(struct fuzz_ctx *c, fuzz_read_fn rd, size_t a, size_t b,
 	for (size_t i = 0; i < 4 && c->total < FUZZ_TOTAL_MAX; i++) {
 		if (probes[i] > FUZZ_FILE_MAX)
 			continue;
-		r = rd(c, a, b, c->buf, fuzz_chunk(c), probes[i]);
+		r = tdatfs_tree_read(c->tree, ino, c->buf, fuzz_chunk(c),
+				     probes[i]);
 		if (r > 0)
 			c->total += (uint64_t)r;
 	}
 }
 
-/* --- what `tdat check` reads: the parser's tables, directly ------------- */
+/* --- what `tdat check` reads, bounded ----------------------------------- */
 
-static struct tdat_file *fuzz_file;
-
-static ssize_t rd_section(struct fuzz_ctx *c, size_t a, size_t b, void *buf,
-			  size_t len, uint64_t off)
+static size_t fuzz_check_chunk(void *ctx)
 {
-	(void)c;
-	(void)b;
-	return tdat_section_read(fuzz_file, a, buf, len, off);
+	return fuzz_chunk(ctx);
 }
 
-static ssize_t rd_meta(struct fuzz_ctx *c, size_t a, size_t b, void *buf,
-		       size_t len, uint64_t off)
+/*
+ * The parser's tables and every file of the tree, read by the routine
+ * `tdat check` uses, in varying chunks, nothing printed.
+ */
+static void fuzz_check(struct fuzz_ctx *c)
 {
-	(void)c;
-	(void)b;
-	return tdat_meta_read(fuzz_file, (enum tdat_meta)a, buf, len, off);
-}
+	const struct tdatfs_check_opts opts = {
+		.chunk = fuzz_check_chunk,
+		.ctx = c,
+		.file_max = FUZZ_FILE_MAX,
+		.total_max = FUZZ_TOTAL_MAX,
+	};
 
-static ssize_t rd_event(struct fuzz_ctx *c, size_t a, size_t b, void *buf,
-			size_t len, uint64_t off)
-{
-	(void)c;
-	(void)b;
-	return tdat_event_read(fuzz_file, a, buf, len, off);
-}
-
-static ssize_t rd_cpu(struct fuzz_ctx *c, size_t a, size_t b, void *buf,
-		      size_t len, uint64_t off)
-{
-	(void)c;
-	return tdat_cpu_read(fuzz_file, a, b, buf, len, off);
-}
-
-static void fuzz_tables(struct fuzz_ctx *c, struct tdat_file *f)
-{
-	uint64_t size;
-	size_t n;
-
-	fuzz_file = f;
-	(void)tdat_version(f);
-	(void)tdat_compression(f);
-	(void)tdat_compression_version(f);
-	(void)tdat_cpu_count(f);
-	n = tdat_section_count(f);
-	for (size_t i = 0; i < n; i++) {
-		if (tdat_section_get(f, i) && !tdat_section_data_size(f, i, &size))
-			fuzz_stream(c, rd_section, i, 0, size);
-	}
-	n = tdat_option_count(f);
-	for (size_t i = 0; i < n; i++) {
-		const struct tdat_option *o = tdat_option_get(f, i);
-
-		if (o && o->size >= 8)
-			(void)tdat_get64(f, o->data);
-	}
-	for (int m = 0; m < TDAT_META_COUNT; m++)
-		if (!tdat_meta_size(f, (enum tdat_meta)m, &size))
-			fuzz_stream(c, rd_meta, (size_t)m, 0, size);
-	n = tdat_event_count(f);
-	for (size_t i = 0; i < n; i++) {
-		const struct tdat_event_format *e = tdat_event_get(f, i);
-
-		if (e)
-			fuzz_stream(c, rd_event, i, 0, e->size);
-	}
-	n = tdat_buffer_count(f);
-	for (size_t i = 0; i < n; i++) {
-		const struct tdat_buffer *b = tdat_buffer_get(f, i);
-
-		for (size_t k = 0; b && k < b->ncpus; k++)
-			if (!tdat_cpu_size(f, i, k, &size))
-				fuzz_stream(c, rd_cpu, i, k, size);
-	}
-	fuzz_file = NULL;
+	(void)tdatfs_tree_check(c->tree, &opts);
 }
 
 /* --- the tree ------------------------------------------------------------ */
@@ -201,13 +145,6 @@ static int fuzz_fill(void *ctx, const char *name, uint64_t ino, bool is_dir)
 	return 0;
 }
 
-static ssize_t rd_tree(struct fuzz_ctx *c, size_t a, size_t b, void *buf,
-		       size_t len, uint64_t off)
-{
-	(void)b;
-	return tdatfs_tree_read(c->tree, a, buf, len, off);
-}
-
 static void fuzz_node(struct fuzz_ctx *c, uint64_t ino, int depth)
 {
 	struct fuzz_dir d = { 0 };
@@ -217,7 +154,7 @@ static void fuzz_node(struct fuzz_ctx *c, uint64_t ino, int depth)
 	if (tdatfs_tree_stat(c->tree, ino, &st))
 		return;
 	if (!tdatfs_tree_is_dir(c->tree, ino)) {
-		fuzz_stream(c, rd_tree, (size_t)ino, 0, (uint64_t)st.st_size);
+		fuzz_file(c, ino, (uint64_t)st.st_size);
 		/* Decoded text knows its size only once produced: ask again. */
 		if (!tdatfs_tree_stat(c->tree, ino, &st) &&
 		    tdatfs_tree_size_known(c->tree, ino) && st.st_size > 0 &&
@@ -323,11 +260,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.buf = malloc(FUZZ_BUF);
 	if (!c.buf)
 		abort();
-	fuzz_tables(&c, f);
 	if (fstat(fd, &st))
 		abort();
 	c.tree = tdatfs_tree_new(f, &st, NULL);
 	if (c.tree) {
+		fuzz_check(&c);
 		fuzz_lookups(&c);
 		fuzz_node(&c, TDATFS_TREE_ROOT, 0);
 		tdatfs_tree_free(c.tree);
