@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-fuse.h - the FUSE operations of the daemon (tdatfs-fuse.c): each
+ * request of libfuse's low-level API answered by the tree (tdatfs-tree.h).
+ * Only the daemon includes it; the names are prefixed tfs_.
+ *
+ * Invariants of the adapter:
+ *  - FUSE inode numbers are the tree's inode numbers (TDATFS_TREE_ROOT is
+ *    FUSE_ROOT_ID); the tree never changes, so lookups need no counting
+ *    and forget is a no-op.
+ *  - Names and every attribute whose size is exact are cached by the
+ *    kernel for TFS_TIMEOUT; a decoded text whose size is not known yet is
+ *    given attribute timeout 0 (its size is 0 until produced), is opened
+ *    with direct_io, and is re-stated by the kernel at every stat.
+ *  - Every open is keep_cache: the bytes at an offset never change, so
+ *    the kernel's page cache is never thrown away by an open.
+ *  - While a text is read through direct_io, the whole pages of each
+ *    reply are pushed into the kernel page cache of its inode
+ *    (fuse_lowlevel_notify_store, which also extends i_size) by the
+ *    storer thread, never by a request thread: a store waits on locked
+ *    pages, and a page can be locked by a buffered read that only a
+ *    request thread can answer (with -s there is one).  Only whole pages,
+ *    or a tail that ends at the real end of the text, are stored, so no
+ *    page is ever marked up to date with bytes missing.  Pending stores
+ *    are bounded (TFS_STORE_MAX); beyond that they are dropped, which
+ *    only costs a later read through the daemon.
+ */
+#ifndef TDATFS_FUSE_H
+#define TDATFS_FUSE_H
+
+#ifndef FUSE_USE_VERSION
+#define FUSE_USE_VERSION 312
+#endif
+
+#include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdatfs_tree;
+
+struct tfs_store {
+	struct tfs_store *next;
+	fuse_ino_t ino;
+	uint64_t off;
+	size_t len;
+	char data[];		/* the bytes to store */
+};
+
+struct tfs {
+	struct tdatfs_tree *tree;
+	struct fuse_session *se;
+	uint64_t count;		/* nodes in the tree */
+	_Atomic uint32_t *parent; /* parent of each directory seen, for ".." */
+	size_t page_size;
+
+	pthread_mutex_t lock;	/* protects the store queue below */
+	pthread_cond_t cond;
+	struct tfs_store *head, *tail;
+	size_t pending;		/* bytes queued */
+	bool stop;
+	bool thread_running;
+	pthread_t thread;
+	atomic_bool store_off;	/* the kernel refused a store: stop trying */
+};
+
+/* The operations; the session's userdata is the struct tfs. */
+extern const struct fuse_lowlevel_ops tfs_ops;
+
+/**
+ * tfs_read_bufs_init() - set up the request threads' read buffers
+ *
+ * Call once before the session runs.
+ *
+ * Return: 0 or a positive errno (pthread_key_create()).
+ */
+int tfs_read_bufs_init(void);
+
+/**
+ * tfs_read_buf_release() - free the calling thread's read buffer
+ *
+ * For the main thread after a single-threaded loop (-s), which served the
+ * requests itself and gets no thread-exit destructor.
+ */
+void tfs_read_buf_release(void);
+
+/**
+ * tfs_storer_start() - start the thread that stores replies in the page cache
+ * @fs: the daemon, with its session set
+ *
+ * After fuse_daemonize(): threads do not survive its fork.
+ *
+ * Return: 0 or a negative errno.
+ */
+int tfs_storer_start(struct tfs *fs);
+
+/**
+ * tfs_storer_stop() - stop the storer and free what it had not stored
+ * @fs: the daemon
+ *
+ * A store can wait on a page locked by a read that no thread answers any
+ * more (the loop ended on a signal while the file system is still
+ * mounted): it is given a few seconds, then left.
+ *
+ * Return: true when the thread is gone (or never ran).
+ */
+bool tfs_storer_stop(struct tfs *fs);
+
+#endif /* TDATFS_FUSE_H */
