@@ -12,6 +12,7 @@
  *  - What a node holds depends on its kind alone (one member of @u), and
  *    everything done to a node goes through its kind's operations
  *    (tree_kind_ops()); no code tests a node's name or path.
+ *  - Each internal function is documented at its definition.
  *  - Memory a TREE_MEM node points to is owned by the node when @owned is
  *    set, else it lives in the parser's tables or is static.
  */
@@ -135,21 +136,10 @@ struct tree_meta_file {
 extern const struct tree_meta_file tree_meta_files[];
 extern const size_t tree_meta_count;
 
-/**
- * tree_meta_label() - how messages name a metadata blob
- * @which: the blob
- *
- * Return: its file name in the tree, or its directory when it lives in
- * one ("btf" for btf/vmlinux).
- */
+/* tree_meta_label(): how messages name a metadata blob */
 const char *tree_meta_label(enum tdat_meta which);
 
-/**
- * tree_kind_ops() - the operations of a node's kind
- * @n: node
- *
- * Return: the kind's operations (never NULL).
- */
+/* tree_kind_ops(): the operations of a node's kind */
 const struct tree_kind_ops *tree_kind_ops(const struct tree_node *n);
 
 #endif /* TDATFS_TREE_INT_H */

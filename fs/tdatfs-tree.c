@@ -28,6 +28,13 @@ const struct tree_meta_file tree_meta_files[] = {
 const size_t tree_meta_count = sizeof(tree_meta_files) /
 			       sizeof(tree_meta_files[0]);
 
+/**
+ * tree_meta_label() - how messages name a metadata blob
+ * @which: the blob
+ *
+ * Return: its file name in the tree, or its directory when it lives in
+ * one ("btf" for btf/vmlinux).
+ */
 const char *tree_meta_label(enum tdat_meta which)
 {
 	size_t i;
@@ -351,6 +358,12 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 		.size_known = always_known, .read = index_read },
 };
 
+/**
+ * tree_kind_ops() - the operations of a node's kind
+ * @n: node
+ *
+ * Return: the kind's operations (never NULL).
+ */
 const struct tree_kind_ops *tree_kind_ops(const struct tree_node *n)
 {
 	return &kinds[n->kind < TREE_KIND_COUNT ? n->kind : TREE_MEM];

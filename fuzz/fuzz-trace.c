@@ -199,12 +199,6 @@ static uint64_t fuzz_hash(const uint8_t *data, size_t size)
 
 static bool fuzz_last_ok;
 
-/**
- * fuzz_trace_last_ok() - whether the last input got as far as a built tree
- *
- * Return: true when the last LLVMFuzzerTestOneInput() call opened the input
- * and walked its tree.
- */
 bool fuzz_trace_last_ok(void)
 {
 	return fuzz_last_ok;
