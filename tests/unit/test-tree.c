@@ -48,7 +48,7 @@ static void open_fixture(struct fixture *x, const char *path)
 		fprintf(stderr, "%s: %s\n", path, err);
 	FATAL(x->f);
 	FATAL(!stat(path, &st));
-	x->t = tdatfs_tree_new(x->f, &st);
+	x->t = tdatfs_tree_new(x->f, &st, NULL);
 	FATAL(x->t);
 }
 
