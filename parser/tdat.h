@@ -253,6 +253,70 @@ uint32_t tdat_get32(const struct tdat_file *f, const void *p);
 /** tdat_get64() - Return: the u64 at @p in the byte order of @f */
 uint64_t tdat_get64(const struct tdat_file *f, const void *p);
 
+/* --- TIME_SHIFT (option 12), decoded ------------------------------------- */
+
+#define TDAT_TSYNC_INTERPOLATE	0x1	/* tdat_time_shift.flags: interpolate */
+
+/**
+ * struct tdat_time_sample - one guest-to-host sample of a CPU
+ * @time: guest clock (raw) when the sample was taken
+ * @offset: guest-to-host offset then
+ * @scaling: multiplier of the guest clock
+ * @fraction: right shift after @scaling; 0 when the file has no fraction
+ *	block
+ */
+struct tdat_time_sample {
+	int64_t time;
+	int64_t offset;
+	int64_t scaling;
+	int64_t fraction;
+};
+
+/**
+ * struct tdat_time_shift - a TIME_SHIFT option, decoded
+ * @peer_trace_id: trace id of the peer (usually the host)
+ * @flags: sync protocol flags (TDAT_TSYNC_INTERPOLATE)
+ * @ncpus: entries in @count and @samples
+ * @has_fraction: the option carries the fraction block
+ * @count: per CPU (in the option's order), its number of samples
+ * @samples: per CPU, its @count samples in the option's order (unsorted)
+ */
+struct tdat_time_shift {
+	uint64_t peer_trace_id;
+	uint32_t flags;
+	uint32_t ncpus;
+	bool has_fraction;
+	const uint32_t *count;
+	const struct tdat_time_sample *const *samples;
+};
+
+/**
+ * tdat_time_shift_decode() - decode the bytes of a TIME_SHIFT option
+ * @o: the option (its @offset only names places in messages)
+ * @big_endian: byte order of the file (tdat_big_endian())
+ * @err: buffer for a one-line message naming the byte offset; may be NULL
+ * @errlen: size of @err
+ *
+ * The layout is trace-cmd's: u64 peer id, u32 flags, u32 CPU count, then
+ * per CPU a u32 count and that many times, offsets and scalings (s64
+ * each), then optionally per CPU that many fractions.  Every field must
+ * fit the option; bytes after the fraction block are ignored.  A sample
+ * count of 0 is kept as it is (the caller decides what it means).
+ *
+ * Return: the decoded option (free with tdat_time_shift_free()), or NULL
+ * with errno ENODATA (shorter than 16 bytes, which trace-cmd ignores),
+ * EINVAL (a field runs past the option) or ENOMEM.
+ */
+struct tdat_time_shift *tdat_time_shift_decode(const struct tdat_option *o,
+					       bool big_endian, char *err,
+					       size_t errlen);
+
+/**
+ * tdat_time_shift_free() - free a decoded TIME_SHIFT
+ * @ts: the decoded option, or NULL
+ */
+void tdat_time_shift_free(struct tdat_time_shift *ts);
+
 /* --- metadata ------------------------------------------------------------ */
 
 enum tdat_meta {
