@@ -24,6 +24,7 @@
 struct src_cpu {
 	size_t c;		/* index in the buffer's cpus */
 	unsigned int cpu;	/* CPU number */
+	int ts_slot;		/* text_ts_slot() of the CPU */
 	uint64_t npages;
 	struct text_pos pos;
 	bool loaded;		/* pos.page is in @kbuf */
@@ -112,6 +113,7 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 
 		tc->c = cidx[i];
 		tc->cpu = buf->cpus[tc->c].cpu;
+		tc->ts_slot = text_ts_slot(ts, b, tc->c);
 		tc->npages = npages[i];
 		tc->kbuf = kbuffer_alloc(pf->klong, pf->kendian);
 		/* slack: kbuffer may read an event header past the data */
@@ -275,7 +277,7 @@ static void set_rec(struct text_source *st, struct src_cpu *tc, void *data,
 	size_t avail = tc->page + st->page_size - (unsigned char *)data;
 
 	tc->have = true;
-	tc->rec.ts = text_ts_calc(st->ts, ts);
+	tc->rec.ts = text_ts_calc(st->ts, tc->ts_slot, ts);
 	tc->rec.cpu = tc->cpu;
 	tc->rec.missed = kbuffer_missed_events(tc->kbuf);
 	tc->rec.data = data;

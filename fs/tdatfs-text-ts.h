@@ -4,10 +4,14 @@
  *
  * Invariants:
  *  - struct text_ts is made once from the trace's options (DATE, OFFSET,
- *    TSC2NSEC, TRACECLOCK, in file order, as trace-cmd reads them) and
- *    never changes after: it is read without a lock.
- *  - text_ts_calc() is trace-cmd's timestamp_calc(): TSC2NSEC first, then
- *    the DATE and OFFSET shifts, wrapping as unsigned 64-bit.
+ *    TIME_SHIFT, TSC2NSEC, TRACECLOCK, in file order, as trace-cmd reads
+ *    them) and never changes after: it is read without a lock.
+ *  - text_ts_calc() is trace-cmd's timestamp_calc(): the TIME_SHIFT
+ *    guest-to-host correction of the record's CPU slot (text_ts_slot(),
+ *    -1 for none: instance buffers, CPUs the option has no samples for),
+ *    then TSC2NSEC, then the DATE and OFFSET shifts, wrapping as unsigned
+ *    64-bit.  The TIME_SHIFT samples of a slot are sorted by time with
+ *    repeated times dropped, as trace-cmd loads them.
  *  - text_ts_in_usecs() is whether the time column is seconds.micros
  *    (a nanosecond clock or TSC2NSEC) rather than the raw count.
  */
@@ -15,6 +19,7 @@
 #define TDATFS_TEXT_TS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct tdat_file;
@@ -22,7 +27,8 @@ struct text_ts;
 
 struct text_ts *text_ts_new(struct tdat_file *f);
 void text_ts_free(struct text_ts *ts);
-uint64_t text_ts_calc(const struct text_ts *ts, uint64_t raw);
+int text_ts_slot(const struct text_ts *ts, size_t b, size_t c);
+uint64_t text_ts_calc(const struct text_ts *ts, int slot, uint64_t raw);
 bool text_ts_in_usecs(const struct text_ts *ts);
 
 #endif /* TDATFS_TEXT_TS_H */
