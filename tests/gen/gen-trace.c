@@ -252,6 +252,89 @@ static void sc_function(struct gen_ctx *c)
 	}
 }
 
+/* One CPU's TIME_SHIFT samples: time (after GEN_T0), offset, scaling, fraction. */
+struct ts_sample {
+	int64_t time, offset, scaling, fraction;
+};
+
+/* Bytes of a TIME_SHIFT option (trace-cmd's layout) into tr->time_shift. */
+static void put_time_shift_opt(struct gen_ctx *c, uint32_t flags, const struct ts_sample *s,
+			       const uint32_t *count, uint32_t ncpus)
+{
+	static struct gen_buf b;	/* lives as long as the trace */
+	const struct ts_sample *p;
+	uint32_t i, k;
+
+	gen_put64(&b, 0x5ca1ab1e0ddba11ULL);
+	gen_put32(&b, flags);
+	gen_put32(&b, ncpus);
+	for (i = 0, p = s; i < ncpus; p += count[i++]) {
+		gen_put32(&b, count[i]);
+		for (k = 0; k < count[i]; k++)
+			gen_put64(&b, GEN_T0 + (uint64_t)p[k].time);
+		for (k = 0; k < count[i]; k++)
+			gen_put64(&b, (uint64_t)p[k].offset);
+		for (k = 0; k < count[i]; k++)
+			gen_put64(&b, (uint64_t)p[k].scaling);
+	}
+	for (i = 0, p = s; i < ncpus; p += count[i++])
+		for (k = 0; k < count[i]; k++)
+			gen_put64(&b, (uint64_t)p[k].fraction);
+	c->tr->time_shift = b.p;
+	c->tr->time_shift_len = (uint32_t)b.len;
+}
+
+/*
+ * function records on two CPUs, 1 us apart on each, raw times interleaved;
+ * the samples move them by different amounts, so the merged order is that
+ * of the corrected times.
+ */
+static void tshift_records(struct gen_ctx *c)
+{
+	for (unsigned int i = 0; i < 40; i++) {
+		unsigned int cpu = i % 2;
+		struct gen_rec *r = gen_rec(c, cpu, c->function, gen_pid(c, cpu), 0);
+
+		gen_set(r, "ip", gen_sym(c, i));
+		gen_set(r, "parent_ip", gen_ret(c, i + 3));
+		gen_wait(c, cpu, i == 10 ? 1000 : 1000 + 37 * i);
+	}
+}
+
+/*
+ * Guest times corrected by interpolation: CPU 0 scaled by 4097/4096
+ * (scaling and fraction bits), its samples unsorted in the file with one
+ * time twice (the first kept); CPU 1 unscaled, offsets that grow and
+ * shrink, records before the first and after the last sample and one on
+ * a sample's time.
+ */
+static void sc_tshift(struct gen_ctx *c)
+{
+	static const struct ts_sample s[] = {
+		{ 20000, -1220700000, 4097, 12 }, { 0, -1220703125, 4097, 12 },
+		{ 20000, 5, 1, 0 }, { 45000, -1220690000, 4097, 12 },
+		{ 2000, 1500, 1, 0 }, { 9000, -25000, 1, 0 }, { 14000, 40000, 1, 0 },
+		{ 30000, -3000, 1, 0 },
+	};
+	static const uint32_t count[] = { 4, 4 };
+
+	tshift_records(c);
+	put_time_shift_opt(c, 1, s, count, 2);
+}
+
+/* The same records, step correction (no interpolation); CPU 1 has one sample. */
+static void sc_tshift_step(struct gen_ctx *c)
+{
+	static const struct ts_sample s[] = {
+		{ 0, 100000, 1, 0 }, { 7000, -4000, 1, 0 }, { 21000, 9000, 2, 1 },
+		{ 5000, 2500, 7, 3 },
+	};
+	static const uint32_t count[] = { 3, 1 };
+
+	tshift_records(c);
+	put_time_shift_opt(c, 0, s, count, 2);
+}
+
 struct scenario {
 	const char *name;
 	void (*make)(struct gen_ctx *c);
@@ -268,6 +351,8 @@ static const struct scenario scenarios[] = {
 	{ "kstack", sc_kstack },
 	{ "ustack", sc_ustack },
 	{ "function", sc_function },
+	{ "tshift", sc_tshift },
+	{ "tshift-step", sc_tshift_step },
 };
 
 /* global order of records, as trace-cmd reads them: time, then CPU */

@@ -180,6 +180,8 @@ struct gen_trace {
 	size_t nrecs;
 	size_t cap;
 	unsigned int ncpus;
+	const uint8_t *time_shift;	/* a TIME_SHIFT option's bytes, or NULL */
+	uint32_t time_shift_len;
 };
 
 /**

@@ -6,8 +6,11 @@
 #    show every record the generator says it wrote (lines per event name
 #    and CPU, against the generator's COUNTS file);
 #  - the generator is deterministic (two runs, same bytes);
-#  - informational only (never fails): tdat's /trace against the report,
-#    a one-line summary per scenario.
+#  - failing, for the scenarios tdat must match (STRICT below): tdat's
+#    /trace against the report and each /per_cpu/cpuN/trace against
+#    `report --cpu N`, byte for byte;
+#  - informational only (never fails) for the rest: tdat's /trace against
+#    the report, a one-line summary per scenario.
 #   gen-vs-report.sh TDAT GEN TEMPLATE VERSION
 . "$(dirname "$0")/../lib/common.sh"
 need_oracle
@@ -55,6 +58,21 @@ same_counts() {
 	fi
 }
 
+# Scenarios whose text tdat matches exactly (a failing comparison).
+STRICT=" tshift tshift-step "
+
+# strict_text WHAT DAT: /trace and each CPU's trace against the report
+strict_text() {
+	local what=$1 dat=$2 cpu
+	"$tdat" cat "$dat" /trace > "$tmp/tdat-text" 2>&1
+	same_file "$what: tdat /trace" "$tmp/oracle-text" "$tmp/tdat-text"
+	for cpu in $(awk '{ print $2 }' "$tmp/want" | sort -u); do
+		trace-cmd report --cpu "$cpu" "$dat" 2>/dev/null | tail -n +2 > "$tmp/oracle-cpu"
+		"$tdat" cat "$dat" "/per_cpu/cpu$cpu/trace" > "$tmp/tdat-cpu" 2>&1
+		same_file "$what: tdat /per_cpu/cpu$cpu/trace" "$tmp/oracle-cpu" "$tmp/tdat-cpu"
+	done
+}
+
 info=()
 for sc in $("$gen" --list); do
 	what="$sc v$version $(basename "$template")"
@@ -81,7 +99,9 @@ for sc in $("$gen" --list); do
 
 	# Informational: tdat does not yet format all of this as trace-cmd does.
 	tail -n +2 "$tmp/report" > "$tmp/oracle-text"
-	if ! "$tdat" cat "$dat" /trace > "$tmp/tdat-text" 2> "$tmp/tdat-err"; then
+	if [[ $STRICT == *" $sc "* ]]; then
+		strict_text "$what" "$dat"
+	elif ! "$tdat" cat "$dat" /trace > "$tmp/tdat-text" 2> "$tmp/tdat-err"; then
 		info+=("$what: tdat cat fails: $(head -1 "$tmp/tdat-err")")
 	elif cmp -s "$tmp/oracle-text" "$tmp/tdat-text"; then
 		info+=("$what: tdat /trace identical")

@@ -297,6 +297,13 @@ static void put_option(struct gen_buf *b, uint16_t id, const void *p, uint32_t n
 	gen_put(b, p, n);
 }
 
+/* the scenario's TIME_SHIFT option (id 12), if it has one */
+static void put_time_shift(const struct gen_trace *tr, struct gen_buf *b)
+{
+	if (tr->time_shift)
+		put_option(b, 12, tr->time_shift, tr->time_shift_len);
+}
+
 /* the per-CPU streams, page aligned in @b; offsets and sizes into @off/@size */
 static void put_cpu_data(const struct gen_trace *tr, struct gen_buf *b,
 			 uint64_t *off, uint64_t *size)
@@ -326,6 +333,7 @@ static void write_v6(const struct gen_trace *tr, struct gen_buf *b)
 	gen_put32(b, tr->ncpus);
 	gen_put(b, "options  ", 10);
 	put_option(b, 4, CLOCKS, sizeof(CLOCKS));
+	put_time_shift(tr, b);
 	gen_put16(b, 0);
 	gen_put(b, "flyrecord", 10);
 	pairs = b->len;
@@ -429,6 +437,7 @@ static void write_v7(const struct gen_trace *tr, struct gen_buf *b)
 		put_offset_option(b, (uint16_t)(16 + i), sec[i]);
 	put_option(b, 8, &(uint32_t){ tr->ncpus }, 4);
 	put_option(b, 4, CLOCKS, sizeof(CLOCKS));
+	put_time_shift(tr, b);
 	gen_put16(b, 0);
 	gen_put32(b, 8);
 	done1 = b->len;
