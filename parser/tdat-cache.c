@@ -54,6 +54,7 @@ struct tdat_cache {
 	struct entry_list done;		/* unreferenced, read to their end */
 	size_t done_bytes;		/* data bytes on the done list */
 	size_t done_max;		/* bound on done_bytes */
+	uint32_t spaces;		/* key ranges handed out */
 	struct tdat_cache_stats st;
 };
 
@@ -393,6 +394,41 @@ static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
 		lru_add_head(c, e);
 		cache_evict(c);
 	}
+}
+
+/**
+ * tdat_cache_max_bytes() - the bound the cache was created with
+ * @c: cache
+ *
+ * Return: the bound in bytes; fixed at creation, so read without the lock.
+ */
+size_t tdat_cache_max_bytes(const struct tdat_cache *c)
+{
+	return c->max_bytes;
+}
+
+#define CACHE_KEY_SPACE_BIT	((uint64_t)1 << 63)
+#define CACHE_KEY_SPACES	((uint32_t)1 << 31)
+
+/**
+ * tdat_cache_key_space() - reserve a range of keys for one caller
+ * @c: cache
+ *
+ * The ranges are counted, never given back: a caller's entries may stay
+ * in the cache after the caller is gone, and must not meet a newcomer's.
+ *
+ * Return: the first key of the range, or 0 when none is left.
+ * Context: takes the cache lock.
+ */
+uint64_t tdat_cache_key_space(struct tdat_cache *c)
+{
+	uint64_t key = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->spaces < CACHE_KEY_SPACES)
+		key = CACHE_KEY_SPACE_BIT | (uint64_t)c->spaces++ << 32;
+	pthread_mutex_unlock(&c->lock);
+	return key;
 }
 
 /**

@@ -3,9 +3,11 @@
  * tdat-cache.h - a bounded, thread-safe cache of decompressed chunks.
  *
  * Contract:
- *  - Keys are 64-bit numbers chosen by the caller; tdat uses the file
- *    offset of a chunk or block header, which is unique within one file,
- *    and keeps one cache per open file.
+ *  - Keys are 64-bit numbers chosen by the caller; tdat keeps one cache
+ *    per open file and uses the file offset of a chunk header (below
+ *    2^63, unique within the file) for a data chunk, and keys from a range
+ *    reserved with tdat_cache_key_space() (top bit set, so never an
+ *    offset) for the pieces of one section.
  *  - tdat_cache_get() returns an entry with a reference held; the caller
  *    reads it through tdat_cache_entry_data()/_size() and drops the
  *    reference with tdat_cache_put().  The data never changes and stays
@@ -109,6 +111,24 @@ void tdat_cache_free(struct tdat_cache *c);
  */
 int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
 		   void *ctx, struct tdat_cache_entry **out);
+
+/**
+ * tdat_cache_max_bytes() - the bound the cache was created with
+ * @c: cache
+ *
+ * Return: the bound in bytes (the default when 0 was asked for).
+ */
+size_t tdat_cache_max_bytes(const struct tdat_cache *c);
+
+/**
+ * tdat_cache_key_space() - reserve a range of keys for one caller
+ * @c: cache
+ *
+ * Return: a key B with the top bit set such that no other call on @c
+ * returns a key in B .. B + 2^32 - 1; 0 when all 2^31 ranges are taken.
+ * Context: takes the cache lock.
+ */
+uint64_t tdat_cache_key_space(struct tdat_cache *c);
 
 /**
  * tdat_cache_alloc() - a buffer for a fill, recycled when possible
