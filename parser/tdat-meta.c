@@ -298,7 +298,6 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 {
 	struct tdp_sec *s = &f->secs[i];
 	struct tdp_cur c = { .f = f, .s = s->s };
-	uint8_t *mem = NULL;
 	int r;
 
 	if (!s->s)
@@ -306,20 +305,14 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 				i, id, (unsigned long long)s->pub.offset);
 	c.end = tdat_stream_size(s->s);
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
-		/* Decompress once for the check; parse from memory. */
-		ssize_t got;
-
-		mem = malloc(c.end ? (size_t)c.end : 1);
-		if (!mem)
-			return -ENOMEM;
-		got = tdat_stream_read(s->s, mem, (size_t)c.end, 0);
-		if (got != (ssize_t)c.end) {
-			free(mem);
+		/* Decompress once (in pieces) for the check; parse through the stream. */
+		r = tdat_stream_check(s->s);
+		if (r == -ENOMEM)
+			return r;
+		if (r)
 			return tdp_fail(f, EINVAL,
 					"section %zu (id %u) at offset %llu does not decompress",
 					i, id, (unsigned long long)s->pub.offset);
-		}
-		c.mem = mem;
 		c.sec_off = s->pub.offset;
 	} else {
 		c.raw = true;
@@ -351,7 +344,6 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		r = tdp_meta_sized(&c, TDAT_META_MODULES, 0);
 		break;
 	}
-	free(mem);
 	return r;
 }
 

@@ -16,9 +16,29 @@
  *    range and the file size before any allocation sized from it; an
  *    uncompressed size above TDAT_STREAM_MAX_CHUNK (or, for a block, above
  *    TDAT_STREAM_MAX_BLOCK) is refused.
- *  - Decompressed chunks/blocks live only in the shared chunk cache, keyed
- *    by the file offset of their header; a stream holds no data itself.
- *  - tdat_stream_read() is thread-safe.
+ *  - Decompressed data lives only in the shared chunk cache; a stream
+ *    holds no data itself.  A chunk is one cache entry, keyed by the file
+ *    offset of its header (at most TDAT_STREAM_MAX_CHUNK bytes).
+ *  - A block is cut into pieces of P = min(1 MiB, cache bound / 8) bytes,
+ *    rounded down to 4 KiB (at least 4 KiB); piece k is one cache entry
+ *    under a key of the stream's own range (tdat_cache_key_space()).  So
+ *    no entry of a block is above an eighth of the cache, and a block
+ *    larger than the cache is read in pieces, never held whole.
+ *  - One resumable decoder per block stream stands where the last piece it
+ *    made ends: a reader going forward continues from there, skipping what
+ *    it does not want; a piece behind it that the cache no longer holds
+ *    restarts the decoder at the block's start (costing the bytes up to
+ *    that piece).  The decoder is dropped at the block's end.  Memory on
+ *    the way: the decoder's state and window, 128 KiB of compressed input
+ *    and one piece per waiting reader; never the stated uncompressed size.
+ *  - No byte of a block is served until the whole block has decoded once
+ *    (tdat_stream_check(), run by the first read if nobody did): a block
+ *    either reads fully or fails with -EIO as a whole, as when it was one
+ *    entry.  Data that ends before, or runs past, its stated size is
+ *    damage.  A damaged block fails every later read at once.
+ *  - tdat_stream_read() is thread-safe; two readers wanting one chunk or
+ *    piece decompress it once (the cache's single flight), and a block's
+ *    decoder is used by one of them at a time.
  *  - A stream does not own the source it reads from.
  */
 #ifndef TDAT_STREAM_H
@@ -166,6 +186,25 @@ int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
 		       struct tdat_stream_damage *where);
 
 /**
+ * tdat_stream_check() - decompress a whole BLOCK stream once, in pieces
+ * @s: stream
+ *
+ * Does what the first read of a block would do first; later reads then
+ * serve pieces without it.  RAW and CHUNKS streams return 0 at once.
+ *
+ * Return: 0, -EIO when the block is damaged, or another negative errno.
+ * Context: may block while another thread checks or reads @s.
+ */
+int tdat_stream_check(struct tdat_stream *s);
+
+/**
+ * tdat_stream_decoded() - Return: the bytes a BLOCK stream's decoder has
+ * produced so far (skipped and re-decoded ones included), 0 for other
+ * layouts; for tests and diagnostics
+ */
+uint64_t tdat_stream_decoded(struct tdat_stream *s);
+
+/**
  * tdat_stream_read() - read uncompressed bytes
  * @s: stream
  * @buf: destination
@@ -173,8 +212,10 @@ int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
  * @off: offset in the uncompressed stream
  *
  * Return: bytes read (short only at the end, 0 at or past the end), -EIO
- * when a chunk in the range does not decompress, or another negative errno.
- * Context: may block while another thread decompresses the same chunk.
+ * when a chunk in the range (or the block) does not decompress, or another
+ * negative errno.
+ * Context: may block while another thread decompresses the same chunk,
+ * piece or block.
  */
 ssize_t tdat_stream_read(struct tdat_stream *s, void *buf, size_t len, uint64_t off);
 
