@@ -396,12 +396,7 @@ static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
 	}
 }
 
-/**
- * tdat_cache_max_bytes() - the bound the cache was created with
- * @c: cache
- *
- * Return: the bound in bytes; fixed at creation, so read without the lock.
- */
+/* Fixed at creation, so read without the lock. */
 size_t tdat_cache_max_bytes(const struct tdat_cache *c)
 {
 	return c->max_bytes;
@@ -410,15 +405,9 @@ size_t tdat_cache_max_bytes(const struct tdat_cache *c)
 #define CACHE_KEY_SPACE_BIT	((uint64_t)1 << 63)
 #define CACHE_KEY_SPACES	((uint32_t)1 << 31)
 
-/**
- * tdat_cache_key_space() - reserve a range of keys for one caller
- * @c: cache
- *
- * The ranges are counted, never given back: a caller's entries may stay
- * in the cache after the caller is gone, and must not meet a newcomer's.
- *
- * Return: the first key of the range, or 0 when none is left.
- * Context: takes the cache lock.
+/*
+ * The ranges are counted, never given back: a caller's entries may stay in
+ * the cache after the caller is gone, and must not meet a newcomer's.
  */
 uint64_t tdat_cache_key_space(struct tdat_cache *c)
 {

@@ -4,22 +4,19 @@
  *
  * Both compressed layouts keep a table of { header offset, sizes,
  * uncompressed start }: a BLOCK stream has one entry, the block.  A chunk
- * is decompressed whole into one cache entry keyed by its header offset.
- * A block is cut into pieces, each its own cache entry keyed in a range
- * the stream reserved; the pieces come from one resumable decoder per
- * stream (struct block_dec), so a reader going forward continues where
- * the last piece ended.
+ * is decompressed whole into one cache entry keyed by its header offset;
+ * a block is read in pieces by tdat-pieces.c.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tdat-pieces.h"
 #include "tdat-stream.h"
 #include "tdat-util.h"
 
@@ -40,28 +37,6 @@ struct stream_chunk {
 	uint8_t state;		/* enum chunk_state; atomic once published */
 };
 
-#define PIECE_MIN	((uint32_t)4 << 10)
-#define PIECE_MAX	((uint32_t)1 << 20)
-#define PIECE_SHARE	8u	/* a piece is at most 1/8 of the cache */
-#define DEC_IN_SIZE	((size_t)128 << 10)	/* compressed bytes read at once */
-
-/*
- * The resumable decoder of a BLOCK stream, under @lock.  While @dec is
- * set it stands at the start of piece @next, having taken @in_pos
- * compressed bytes from the file, of which @in[@in_off .. @in_len) are not
- * consumed yet.  It is dropped at the end of the block and on any error.
- */
-struct block_dec {
-	pthread_mutex_t lock;
-	void *dec;
-	uint32_t next;
-	bool end;		/* the decoder said the data is complete */
-	uint64_t in_pos;
-	unsigned char *in;	/* DEC_IN_SIZE bytes */
-	size_t in_len, in_off;
-	uint64_t decoded;	/* bytes produced in all, for tdat_stream_decoded() */
-};
-
 struct tdat_stream {
 	struct tdat_source src;	/* a copy; the fd and cache stay the caller's */
 	enum tdat_stream_kind kind;
@@ -71,14 +46,7 @@ struct tdat_stream {
 	uint32_t nchunks;
 	struct stream_chunk *chunks;
 	uint64_t tail_stored;	/* file bytes behind a CHUNK_TABLE tail */
-	/* BLOCK only */
-	uint64_t key_base;	/* piece k is cached under key_base + k */
-	uint32_t piece;		/* bytes per piece, the last one may be shorter */
-	uint32_t npieces;
-	bool locks;		/* the two mutexes are initialised */
-	uint8_t verified;	/* atomic: the whole block decoded once, cleanly */
-	pthread_mutex_t check_lock;	/* one checking pass at a time */
-	struct block_dec bd;
+	struct tdat_pieces *pieces;	/* BLOCK only: its decoding */
 };
 
 /* What a cache fill needs to produce one chunk. */
@@ -158,19 +126,9 @@ static int read_chunk_hdr(const struct tdat_stream *s, uint32_t idx,
 	return 0;
 }
 
-/* The piece size for a cache of @max bytes (see tdat-stream.h). */
-static uint32_t piece_size(size_t max)
-{
-	size_t p = max / PIECE_SHARE;
-
-	if (p > PIECE_MAX)
-		p = PIECE_MAX;
-	p -= p % PIECE_MIN;
-	return p < PIECE_MIN ? PIECE_MIN : (uint32_t)p;
-}
-
 static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
 {
+	const struct stream_chunk *ch;
 	uint64_t end = s->offset + s->stored_size;
 	int ret;
 
@@ -178,30 +136,21 @@ static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
 	if (!s->chunks)
 		return -ENOMEM;
 	s->nchunks = 1;
+	ch = &s->chunks[0];
 	ret = read_chunk_hdr(s, 0, s->offset, end, TDAT_STREAM_MAX_BLOCK,
 			     &s->chunks[0], err, errlen);
 	if (ret)
 		return ret;
-	s->size = s->chunks[0].usize;
-	s->piece = piece_size(tdat_cache_max_bytes(s->src.cache));
-	s->npieces = (uint32_t)((s->size + s->piece - 1) / s->piece);
-	/* An empty block is never decompressed, as an empty chunk is not. */
-	s->verified = !s->npieces;
-	s->key_base = tdat_cache_key_space(s->src.cache);
-	if (!s->key_base) {
-		set_err(err, errlen, "block at offset %" PRIu64 ": too many streams for one cache",
-			s->offset);
-		return -EOVERFLOW;
+	s->size = ch->usize;
+	s->pieces = tdat_pieces_new(s->src.fd, s->src.ops, s->src.cache,
+				    ch->hdr + CHUNK_HDR_SIZE, ch->csize, ch->usize);
+	if (!s->pieces) {
+		ret = errno ? -errno : -ENOMEM;
+		if (ret == -EOVERFLOW)
+			set_err(err, errlen, "block at offset %" PRIu64 ": too many streams for one cache",
+				s->offset);
+		return ret;
 	}
-	ret = pthread_mutex_init(&s->check_lock, NULL);
-	if (ret)
-		return -ret;
-	ret = pthread_mutex_init(&s->bd.lock, NULL);
-	if (ret) {
-		pthread_mutex_destroy(&s->check_lock);
-		return -ret;
-	}
-	s->locks = true;
 	return 0;
 }
 
@@ -430,13 +379,7 @@ void tdat_stream_free(struct tdat_stream *s)
 {
 	if (!s)
 		return;
-	if (s->locks) {
-		if (s->bd.dec)
-			s->src.ops->dec_free(s->bd.dec);
-		free(s->bd.in);
-		pthread_mutex_destroy(&s->bd.lock);
-		pthread_mutex_destroy(&s->check_lock);
-	}
+	tdat_pieces_free(s->pieces);
 	free(s->chunks);
 	free(s);
 }
@@ -564,276 +507,18 @@ static void mark_bad(struct tdat_stream *s, uint32_t i,
 	*hit = true;
 }
 
-/* --- a block in pieces ---------------------------------------------------- */
-
-static size_t piece_len(const struct tdat_stream *s, uint32_t k)
-{
-	uint64_t start = (uint64_t)k * s->piece;
-
-	return s->size - start < s->piece ? (size_t)(s->size - start) : s->piece;
-}
-
-/* Forget the decoder's position; its memory goes too. */
-static void bdec_drop(struct tdat_stream *s)
-{
-	struct block_dec *d = &s->bd;
-
-	s->src.ops->dec_free(d->dec);
-	d->dec = NULL;
-	free(d->in);
-	d->in = NULL;
-}
-
-/* Put the decoder at the start of the block. */
-static int bdec_restart(struct tdat_stream *s)
-{
-	struct block_dec *d = &s->bd;
-	int ret;
-
-	if (!d->dec) {
-		d->in = malloc(DEC_IN_SIZE);
-		d->dec = s->src.ops->dec_new();
-		if (!d->in || !d->dec) {
-			bdec_drop(s);
-			return -ENOMEM;
-		}
-	} else {
-		ret = s->src.ops->dec_reset(d->dec);
-		if (ret)
-			return ret;
-	}
-	d->next = 0;
-	d->end = false;
-	d->in_pos = 0;
-	d->in_len = d->in_off = 0;
-	return 0;
-}
-
-/*
- * One decoder call making at most @len bytes at @dst (*@got of them),
- * reading more of the block first when its buffered input is used up.
- */
-static int bdec_step(struct tdat_stream *s, unsigned char *dst, size_t len,
-		     size_t *got)
-{
-	const struct stream_chunk *ch = &s->chunks[0];
-	struct block_dec *d = &s->bd;
-	size_t slen, dlen = len;
-	bool end;
-	int ret;
-
-	if (d->in_off == d->in_len && d->in_pos < ch->csize) {
-		slen = ch->csize - d->in_pos < DEC_IN_SIZE ?
-		       (size_t)(ch->csize - d->in_pos) : DEC_IN_SIZE;
-		ret = pread_full(s->src.fd, d->in, slen,
-				 ch->hdr + CHUNK_HDR_SIZE + d->in_pos);
-		if (ret)
-			return ret;
-		d->in_pos += slen;
-		d->in_len = slen;
-		d->in_off = 0;
-	}
-	slen = d->in_len - d->in_off;
-	ret = s->src.ops->dec_run(d->dec, d->in + d->in_off, &slen,
-				  d->in_pos == ch->csize, dst, &dlen, &end);
-	if (ret)
-		return ret;
-	d->in_off += slen;
-	d->end = end;
-	/* Stuck short of the end: the compressed data stops too early. */
-	if (!slen && !dlen && !end)
-		return -EIO;
-	d->decoded += dlen;
-	*got = dlen;
-	return 0;
-}
-
-/* Make exactly @len more bytes of the block at @dst. */
-static int bdec_produce(struct tdat_stream *s, unsigned char *dst, size_t len)
-{
-	size_t got;
-	int ret;
-
-	while (len) {
-		if (s->bd.end)
-			return -EIO;	/* the data ends before its stated size */
-		ret = bdec_step(s, dst, len, &got);
-		if (ret)
-			return ret;
-		dst += got;
-		len -= got;
-	}
-	return 0;
-}
-
-/* After the stated size: the data must end here, with nothing more. */
-static int bdec_finish(struct tdat_stream *s)
-{
-	unsigned char extra;
-	size_t got;
-	int ret;
-
-	while (!s->bd.end) {
-		ret = bdec_step(s, &extra, 1, &got);
-		if (ret)
-			return ret;
-		if (got)
-			return -EIO;	/* runs past its stated size */
-	}
-	return 0;
-}
-
-/*
- * Decode piece @k into @out (room for a full piece): from where the
- * decoder stands when that is at or before @k, else from the block's
- * start, decoding the pieces on the way into @out and dropping them.
- * Decoding piece npieces - 1 checks the end and marks the block verified.
- */
-static int bdec_piece(struct tdat_stream *s, uint32_t k, unsigned char *out)
-{
-	struct block_dec *d = &s->bd;
-	int ret = 0;
-
-	if (!d->dec || d->next > k)
-		ret = bdec_restart(s);
-	for (; !ret && d->next < k; d->next++)
-		ret = bdec_produce(s, out, s->piece);
-	if (!ret)
-		ret = bdec_produce(s, out, piece_len(s, k));
-	if (!ret && ++d->next == s->npieces) {
-		ret = bdec_finish(s);
-		if (!ret)
-			__atomic_store_n(&s->verified, 1, __ATOMIC_RELEASE);
-	}
-	if (ret || d->next == s->npieces)
-		bdec_drop(s);
-	return ret;
-}
-
-/* What a cache fill needs to produce one piece. */
-struct piece_fill {
-	struct tdat_stream *s;
-	uint32_t k;
-};
-
-static int piece_fill(void *ctx, uint64_t key, void **data, size_t *size)
-{
-	const struct piece_fill *pf = ctx;
-	struct tdat_stream *s = pf->s;
-	size_t len = piece_len(s, pf->k);
-	unsigned char *out, *fit;
-	int ret;
-
-	(void)key;
-	/* A full piece: the pieces skipped on the way are decoded here too. */
-	out = tdat_cache_alloc(s->src.cache, s->piece);
-	if (!out)
-		return -ENOMEM;
-	pthread_mutex_lock(&s->bd.lock);
-	ret = bdec_piece(s, pf->k, out);
-	pthread_mutex_unlock(&s->bd.lock);
-	if (ret) {
-		free(out);
-		return ret;
-	}
-	if (len < s->piece) {
-		fit = realloc(out, len ? len : 1);
-		if (fit)
-			out = fit;
-	}
-	*data = out;
-	*size = len;
-	return 0;
-}
-
-/* Get piece @k from the cache (filled on a miss); -EIO when it is not right. */
-static int piece_get(struct tdat_stream *s, uint32_t k,
-		     struct tdat_cache_entry **e)
-{
-	struct piece_fill pf = { .s = s, .k = k };
-	int ret;
-
-	ret = tdat_cache_get(s->src.cache, s->key_base + k, piece_fill, &pf, e);
-	if (!ret && tdat_cache_entry_size(*e) != piece_len(s, k)) {
-		tdat_cache_put(s->src.cache, *e);
-		*e = NULL;
-		ret = -EIO;
-	}
-	return ret;
-}
-
-/*
- * Decode the whole block once, piece by piece through the cache, so that
- * no byte of it is served before all of it is known to decode (a zlib
- * checksum, or a size mismatch, shows only at the end).  A block larger
- * than half the cache leaves its pieces on the done list, not flushing
- * the cache for a pass nobody may follow.
- */
-static int block_check(struct tdat_stream *s)
-{
-	bool big = s->size > tdat_cache_max_bytes(s->src.cache) / 2;
-	struct tdat_cache_entry *e;
-	int ret = 0;
-
-	pthread_mutex_lock(&s->check_lock);
-	for (uint32_t k = 0; k < s->npieces; k++) {
-		if (__atomic_load_n(&s->verified, __ATOMIC_ACQUIRE))
-			break;
-		if (__atomic_load_n(&s->chunks[0].state, __ATOMIC_RELAXED) != CHUNK_UNKNOWN) {
-			ret = -EIO;
-			break;
-		}
-		ret = piece_get(s, k, &e);
-		if (ret)
-			break;
-		if (big)
-			tdat_cache_put_done(s->src.cache, e);
-		else
-			tdat_cache_put(s->src.cache, e);
-	}
-	/* The last piece's fill verifies the block; a cached one was verified. */
-	if (!ret && !__atomic_load_n(&s->verified, __ATOMIC_ACQUIRE))
-		ret = -EIO;
-	pthread_mutex_unlock(&s->check_lock);
-	return ret;
-}
-
 static ssize_t stream_read_block(struct tdat_stream *s, unsigned char *buf,
 				 size_t len, uint64_t off,
 				 struct tdat_stream_damage *damage, bool *hit)
 {
-	struct tdat_cache_entry *e;
-	uint32_t k = (uint32_t)(off / s->piece);
-	size_t done = 0, n, plen;
-	uint64_t in;
-	int ret = 0;
+	ssize_t n = -EIO;
 
 	/* A block known bad fails at once: no decompression per read. */
-	if (__atomic_load_n(&s->chunks[0].state, __ATOMIC_RELAXED) != CHUNK_UNKNOWN)
-		ret = -EIO;
-	else if (!__atomic_load_n(&s->verified, __ATOMIC_ACQUIRE))
-		ret = block_check(s);
-	while (!ret && done < len) {
-		ret = piece_get(s, k, &e);
-		if (ret)
-			break;
-		plen = piece_len(s, k);
-		in = off + done - (uint64_t)k * s->piece;
-		n = plen - in < len - done ? (size_t)(plen - in) : len - done;
-		memcpy(buf + done, (const unsigned char *)tdat_cache_entry_data(e) + in, n);
-		/* As for chunks: a bulk reader ending a piece drops it. */
-		if (in + n == plen && len >= plen)
-			tdat_cache_put_done(s->src.cache, e);
-		else
-			tdat_cache_put(s->src.cache, e);
-		done += n;
-		k++;
-	}
-	if (ret == -EIO)
+	if (__atomic_load_n(&s->chunks[0].state, __ATOMIC_RELAXED) == CHUNK_UNKNOWN)
+		n = tdat_pieces_read(s->pieces, buf, len, off);
+	if (n == -EIO)
 		mark_bad(s, 0, damage, hit);
-	if (ret)
-		return done ? (ssize_t)done : ret;
-	return (ssize_t)done;
+	return n;
 }
 
 static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
@@ -948,40 +633,17 @@ ssize_t tdat_stream_read(struct tdat_stream *s, void *buf, size_t len, uint64_t 
 	return hit ? -EIO : n;
 }
 
-/**
- * tdat_stream_check() - decompress a whole BLOCK stream once
- * @s: stream
- *
- * Return: 0 (at once for RAW and CHUNKS streams, whose chunks are checked
- * one by one as they are read), -EIO when the block is damaged, or another
- * negative errno (-ENOMEM; the errno of a failed read of the file).
- * Context: may block while another thread checks or reads @s.
- */
+/* The block's pieces keep their own damage mark: a read still reports it first. */
 int tdat_stream_check(struct tdat_stream *s)
 {
 	if (s->kind != TDAT_STREAM_BLOCK)
 		return 0;
 	if (__atomic_load_n(&s->chunks[0].state, __ATOMIC_RELAXED) != CHUNK_UNKNOWN)
 		return -EIO;
-	if (__atomic_load_n(&s->verified, __ATOMIC_ACQUIRE))
-		return 0;
-	return block_check(s);
+	return tdat_pieces_check(s->pieces);
 }
 
-/**
- * tdat_stream_decoded() - bytes a BLOCK stream's decoder has produced
- * @s: stream
- *
- * Return: the count since the stream was made (0 for other layouts).
- */
-uint64_t tdat_stream_decoded(struct tdat_stream *s)
+uint64_t tdat_stream_decoded(const struct tdat_stream *s)
 {
-	uint64_t n;
-
-	if (s->kind != TDAT_STREAM_BLOCK)
-		return 0;
-	pthread_mutex_lock(&s->bd.lock);
-	n = s->bd.decoded;
-	pthread_mutex_unlock(&s->bd.lock);
-	return n;
+	return s->kind == TDAT_STREAM_BLOCK ? tdat_pieces_decoded(s->pieces) : 0;
 }

@@ -19,23 +19,10 @@
  *  - Decompressed data lives only in the shared chunk cache; a stream
  *    holds no data itself.  A chunk is one cache entry, keyed by the file
  *    offset of its header (at most TDAT_STREAM_MAX_CHUNK bytes).
- *  - A block is cut into pieces of P = min(1 MiB, cache bound / 8) bytes,
- *    rounded down to 4 KiB (at least 4 KiB); piece k is one cache entry
- *    under a key of the stream's own range (tdat_cache_key_space()).  So
- *    no entry of a block is above an eighth of the cache, and a block
- *    larger than the cache is read in pieces, never held whole.
- *  - One resumable decoder per block stream stands where the last piece it
- *    made ends: a reader going forward continues from there, skipping what
- *    it does not want; a piece behind it that the cache no longer holds
- *    restarts the decoder at the block's start (costing the bytes up to
- *    that piece).  The decoder is dropped at the block's end.  Memory on
- *    the way: the decoder's state and window, 128 KiB of compressed input
- *    and one piece per waiting reader; never the stated uncompressed size.
- *  - No byte of a block is served until the whole block has decoded once
- *    (tdat_stream_check(), run by the first read if nobody did): a block
- *    either reads fully or fails with -EIO as a whole, as when it was one
- *    entry.  Data that ends before, or runs past, its stated size is
- *    damage.  A damaged block fails every later read at once.
+ *  - A block is read in pieces of at most min(1 MiB, cache bound / 8)
+ *    bytes, each its own cache entry, with resumable decoders; no byte of
+ *    it is served before all of it decoded once, so a block reads whole or
+ *    fails with -EIO as a whole (tdat-pieces.h has the details and costs).
  *  - tdat_stream_read() is thread-safe; two readers wanting one chunk or
  *    piece decompress it once (the cache's single flight), and a block's
  *    decoder is used by one of them at a time.
@@ -190,7 +177,8 @@ int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
  * @s: stream
  *
  * Does what the first read of a block would do first; later reads then
- * serve pieces without it.  RAW and CHUNKS streams return 0 at once.
+ * serve pieces without it.  RAW and CHUNKS streams return 0 at once
+ * (their chunks are checked one by one as they are read).
  *
  * Return: 0, -EIO when the block is damaged, or another negative errno.
  * Context: may block while another thread checks or reads @s.
@@ -202,7 +190,7 @@ int tdat_stream_check(struct tdat_stream *s);
  * produced so far (skipped and re-decoded ones included), 0 for other
  * layouts; for tests and diagnostics
  */
-uint64_t tdat_stream_decoded(struct tdat_stream *s);
+uint64_t tdat_stream_decoded(const struct tdat_stream *s);
 
 /**
  * tdat_stream_read() - read uncompressed bytes
