@@ -278,10 +278,11 @@ static int dec_finish(struct tdat_pieces *p, struct piece_dec *d)
 }
 
 /*
- * Decode piece @k into @out (room for a full piece) with @d: from where
- * it stands when that is at or before @k, else from the block's start,
- * decoding the pieces on the way into @out and dropping them.  Making
- * the last piece checks the end and marks the block verified.
+ * Decode piece @k into @out (room for a full piece unless @k is 0) with
+ * @d: from where it stands when that is at or before @k, else from the
+ * block's start, decoding the pieces on the way into @out and dropping
+ * them.  Making the last piece checks the end and marks the block
+ * verified.
  */
 static int dec_piece(struct tdat_pieces *p, struct piece_dec *d, uint32_t k,
 		     unsigned char *out)
@@ -411,13 +412,14 @@ static int piece_fill(void *ctx, uint64_t key, void **data, size_t *size)
 	const struct piece_fill *pf = ctx;
 	struct tdat_pieces *p = pf->p;
 	size_t len = piece_len(p, pf->k);
+	/* Pieces before @k, full ones, may be decoded into it on the way. */
+	size_t cap = pf->k ? p->piece : len;
 	unsigned char *out, *fit;
 	struct piece_dec *d;
 	int ret;
 
 	(void)key;
-	/* A full piece: the pieces skipped on the way are decoded here too. */
-	out = tdat_cache_alloc(p->cache, p->piece);
+	out = tdat_cache_alloc(p->cache, cap);
 	if (!out)
 		return -ENOMEM;
 	d = dec_take(p, pf->k);
@@ -427,8 +429,8 @@ static int piece_fill(void *ctx, uint64_t key, void **data, size_t *size)
 		free(out);
 		return ret;
 	}
-	if (len < p->piece) {
-		fit = realloc(out, len ? len : 1);
+	if (len < cap) {
+		fit = realloc(out, len);
 		if (fit)
 			out = fit;
 	}
