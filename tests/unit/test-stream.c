@@ -224,10 +224,11 @@ static void test_raw(void)
 
 /* --- BLOCK and CHUNKS round trips ----------------------------------------- */
 
-static void test_block(const char *alg, bool be)
+/* @cache_size 0: one piece; small: the block is read in pieces. */
+static void test_block(const char *alg, bool be, size_t cache_size)
 {
 	struct fbuf b = { .be = be };
-	struct tdat_cache *cache = tdat_cache_new(0);
+	struct tdat_cache *cache = tdat_cache_new(cache_size);
 	struct tdat_source src = { .big_endian = be, .cache = cache };
 	struct tdat_stream *s;
 	char err[256] = "", what[64];
@@ -238,7 +239,8 @@ static void test_block(const char *alg, bool be)
 	put(&b, "\x06\x07", 2);			/* 2 bytes after it */
 	src.fd = write_tmp(&b);
 	src.file_size = b.len;
-	snprintf(what, sizeof(what), "block %s %s", alg, be ? "BE" : "LE");
+	snprintf(what, sizeof(what), "block %s %s cache %zu", alg,
+		 be ? "BE" : "LE", cache_size);
 	s = tdat_stream_new(&src, TDAT_STREAM_BLOCK, 5, b.len - 7, err, sizeof(err));
 	if (!s)
 		fprintf(stderr, "%s: %s\n", what, err);
@@ -519,8 +521,10 @@ int main(void)
 	test_compress();
 	test_raw();
 	for (i = 0; i < 2; i++) {
-		test_block(algs[i], false);
-		test_block(algs[i], true);
+		test_block(algs[i], false, 0);
+		test_block(algs[i], false, 40000);
+		test_block(algs[i], true, 0);
+		test_block(algs[i], true, 40000);
 		test_chunks(algs[i], false);
 		test_chunks(algs[i], true);
 		test_corrupt(algs[i], 0);
