@@ -21,6 +21,8 @@
 #define PIECE_MAX	((uint32_t)1 << 20)
 #define PIECE_SHARE	8u	/* a piece is at most 1/8 of the cache */
 #define PIECE_DECODERS	4
+/* Each decoder may hold a window of MiBs: one per this much cache bound. */
+#define PIECE_DEC_SHARE	((size_t)16 << 20)
 /* A decoder this many pieces back is continued: about what the cache holds. */
 #define PIECE_GAP	PIECE_SHARE
 #define DEC_IN_SIZE	((size_t)128 << 10)	/* compressed bytes read at once */
@@ -59,6 +61,7 @@ struct tdat_pieces {
 	uint32_t size;		/* stated uncompressed size */
 	uint32_t piece;		/* bytes per piece */
 	uint32_t npieces;
+	int ndec;		/* decoders in use: 1 .. PIECE_DECODERS */
 	uint64_t key_base;	/* piece k is cached under key_base + k */
 	uint8_t verified;	/* atomic: the whole block decoded once, cleanly */
 	uint8_t bad;		/* atomic: the block is damaged */
@@ -132,6 +135,11 @@ struct tdat_pieces *tdat_pieces_new(int fd, const struct tdat_compress_ops *ops,
 	p->csize = csize;
 	p->size = usize;
 	p->piece = piece_size(tdat_cache_max_bytes(cache));
+	p->ndec = (int)(tdat_cache_max_bytes(cache) / PIECE_DEC_SHARE);
+	if (p->ndec < 1)
+		p->ndec = 1;
+	if (p->ndec > PIECE_DECODERS)
+		p->ndec = PIECE_DECODERS;
 	p->npieces = (uint32_t)(((uint64_t)usize + p->piece - 1) / p->piece);
 	/* An empty block is never decompressed, as an empty chunk is not. */
 	p->verified = !p->npieces;
@@ -337,7 +345,7 @@ static struct piece_dec *dec_pick(struct tdat_pieces *p, uint32_t k)
 	struct piece_dec *near = NULL, *far = NULL, *fresh = NULL, *old = NULL;
 	uint64_t near_rank = 0, far_rank = 0, rank;
 
-	for (int i = 0; i < PIECE_DECODERS; i++) {
+	for (int i = 0; i < p->ndec; i++) {
 		struct piece_dec *d = &p->dec[i];
 		uint32_t pos = d->busy ? d->target + 1 : d->next;
 

@@ -10,19 +10,20 @@
  *    be shorter.  Piece k is one cache entry under key B + k, B from
  *    tdat_cache_key_space().  So no entry is above an eighth of the cache
  *    (or 4 KiB), and a block larger than the cache is never held whole.
- *  - Pieces come from at most 4 resumable decoders per block.  A decoder
- *    stands where the last piece it made ends; a fill continues the one
- *    standing closest before its piece (decoding and dropping the pieces
- *    in between), waiting for a busy one that will stand there, and lets
- *    a fill for a piece on the way go first.  A piece more than 8 pieces
- *    after every decoder takes a free decoder if there is one, so readers
- *    far apart keep their own.  A piece behind every decoder restarts one
- *    at the block's start: a random read costs up to its offset in
- *    decoding, a sequential pass each byte once.
- *  - Memory besides the cache: per busy or waiting-to-resume decoder its
- *    state and window (zlib 32 KiB, zstd the frame's, at most 128 MiB),
- *    128 KiB of compressed input; one piece per fill in progress.  A
- *    decoder is freed when it reaches the block's end or fails.  Never
+ *  - Pieces come from resumable decoders: one per 16 MiB of cache bound,
+ *    1 to 4 per block, as each holds a window (a small cache keeps them
+ *    few).  A decoder stands where the last piece it made ends; a fill
+ *    continues the one standing closest before its piece (decoding and
+ *    dropping the pieces in between), waiting for a busy one that will
+ *    stand there, and lets a fill for a piece on the way go first.  A
+ *    piece more than 8 pieces after every decoder takes a free decoder if
+ *    there is one, so readers far apart keep their own.  A piece behind
+ *    every decoder restarts one at the block's start: a random read costs
+ *    up to its offset in decoding, a sequential pass each byte once.
+ *  - Memory besides the cache, per decoder from its first piece until it
+ *    reaches the block's end or fails (then it is freed): its state and
+ *    window (zlib 32 KiB; zstd the frame's, refused above 128 MiB) and
+ *    128 KiB of compressed input; per fill in progress one piece.  Never
  *    the stated uncompressed size.
  *  - No byte is served until the whole block has decoded once, cleanly
  *    (tdat_pieces_check(), run by the first read if nobody did): a block
