@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tdat-pieces.h"
+#include "tdat-util.h"
 
 #define PIECE_MIN	((uint32_t)4 << 10)
 #define PIECE_MAX	((uint32_t)1 << 20)
@@ -73,33 +74,6 @@ struct tdat_pieces {
 	uint64_t tick;
 	struct piece_dec dec[PIECE_DECODERS];
 };
-
-/*
- * Read exactly @len bytes at @off: retries EINTR and short reads; -EIO when
- * the file ends early (it was checked against its size, so it shrank).
- */
-static int pread_full(int fd, void *buf, size_t len, uint64_t off)
-{
-	unsigned char *p = buf;
-	ssize_t n;
-
-	while (len) {
-		if (off > (uint64_t)INT64_MAX)
-			return -EINVAL;
-		n = pread(fd, p, len, (off_t)off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
 
 /* The piece size for a cache of @max bytes (see tdat-pieces.h). */
 static uint32_t piece_size(size_t max)
@@ -227,7 +201,7 @@ static int dec_step(struct tdat_pieces *p, struct piece_dec *d,
 	if (d->in_off == d->in_len && d->in_pos < p->csize) {
 		slen = p->csize - d->in_pos < DEC_IN_SIZE ?
 		       (size_t)(p->csize - d->in_pos) : DEC_IN_SIZE;
-		ret = pread_full(p->fd, d->in, slen, p->data + d->in_pos);
+		ret = tdp_pread_full(p->fd, d->in, slen, p->data + d->in_pos, NULL);
 		if (ret)
 			return ret;
 		d->in_pos += slen;
