@@ -18,6 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 touch a.dat b.txt
 mkdir sub
+ln -s "$trace" "$tmp/sub/my trace.dat"
 
 # what bash sets, and where readline cuts words
 wordbreaks=$' \t\n"\'><=;|&(:'
@@ -30,11 +31,19 @@ complete_line() {
 		[ "$helpers" = bc ] && . /usr/share/bash-completion/bash_completion
 		. "$comp_file"
 		COMP_WORDBREAKS=$4
-		# split as readline does: at blanks, and "=" a word of its own
-		COMP_WORDS=() w=
+		# split as readline does: at blanks outside quotes, and "=" a
+		# word of its own
+		COMP_WORDS=() w= q= sq=$(printf "\047")
 		for ((i = 0; i < ${#line}; i++)); do
 			c=${line:i:1}
+			if [ -n "$q" ]; then
+				w+=$c
+				[ "$c" = "$q" ] && q=
+				continue
+			fi
 			case $c in
+			\"|"$sq") q=$c; w+=$c ;;
+			\\) w+=${line:i:2}; ((i++)) ;;
 			" ") [ -n "$w" ] && COMP_WORDS+=("$w"); w= ;;
 			=) [ -n "$w" ] && COMP_WORDS+=("$w"); COMP_WORDS+=("="); w= ;;
 			*) w+=$c ;;
@@ -89,6 +98,8 @@ for m in "${modes[@]}"; do
 		/events/sched/sched_switch/format
 	expect "$m" "tdat cat $trace /info /per_cpu/cpu0/tr" \
 		/per_cpu/cpu0/trace /per_cpu/cpu0/trace_pipe_raw
+	expect "$m" "tdat ls sub/my\\ trace.dat /ev" /events/ # TRACE as typed, quoted
+	expect "$m" "tdat ls 'sub/my trace.dat' /ev" /events/
 	expect "$m" "tdat ls $trace /nowhere/x"
 	expect "$m" "tdat ls $tmp/b.txt /ev" # not a trace: nothing
 	# tdatfs: options, -o names, TRACE then MOUNTPOINT
