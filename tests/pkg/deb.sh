@@ -6,11 +6,12 @@
 # bash completion, and lintian must report no error. The unpacked programs
 # must run, and bash-completion's loader must find both commands in it.
 # Skipped (77) only where dpkg-buildpackage is missing.
-#   deb.sh SRCDIR TRACE
+#   deb.sh SRCDIR TRACE VERSION (meson's project version)
 . "$(dirname "$0")/../lib/common.sh"
 
 src=$(realpath "$1")
 trace=$(realpath "$2")
+project_version=$3
 if ! command -v dpkg-buildpackage >/dev/null; then
 	echo "dpkg-buildpackage is not installed: skipped"
 	exit 77
@@ -37,6 +38,10 @@ copy_checkout() {
 
 copy_checkout "$src" "$tmp/tdatfs"
 version=$(dpkg-parsechangelog -l "$tmp/tdatfs/debian/changelog" -S Version)
+# a native package: its version is the project's, without a revision
+if [ "$version" = "$project_version" ]; then ok; else
+	fail "debian/changelog says $version, meson.build $project_version"
+fi
 arch=$(dpkg --print-architecture)
 deb=$tmp/tdatfs_${version}_$arch.deb
 changes=$tmp/tdatfs_${version}_$arch.changes
