@@ -12,7 +12,8 @@ tdat=$(realpath "$2")
 trace=$(realpath "$3")
 bash_completion=/usr/share/bash-completion/bash_completion
 # the completion runs `tdat` by the name typed: the built one
-export PATH=$(dirname "$tdat"):$PATH
+PATH=$(dirname "$tdat"):$PATH
+export PATH
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
