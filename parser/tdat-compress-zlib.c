@@ -124,7 +124,7 @@ static void zlib_dec_free(void *dec)
 	free(z);
 }
 
-const struct tdat_compress_ops tdat_compress_zlib = {
+const struct tdp_compress_ops tdp_compress_zlib = {
 	.name = "zlib",
 	.supported = zlib_supported,
 	.decompress = zlib_decompress,

@@ -112,7 +112,7 @@ static void zstd_dec_free(void *dec)
 	ZSTD_freeDCtx(dec);
 }
 
-const struct tdat_compress_ops tdat_compress_zstd = {
+const struct tdp_compress_ops tdp_compress_zstd = {
 	.name = "zstd",
 	.supported = zstd_supported,
 	.decompress = zstd_decompress,

@@ -25,7 +25,7 @@
 #include <stddef.h>
 
 /**
- * struct tdat_compress_ops - one decompression algorithm
+ * struct tdp_compress_ops - one decompression algorithm
  * @name: name as written in the file header ("zlib", "zstd")
  * @supported: check the version string from the file header; 0 or -errno
  * @decompress: decode @src_len bytes of @src into exactly @dst_len bytes of
@@ -41,7 +41,7 @@
  *	decoder needs input that is not there
  * @dec_free: free a decoder; NULL is fine
  */
-struct tdat_compress_ops {
+struct tdp_compress_ops {
 	const char *name;
 	int (*supported)(const char *version);
 	int (*decompress)(const void *src, size_t src_len, void *dst, size_t dst_len);
@@ -52,16 +52,9 @@ struct tdat_compress_ops {
 	void (*dec_free)(void *dec);
 };
 
-extern const struct tdat_compress_ops tdat_compress_zlib;
-extern const struct tdat_compress_ops tdat_compress_zstd;
+extern const struct tdp_compress_ops tdp_compress_zlib;
+extern const struct tdp_compress_ops tdp_compress_zstd;
 
-/**
- * tdat_compress_find() - look up a decompressor by the header's name
- * @name: compression name from the file header
- *
- * Return: the ops, or NULL for "none" and for unknown names (the caller
- * tells them apart).
- */
-const struct tdat_compress_ops *tdat_compress_find(const char *name);
+const struct tdp_compress_ops *tdp_compress_find(const char *name);
 
 #endif /* TDAT_COMPRESS_H */

@@ -34,7 +34,7 @@ static char *line_value(const char *text, size_t len, const char *key)
 }
 
 static int add_format(struct tdat_file *f, const char *system, char *name,
-		      int id, struct tdat_stream *s, uint64_t off, uint64_t size)
+		      int id, struct tdp_stream *s, uint64_t off, uint64_t size)
 {
 	struct tdp_fmt *e;
 	void *n = tdp_grow(f->fmts, &f->fmts_cap, f->nfmts + 1, sizeof(*f->fmts), 64);
@@ -303,10 +303,10 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 	if (!s->s)
 		return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
 				i, id, (unsigned long long)s->pub.offset);
-	c.end = tdat_stream_size(s->s);
+	c.end = tdp_stream_size(s->s);
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
 		/* Decompress once (in pieces) for the check; parse through the stream. */
-		r = tdat_stream_check(s->s);
+		r = tdp_stream_check(s->s);
 		if (r == -ENOMEM)
 			return r;
 		if (r)
@@ -416,7 +416,7 @@ static ssize_t blob_read(const struct tdp_blob *b, void *buf, size_t len,
 		len = (size_t)(b->size - off);
 	if (!len)
 		return 0;
-	return tdat_stream_read(b->s, buf, len, b->off + off);
+	return tdp_stream_read(b->s, buf, len, b->off + off);
 }
 
 ssize_t tdat_meta_read(struct tdat_file *f, enum tdat_meta which, void *buf,
@@ -459,6 +459,6 @@ ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 		return -EIO;
 	b.s = f->secs[i].s;
 	b.off = 0;
-	b.size = tdat_stream_size(b.s);
+	b.size = tdp_stream_size(b.s);
 	return blob_read(&b, buf, len, off);
 }

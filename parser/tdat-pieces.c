@@ -53,10 +53,10 @@ struct piece_wait {
 	struct piece_wait *next;
 };
 
-struct tdat_pieces {
+struct tdp_pieces {
 	int fd;
-	const struct tdat_compress_ops *ops;
-	struct tdat_cache *cache;
+	const struct tdp_compress_ops *ops;
+	struct tdp_cache *cache;
 	uint64_t data;		/* file offset of the compressed bytes */
 	uint32_t csize;
 	uint32_t size;		/* stated uncompressed size */
@@ -86,18 +86,31 @@ static uint32_t piece_size(size_t max)
 	return p < PIECE_MIN ? PIECE_MIN : (uint32_t)p;
 }
 
-static size_t piece_len(const struct tdat_pieces *p, uint32_t k)
+static size_t piece_len(const struct tdp_pieces *p, uint32_t k)
 {
 	uint64_t start = (uint64_t)k * p->piece;
 
 	return p->size - start < p->piece ? (size_t)(p->size - start) : p->piece;
 }
 
-struct tdat_pieces *tdat_pieces_new(int fd, const struct tdat_compress_ops *ops,
-				    struct tdat_cache *cache, uint64_t data,
-				    uint32_t csize, uint32_t usize)
+/**
+ * tdp_pieces_new() - describe a compressed block; nothing is read yet
+ * @fd: the trace file (not owned; must outlive the block)
+ * @ops: its decompressor
+ * @cache: the chunk cache (not owned; must outlive the block)
+ * @data: file offset of the compressed bytes
+ * @csize: compressed bytes (checked by the caller against the file)
+ * @usize: stated uncompressed size (checked by the caller against a limit)
+ *
+ * Return: the block (free with tdp_pieces_free()), or NULL with errno
+ * set (ENOMEM, EOVERFLOW when the cache has no key range left, or the
+ * error of a mutex or condition variable creation).
+ */
+struct tdp_pieces *tdp_pieces_new(int fd, const struct tdp_compress_ops *ops,
+				  struct tdp_cache *cache, uint64_t data,
+				  uint32_t csize, uint32_t usize)
 {
-	struct tdat_pieces *p = calloc(1, sizeof(*p));
+	struct tdp_pieces *p = calloc(1, sizeof(*p));
 	int ret;
 
 	if (!p)
@@ -108,8 +121,8 @@ struct tdat_pieces *tdat_pieces_new(int fd, const struct tdat_compress_ops *ops,
 	p->data = data;
 	p->csize = csize;
 	p->size = usize;
-	p->piece = piece_size(tdat_cache_max_bytes(cache));
-	p->ndec = (int)(tdat_cache_max_bytes(cache) / PIECE_DEC_SHARE);
+	p->piece = piece_size(tdp_cache_max_bytes(cache));
+	p->ndec = (int)(tdp_cache_max_bytes(cache) / PIECE_DEC_SHARE);
 	if (p->ndec < 1)
 		p->ndec = 1;
 	if (p->ndec > PIECE_DECODERS)
@@ -117,7 +130,7 @@ struct tdat_pieces *tdat_pieces_new(int fd, const struct tdat_compress_ops *ops,
 	p->npieces = (uint32_t)(((uint64_t)usize + p->piece - 1) / p->piece);
 	/* An empty block is never decompressed, as an empty chunk is not. */
 	p->verified = !p->npieces;
-	p->key_base = tdat_cache_key_space(cache);
+	p->key_base = tdp_cache_key_space(cache);
 	ret = p->key_base ? 0 : EOVERFLOW;
 	if (!ret)
 		ret = pthread_mutex_init(&p->check_lock, NULL);
@@ -141,7 +154,7 @@ fail:
 }
 
 /* Forget a decoder's position; its memory goes too. */
-static void dec_drop(struct tdat_pieces *p, struct piece_dec *d)
+static void dec_drop(struct tdp_pieces *p, struct piece_dec *d)
 {
 	p->ops->dec_free(d->dec);
 	d->dec = NULL;
@@ -149,7 +162,14 @@ static void dec_drop(struct tdat_pieces *p, struct piece_dec *d)
 	d->in = NULL;
 }
 
-void tdat_pieces_free(struct tdat_pieces *p)
+/**
+ * tdp_pieces_free() - free a block; NULL is fine
+ * @p: block
+ *
+ * Its cached pieces stay in the cache (they belong to it).
+ * Context: no other thread may use @p.
+ */
+void tdp_pieces_free(struct tdp_pieces *p)
 {
 	if (!p)
 		return;
@@ -164,7 +184,7 @@ void tdat_pieces_free(struct tdat_pieces *p)
 /* --- one decoder ---------------------------------------------------------- */
 
 /* Put @d at the start of the block. */
-static int dec_restart(struct tdat_pieces *p, struct piece_dec *d)
+static int dec_restart(struct tdp_pieces *p, struct piece_dec *d)
 {
 	int ret;
 
@@ -191,7 +211,7 @@ static int dec_restart(struct tdat_pieces *p, struct piece_dec *d)
  * One decoder call making at most @len bytes at @dst (*@got of them),
  * reading more of the block first when the buffered input is used up.
  */
-static int dec_step(struct tdat_pieces *p, struct piece_dec *d,
+static int dec_step(struct tdp_pieces *p, struct piece_dec *d,
 		    unsigned char *dst, size_t len, size_t *got)
 {
 	size_t slen, dlen = len;
@@ -224,7 +244,7 @@ static int dec_step(struct tdat_pieces *p, struct piece_dec *d,
 }
 
 /* Make exactly @len more bytes of the block at @dst. */
-static int dec_produce(struct tdat_pieces *p, struct piece_dec *d,
+static int dec_produce(struct tdp_pieces *p, struct piece_dec *d,
 		       unsigned char *dst, size_t len)
 {
 	size_t got;
@@ -243,7 +263,7 @@ static int dec_produce(struct tdat_pieces *p, struct piece_dec *d,
 }
 
 /* After the stated size: the data must end here, with nothing more. */
-static int dec_finish(struct tdat_pieces *p, struct piece_dec *d)
+static int dec_finish(struct tdp_pieces *p, struct piece_dec *d)
 {
 	unsigned char extra;
 	size_t got;
@@ -266,7 +286,7 @@ static int dec_finish(struct tdat_pieces *p, struct piece_dec *d)
  * them.  Making the last piece checks the end and marks the block
  * verified.
  */
-static int dec_piece(struct tdat_pieces *p, struct piece_dec *d, uint32_t k,
+static int dec_piece(struct tdp_pieces *p, struct piece_dec *d, uint32_t k,
 		     unsigned char *out)
 {
 	int ret = 0;
@@ -290,7 +310,7 @@ static int dec_piece(struct tdat_pieces *p, struct piece_dec *d, uint32_t k,
 /* --- which decoder makes a piece ------------------------------------------ */
 
 /* A fill waits for a piece in [@from, @k): it goes first. */
-static bool dec_on_the_way(const struct tdat_pieces *p, uint32_t from, uint32_t k)
+static bool dec_on_the_way(const struct tdp_pieces *p, uint32_t from, uint32_t k)
 {
 	for (const struct piece_wait *w = p->waiting; w; w = w->next)
 		if (w->k >= from && w->k < k)
@@ -299,7 +319,7 @@ static bool dec_on_the_way(const struct tdat_pieces *p, uint32_t from, uint32_t 
 }
 
 /* Continue @d, unless it is busy or an earlier piece on its way waits. */
-static struct piece_dec *dec_continue(const struct tdat_pieces *p,
+static struct piece_dec *dec_continue(const struct tdp_pieces *p,
 				      struct piece_dec *d, uint32_t k)
 {
 	if (d->busy || dec_on_the_way(p, d->next, k))
@@ -314,7 +334,7 @@ static struct piece_dec *dec_continue(const struct tdat_pieces *p,
  * at the same place), a free one, one further back, the least recently
  * used one.
  */
-static struct piece_dec *dec_pick(struct tdat_pieces *p, uint32_t k)
+static struct piece_dec *dec_pick(struct tdp_pieces *p, uint32_t k)
 {
 	struct piece_dec *near = NULL, *far = NULL, *fresh = NULL, *old = NULL;
 	uint64_t near_rank = 0, far_rank = 0, rank;
@@ -351,7 +371,7 @@ static struct piece_dec *dec_pick(struct tdat_pieces *p, uint32_t k)
 }
 
 /* Take a decoder for piece @k, waiting as long as dec_pick() says so. */
-static struct piece_dec *dec_take(struct tdat_pieces *p, uint32_t k)
+static struct piece_dec *dec_take(struct tdp_pieces *p, uint32_t k)
 {
 	struct piece_wait me = { .k = k };
 	struct piece_wait **pp;
@@ -373,7 +393,7 @@ static struct piece_dec *dec_take(struct tdat_pieces *p, uint32_t k)
 	return d;
 }
 
-static void dec_give_back(struct tdat_pieces *p, struct piece_dec *d)
+static void dec_give_back(struct tdp_pieces *p, struct piece_dec *d)
 {
 	pthread_mutex_lock(&p->lock);
 	d->busy = false;
@@ -385,14 +405,14 @@ static void dec_give_back(struct tdat_pieces *p, struct piece_dec *d)
 /* --- the cache's side ----------------------------------------------------- */
 
 struct piece_fill {
-	struct tdat_pieces *p;
+	struct tdp_pieces *p;
 	uint32_t k;
 };
 
 static int piece_fill(void *ctx, uint64_t key, void **data, size_t *size)
 {
 	const struct piece_fill *pf = ctx;
-	struct tdat_pieces *p = pf->p;
+	struct tdp_pieces *p = pf->p;
 	size_t len = piece_len(p, pf->k);
 	/* Pieces before @k, full ones, may be decoded into it on the way. */
 	size_t cap = pf->k ? p->piece : len;
@@ -401,7 +421,7 @@ static int piece_fill(void *ctx, uint64_t key, void **data, size_t *size)
 	int ret;
 
 	(void)key;
-	out = tdat_cache_alloc(p->cache, cap);
+	out = tdp_cache_alloc(p->cache, cap);
 	if (!out)
 		return -ENOMEM;
 	d = dec_take(p, pf->k);
@@ -422,27 +442,27 @@ static int piece_fill(void *ctx, uint64_t key, void **data, size_t *size)
 }
 
 /* Piece @k, from the cache or made; -EIO when its size is not right. */
-static int piece_get(struct tdat_pieces *p, uint32_t k,
-		     struct tdat_cache_entry **e)
+static int piece_get(struct tdp_pieces *p, uint32_t k,
+		     struct tdp_cache_entry **e)
 {
 	struct piece_fill pf = { .p = p, .k = k };
 	int ret;
 
-	ret = tdat_cache_get(p->cache, p->key_base + k, piece_fill, &pf, e);
-	if (!ret && tdat_cache_entry_size(*e) != piece_len(p, k)) {
-		tdat_cache_put(p->cache, *e);
+	ret = tdp_cache_get(p->cache, p->key_base + k, piece_fill, &pf, e);
+	if (!ret && tdp_cache_entry_size(*e) != piece_len(p, k)) {
+		tdp_cache_put(p->cache, *e);
 		*e = NULL;
 		ret = -EIO;
 	}
 	return ret;
 }
 
-static bool is_bad(const struct tdat_pieces *p)
+static bool is_bad(const struct tdp_pieces *p)
 {
 	return __atomic_load_n(&p->bad, __ATOMIC_RELAXED);
 }
 
-static bool is_verified(const struct tdat_pieces *p)
+static bool is_verified(const struct tdp_pieces *p)
 {
 	return __atomic_load_n(&p->verified, __ATOMIC_ACQUIRE);
 }
@@ -454,10 +474,10 @@ static bool is_verified(const struct tdat_pieces *p)
  * than half the cache leaves its pieces on the done list, not flushing
  * the cache for a pass nobody may follow.
  */
-static int pieces_check(struct tdat_pieces *p)
+static int pieces_check(struct tdp_pieces *p)
 {
-	bool big = p->size > tdat_cache_max_bytes(p->cache) / 2;
-	struct tdat_cache_entry *e;
+	bool big = p->size > tdp_cache_max_bytes(p->cache) / 2;
+	struct tdp_cache_entry *e;
 	int ret = 0;
 
 	pthread_mutex_lock(&p->check_lock);
@@ -470,9 +490,9 @@ static int pieces_check(struct tdat_pieces *p)
 		if (ret)
 			break;
 		if (big)
-			tdat_cache_put_done(p->cache, e);
+			tdp_cache_put_done(p->cache, e);
 		else
-			tdat_cache_put(p->cache, e);
+			tdp_cache_put(p->cache, e);
 	}
 	/* Only making the last piece verifies; a cached one was made so. */
 	if (!ret && !is_verified(p))
@@ -483,7 +503,15 @@ static int pieces_check(struct tdat_pieces *p)
 	return ret;
 }
 
-int tdat_pieces_check(struct tdat_pieces *p)
+/**
+ * tdp_pieces_check() - decode the whole block once, if not done yet
+ * @p: block
+ *
+ * Return: 0, -EIO when the block is damaged, or another negative errno
+ * (-ENOMEM, the errno of a failed read of the file).
+ * Context: may block while another thread checks or reads @p.
+ */
+int tdp_pieces_check(struct tdp_pieces *p)
 {
 	if (is_bad(p))
 		return -EIO;
@@ -492,16 +520,27 @@ int tdat_pieces_check(struct tdat_pieces *p)
 	return pieces_check(p);
 }
 
-ssize_t tdat_pieces_read(struct tdat_pieces *p, void *buf, size_t len,
-			 uint64_t off)
+/**
+ * tdp_pieces_read() - copy uncompressed bytes
+ * @p: block
+ * @buf: destination
+ * @len: bytes wanted, with @off + @len at most the stated size
+ * @off: offset in the uncompressed block
+ *
+ * Return: @len, or a negative errno (-EIO when the block is damaged);
+ * bytes copied before a failure do not count.
+ * Context: may block while another thread decodes a piece of @p.
+ */
+ssize_t tdp_pieces_read(struct tdp_pieces *p, void *buf, size_t len,
+			uint64_t off)
 {
-	struct tdat_cache_entry *e;
+	struct tdp_cache_entry *e;
 	uint32_t k = (uint32_t)(off / p->piece);
 	size_t done = 0, n, plen;
 	uint64_t in;
 	int ret;
 
-	ret = tdat_pieces_check(p);
+	ret = tdp_pieces_check(p);
 	while (!ret && done < len) {
 		ret = piece_get(p, k, &e);
 		if (ret)
@@ -510,15 +549,15 @@ ssize_t tdat_pieces_read(struct tdat_pieces *p, void *buf, size_t len,
 		in = off + done - (uint64_t)k * p->piece;
 		n = plen - in < len - done ? (size_t)(plen - in) : len - done;
 		memcpy((unsigned char *)buf + done,
-		       (const unsigned char *)tdat_cache_entry_data(e) + in, n);
+		       (const unsigned char *)tdp_cache_entry_data(e) + in, n);
 		/*
 		 * A read at least a piece long that ends this piece is a bulk
 		 * sequential reader: drop the piece behind it (as for chunks).
 		 */
 		if (in + n == plen && len >= plen)
-			tdat_cache_put_done(p->cache, e);
+			tdp_cache_put_done(p->cache, e);
 		else
-			tdat_cache_put(p->cache, e);
+			tdp_cache_put(p->cache, e);
 		done += n;
 		k++;
 	}
@@ -528,7 +567,12 @@ ssize_t tdat_pieces_read(struct tdat_pieces *p, void *buf, size_t len,
 	return ret ? ret : (ssize_t)done;
 }
 
-uint64_t tdat_pieces_decoded(const struct tdat_pieces *p)
+/**
+ * tdp_pieces_decoded() - Return: the bytes the block's decoders have made
+ * so far, dropped ones (skipped or decoded again) included; for tests and
+ * diagnostics
+ */
+uint64_t tdp_pieces_decoded(const struct tdp_pieces *p)
 {
 	return __atomic_load_n(&p->decoded, __ATOMIC_RELAXED);
 }

@@ -143,8 +143,8 @@ static int write_tmp(const unsigned char *p, size_t len)
 
 /* An open block over @fx with its own cache of @cache_size bytes. */
 struct open_block {
-	struct tdat_source src;
-	struct tdat_stream *s;
+	struct tdp_source src;
+	struct tdp_stream *s;
 };
 
 static bool block_open(struct open_block *ob, const struct fixture *fx,
@@ -153,12 +153,12 @@ static bool block_open(struct open_block *ob, const struct fixture *fx,
 	char err[256] = "";
 
 	memset(ob, 0, sizeof(*ob));
-	ob->src.cache = tdat_cache_new(cache_size);
-	ob->src.ops = tdat_compress_find(alg);
+	ob->src.cache = tdp_cache_new(cache_size);
+	ob->src.ops = tdp_compress_find(alg);
 	ob->src.fd = write_tmp(fx->file, fx->len);
 	ob->src.file_size = fx->len;
-	ob->s = tdat_stream_new(&ob->src, TDAT_STREAM_BLOCK, PAD, fx->len - PAD,
-				err, sizeof(err));
+	ob->s = tdp_stream_new(&ob->src, TDAT_STREAM_BLOCK, PAD, fx->len - PAD,
+			       err, sizeof(err));
 	if (!ob->s)
 		fprintf(stderr, "block %s: %s\n", alg, err);
 	return ob->s != NULL;
@@ -166,13 +166,13 @@ static bool block_open(struct open_block *ob, const struct fixture *fx,
 
 static void block_close(struct open_block *ob)
 {
-	tdat_stream_free(ob->s);
+	tdp_stream_free(ob->s);
 	close(ob->src.fd);
-	tdat_cache_free(ob->src.cache);
+	tdp_cache_free(ob->src.cache);
 }
 
 /* Read [0, size) in @step-byte reads; true when every byte was right. */
-static bool read_sequential(struct tdat_stream *s, size_t size, size_t step)
+static bool read_sequential(struct tdp_stream *s, size_t size, size_t step)
 {
 	unsigned char *buf = malloc(step);
 	bool ok = true;
@@ -181,7 +181,7 @@ static bool read_sequential(struct tdat_stream *s, size_t size, size_t step)
 	for (off = 0; ok && off < size; off += step) {
 		size_t want = size - off < step ? size - off : step;
 
-		ok = tdat_stream_read(s, buf, step, off) == (ssize_t)want &&
+		ok = tdp_stream_read(s, buf, step, off) == (ssize_t)want &&
 		     !memcmp(buf, plain + off, want);
 	}
 	free(buf);
@@ -192,7 +192,7 @@ static bool read_sequential(struct tdat_stream *s, size_t size, size_t step)
 
 static void test_sequential(const char *alg)
 {
-	struct tdat_cache_stats st;
+	struct tdp_cache_stats st;
 	struct fixture fx;
 	struct open_block ob;
 	uint64_t d0;
@@ -202,27 +202,27 @@ static void test_sequential(const char *alg)
 		failures++;
 		goto out;
 	}
-	CHECK(tdat_stream_size(ob.s) == PLAIN_LEN);
-	CHECK(tdat_stream_decoded(ob.s) == 0);	/* nothing at open */
-	CHECK(tdat_stream_check(ob.s) == 0);
-	CHECK(tdat_stream_decoded(ob.s) == PLAIN_LEN);
-	CHECK(tdat_stream_check(ob.s) == 0);	/* once is enough */
-	CHECK(tdat_stream_decoded(ob.s) == PLAIN_LEN);
+	CHECK(tdp_stream_size(ob.s) == PLAIN_LEN);
+	CHECK(tdp_stream_decoded(ob.s) == 0);	/* nothing at open */
+	CHECK(tdp_stream_check(ob.s) == 0);
+	CHECK(tdp_stream_decoded(ob.s) == PLAIN_LEN);
+	CHECK(tdp_stream_check(ob.s) == 0);	/* once is enough */
+	CHECK(tdp_stream_decoded(ob.s) == PLAIN_LEN);
 
 	/* Page-sized, unaligned reads: one more pass, not one per piece. */
-	d0 = tdat_stream_decoded(ob.s);
+	d0 = tdp_stream_decoded(ob.s);
 	CHECK(read_sequential(ob.s, PLAIN_LEN, 1000));
-	CHECK(tdat_stream_decoded(ob.s) - d0 == PLAIN_LEN);
+	CHECK(tdp_stream_decoded(ob.s) - d0 == PLAIN_LEN);
 	/*
 	 * Bulk reads of a piece each: the same, less the pieces at the end
 	 * still cached from the pass before (bulk reads evict their own first).
 	 */
-	d0 = tdat_stream_decoded(ob.s);
+	d0 = tdp_stream_decoded(ob.s);
 	CHECK(read_sequential(ob.s, PLAIN_LEN, SMALL_PIECE));
-	CHECK(tdat_stream_decoded(ob.s) - d0 <= PLAIN_LEN);
-	CHECK(tdat_stream_decoded(ob.s) - d0 >= PLAIN_LEN - SMALL_CACHE);
+	CHECK(tdp_stream_decoded(ob.s) - d0 <= PLAIN_LEN);
+	CHECK(tdp_stream_decoded(ob.s) - d0 >= PLAIN_LEN - SMALL_CACHE);
 	/* No entry above a piece, and the bound held. */
-	tdat_cache_stats(ob.src.cache, &st);
+	tdp_cache_stats(ob.src.cache, &st);
 	CHECK(st.bytes <= SMALL_CACHE);
 	CHECK(st.misses >= 2 * (PLAIN_LEN / SMALL_PIECE));
 	CHECK(st.misses <= 3 * (PLAIN_LEN / SMALL_PIECE + 1));
@@ -231,14 +231,14 @@ static void test_sequential(const char *alg)
 	/* Without a check first, the first read checks: two passes. */
 	if (block_open(&ob, &fx, alg, SMALL_CACHE)) {
 		CHECK(read_sequential(ob.s, PLAIN_LEN, 4096));
-		CHECK(tdat_stream_decoded(ob.s) == 2 * (uint64_t)PLAIN_LEN);
+		CHECK(tdp_stream_decoded(ob.s) == 2 * (uint64_t)PLAIN_LEN);
 		block_close(&ob);
 	}
 	/* A cache that holds it all: one pass, then hits only. */
 	if (block_open(&ob, &fx, alg, 0)) {
 		CHECK(read_sequential(ob.s, PLAIN_LEN, 4096));
 		CHECK(read_sequential(ob.s, PLAIN_LEN, 100000));
-		CHECK(tdat_stream_decoded(ob.s) == PLAIN_LEN);
+		CHECK(tdp_stream_decoded(ob.s) == PLAIN_LEN);
 		block_close(&ob);
 	}
 out:
@@ -258,7 +258,7 @@ static void test_piece_size(void)
 		{ (size_t)1 << 20, (size_t)128 << 10 },
 		{ (size_t)64 << 20, (size_t)1 << 20 },
 	};
-	struct tdat_cache_stats st;
+	struct tdp_cache_stats st;
 	struct fixture fx;
 	struct open_block ob;
 	unsigned char b;
@@ -272,16 +272,16 @@ static void test_piece_size(void)
 			continue;
 		}
 		npieces = (PLAIN_LEN + cases[i].piece - 1) / cases[i].piece;
-		CHECK(tdat_stream_check(ob.s) == 0);
-		d0 = tdat_stream_decoded(ob.s);
-		CHECK(tdat_stream_read(ob.s, &b, 1, 0) == 1 && b == plain[0]);
-		tdat_cache_stats(ob.src.cache, &st);
+		CHECK(tdp_stream_check(ob.s) == 0);
+		d0 = tdp_stream_decoded(ob.s);
+		CHECK(tdp_stream_read(ob.s, &b, 1, 0) == 1 && b == plain[0]);
+		tdp_cache_stats(ob.src.cache, &st);
 		if (PLAIN_LEN <= cases[i].cache / 2) {
 			CHECK(st.entries == npieces);
 			CHECK(st.misses == npieces);
-			CHECK(tdat_stream_decoded(ob.s) == d0);
+			CHECK(tdp_stream_decoded(ob.s) == d0);
 		} else {
-			CHECK(tdat_stream_decoded(ob.s) - d0 == cases[i].piece);
+			CHECK(tdp_stream_decoded(ob.s) - d0 == cases[i].piece);
 			CHECK(st.misses == npieces + 1);
 		}
 		block_close(&ob);
@@ -319,15 +319,15 @@ static void test_random(const char *alg)
 			off = 0;
 		want = off >= PLAIN_LEN ? 0 :
 		       (len < PLAIN_LEN - off ? len : PLAIN_LEN - off);
-		n = tdat_stream_read(ob.s, buf, len, off);
+		n = tdp_stream_read(ob.s, buf, len, off);
 		if (n != (ssize_t)want || (want && memcmp(buf, plain + off, want)))
 			bad++;
 	}
 	CHECK(bad == 0);
 	/* The last byte, and past the end. */
-	CHECK(tdat_stream_read(ob.s, buf, 10, PLAIN_LEN - 1) == 1 &&
+	CHECK(tdp_stream_read(ob.s, buf, 10, PLAIN_LEN - 1) == 1 &&
 	      buf[0] == plain[PLAIN_LEN - 1]);
-	CHECK(tdat_stream_read(ob.s, buf, 10, PLAIN_LEN) == 0);
+	CHECK(tdp_stream_read(ob.s, buf, 10, PLAIN_LEN) == 0);
 	/* Going backwards one piece at a time: each restarts, bytes right. */
 	for (i = 10; i >= 0; i--)
 		CHECK(read_sequential(ob.s, (size_t)(i + 1) * SMALL_PIECE, SMALL_PIECE));
@@ -404,7 +404,7 @@ static bool fixture_damage(struct fixture *fx, const char *alg, enum damage how)
 
 static void test_damage(const char *alg, enum damage how)
 {
-	struct tdat_stream_damage d;
+	struct tdp_stream_damage d;
 	unsigned char buf[4096];
 	struct fixture fx;
 	struct open_block ob;
@@ -421,24 +421,24 @@ static void test_damage(const char *alg, enum damage how)
 	}
 	for (round = 0; round < 3; round++) {
 		/* No byte at all, even the first ones that decode fine. */
-		n = tdat_stream_read_partial(ob.s, buf, sizeof(buf), 0, &d, &hit);
+		n = tdp_stream_read_partial(ob.s, buf, sizeof(buf), 0, &d, &hit);
 		if (n != -EIO || !hit)
 			fprintf(stderr, "damage %s %s round %d: read gave %zd\n",
 				alg, damage_names[how], round, n);
 		CHECK(n == -EIO && hit);
 		CHECK(d.chunk == 0 && d.hdr == PAD && d.start == 0);
-		CHECK(d.length == tdat_stream_size(ob.s) && !d.table);
+		CHECK(d.length == tdp_stream_size(ob.s) && !d.table);
 		firsts += d.first;
-		CHECK(tdat_stream_read(ob.s, buf, 1, PLAIN_LEN / 2) == -EIO);
-		CHECK(tdat_stream_check(ob.s) == -EIO);
+		CHECK(tdp_stream_read(ob.s, buf, 1, PLAIN_LEN / 2) == -EIO);
+		CHECK(tdp_stream_check(ob.s) == -EIO);
 	}
 	CHECK(firsts == 1);
 	block_close(&ob);
 
 	/* Checked first: the check fails, then so does every read. */
 	if (block_open(&ob, &fx, alg, 0)) {
-		CHECK(tdat_stream_check(ob.s) == -EIO);
-		CHECK(tdat_stream_read(ob.s, buf, 1, 0) == -EIO);
+		CHECK(tdp_stream_check(ob.s) == -EIO);
+		CHECK(tdp_stream_read(ob.s, buf, 1, 0) == -EIO);
 		block_close(&ob);
 	}
 out:
@@ -449,7 +449,7 @@ out:
 
 static void test_decoder_bytewise(const char *alg)
 {
-	const struct tdat_compress_ops *ops = tdat_compress_find(alg);
+	const struct tdp_compress_ops *ops = tdp_compress_find(alg);
 	size_t clen, in = 0, out = 0, sl, dl, n = 20000;
 	unsigned char *c = compress_with(alg, plain, n, &clen);
 	unsigned char *got = malloc(n + 1);
@@ -486,7 +486,7 @@ static void test_decoder_bytewise(const char *alg)
 #define NTHREADS 8
 
 struct reader {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	unsigned int seed;
 	int bad;
 };
@@ -511,7 +511,7 @@ static void *reader_run(void *arg)
 		else
 			off = (size_t)rand_r(&r->seed) % PLAIN_LEN;
 		want = (ssize_t)(len < PLAIN_LEN - off ? len : PLAIN_LEN - off);
-		n = tdat_stream_read(r->s, buf, len, off);
+		n = tdp_stream_read(r->s, buf, len, off);
 		if (n != want || memcmp(buf, plain + off, (size_t)want))
 			r->bad++;
 	}
@@ -555,7 +555,7 @@ out:
  * start (3.5 times the size for two), not a restart per piece.
  */
 struct far_reader {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	const unsigned char *want;
 	size_t size, start;
 	int bad;
@@ -570,7 +570,7 @@ static void *far_reader_run(void *arg)
 	for (i = 0; i < r->size; i += sizeof(buf)) {
 		off = (r->start + i) % r->size;
 		want = r->size - off < sizeof(buf) ? r->size - off : sizeof(buf);
-		if (tdat_stream_read(r->s, buf, sizeof(buf), off) != (ssize_t)want ||
+		if (tdp_stream_read(r->s, buf, sizeof(buf), off) != (ssize_t)want ||
 		    memcmp(buf, r->want + off, want))
 			r->bad++;
 	}
@@ -592,7 +592,7 @@ static void test_far_readers(const char *alg, const unsigned char *src,
 		failures++;
 		goto out;
 	}
-	CHECK(tdat_stream_check(ob.s) == 0);
+	CHECK(tdp_stream_check(ob.s) == 0);
 	for (i = 0; i < nreaders; i++) {
 		rd[i] = (struct far_reader){ .s = ob.s, .want = src, .size = size,
 			.start = size / (size_t)nreaders * (size_t)i };
@@ -604,9 +604,9 @@ static void test_far_readers(const char *alg, const unsigned char *src,
 		bad += rd[i].bad;
 	}
 	CHECK(bad == 0);
-	if (bound && tdat_stream_decoded(ob.s) > bound) {
+	if (bound && tdp_stream_decoded(ob.s) > bound) {
 		fprintf(stderr, "far readers %s: decoded %llu bytes, bound %llu\n", alg,
-			(unsigned long long)tdat_stream_decoded(ob.s),
+			(unsigned long long)tdp_stream_decoded(ob.s),
 			(unsigned long long)bound);
 		failures++;
 	}
@@ -633,7 +633,7 @@ static void test_far_readers_big(void)
 
 /* Threads wanting one missing piece at once: one decodes it, once. */
 struct same_piece {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	pthread_barrier_t *go;
 	int bad;
 };
@@ -644,7 +644,7 @@ static void *same_piece_run(void *arg)
 	unsigned char buf[100];
 
 	pthread_barrier_wait(r->go);
-	if (tdat_stream_read(r->s, buf, sizeof(buf), 10) != sizeof(buf) ||
+	if (tdp_stream_read(r->s, buf, sizeof(buf), 10) != sizeof(buf) ||
 	    memcmp(buf, plain + 10, sizeof(buf)))
 		r->bad++;
 	return NULL;
@@ -653,7 +653,7 @@ static void *same_piece_run(void *arg)
 static void test_single_flight(const char *alg)
 {
 	struct same_piece rd[NTHREADS];
-	struct tdat_cache_stats a, b;
+	struct tdp_cache_stats a, b;
 	pthread_t th[NTHREADS];
 	pthread_barrier_t go;
 	struct fixture fx;
@@ -667,9 +667,9 @@ static void test_single_flight(const char *alg)
 		goto out;
 	}
 	/* Checked, and piece 0 long gone from the cache. */
-	CHECK(tdat_stream_check(ob.s) == 0);
-	tdat_cache_stats(ob.src.cache, &a);
-	d0 = tdat_stream_decoded(ob.s);
+	CHECK(tdp_stream_check(ob.s) == 0);
+	tdp_cache_stats(ob.src.cache, &a);
+	d0 = tdp_stream_decoded(ob.s);
 	pthread_barrier_init(&go, NULL, NTHREADS);
 	for (i = 0; i < NTHREADS; i++) {
 		rd[i] = (struct same_piece){ .s = ob.s, .go = &go };
@@ -681,10 +681,10 @@ static void test_single_flight(const char *alg)
 		bad += rd[i].bad;
 	}
 	pthread_barrier_destroy(&go);
-	tdat_cache_stats(ob.src.cache, &b);
+	tdp_cache_stats(ob.src.cache, &b);
 	CHECK(bad == 0);
 	CHECK(b.misses - a.misses == 1);
-	CHECK(tdat_stream_decoded(ob.s) - d0 == SMALL_PIECE);
+	CHECK(tdp_stream_decoded(ob.s) - d0 == SMALL_PIECE);
 	block_close(&ob);
 out:
 	free(fx.file);
