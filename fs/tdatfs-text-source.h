@@ -71,6 +71,7 @@ int text_source_flush(struct text_source *src, struct text_buf *out);
 /* For a formatter: the CPU of a record, by CPU number. */
 int text_source_peek(struct text_source *src, unsigned int cpu,
 		     const struct text_rec **rec);
+int text_source_peek_next(struct text_source *src, const struct text_rec **rec);
 int text_source_consume(struct text_source *src, unsigned int cpu);
 int text_source_pos(const struct text_source *src, unsigned int cpu,
 		    struct text_pos *pos);
