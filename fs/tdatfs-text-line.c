@@ -19,6 +19,7 @@
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-fast.h"
+#include "tdatfs-text-graph.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-tep.h"
@@ -33,6 +34,7 @@ struct text_fmt {
 	struct text_tep *tt;
 	struct text_events *evs;
 	const struct text_comms *cm;
+	struct text_graph *graph;	/* owned; NULL until enabled */
 	bool big_endian;
 	bool in_usecs;
 	/* used under the tep lock only */
@@ -86,8 +88,35 @@ void text_fmt_free(struct text_fmt *fm)
 	if (!fm)
 		return;
 	trace_seq_destroy(&fm->seq);
+	text_graph_free(fm->graph);
 	free(fm->scratch);
 	free(fm);
+}
+
+/**
+ * text_fmt_enable_graph() - print funcgraph records as trace-cmd does
+ * @fm: formatter
+ * @f: the trace the formatter was made for; must outlive it
+ *
+ * Context: at setup, before any stream is made.
+ * Return: 0 or -ENOMEM.
+ */
+int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f)
+{
+	fm->graph = text_graph_new(f, fm->tt, fm->evs, fm->big_endian);
+	return fm->graph ? 0 : -ENOMEM;
+}
+
+/**
+ * text_fmt_lookahead() - whether a record's text may depend on records of
+ * other CPUs of its buffer (a function_graph entry's does)
+ * @fm: formatter
+ *
+ * Return: true when a stream of one CPU must read every CPU for it.
+ */
+bool text_fmt_lookahead(const struct text_fmt *fm)
+{
+	return text_graph_lookahead(fm->graph);
 }
 
 /* Decimal digits of @v at @o; returns the end. */
@@ -362,8 +391,8 @@ static int put_dropped(const struct text_rec *r, struct text_buf *out)
  * text_format_record() - append the report line(s) of one record
  * @t: formatter
  * @r: the record
- * @src: the source @r was consumed from, to look at what follows on its
- *	CPU (tdatfs-text-source.h); may be NULL when nothing follows
+ * @src: the source @r was consumed from, to look at what follows it
+ *	(tdatfs-text-source.h); may be NULL when nothing follows
  * @cc: the stream's learned comms
  * @out: destination
  *
@@ -386,8 +415,6 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 	size_t n = r->size;
 	int ret, id, pid;
 
-	/* no event's text depends on the records after it yet */
-	(void)src;
 	if (n > t->scratch_size - SCRATCH_SLACK)
 		n = t->scratch_size - SCRATCH_SLACK;
 	ret = put_dropped(r, out);
@@ -406,9 +433,10 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 				 out);
 		if (ret < 0)
 			return ret;
-		if (te->fast)
+		ret = text_graph_info(t->graph, te, r, src, out);
+		if (ret == 1 && te->fast)
 			ret = text_fast_info(te->fast, t->big_endian, data, n, out);
-		else
+		else if (ret == 1)
 			ret = info_slow(t, r, n, te->ev, cc, out);
 	}
 	if (ret >= 0) {

@@ -8,10 +8,12 @@
  *    setup (event table, comms, timestamps) and the comms learned
  *    before it in its stream (struct text_comm_ctx), never on what other
  *    streams or threads printed.
- *  - A formatter may look at the records after the current one of its
- *    CPU through the record source it is given (tdatfs-text-source.h),
- *    and consume them when it prints them with the current one; none
- *    does yet.
+ *  - A formatter may look at the records after the current one through
+ *    the record source it is given (tdatfs-text-source.h), and consume
+ *    them when it prints them with the current one: a function_graph
+ *    entry looks at the next record of the whole buffer and takes the
+ *    exit of a leaf (tdatfs-text-graph.h).  text_fmt_lookahead() says
+ *    whether that can reach other CPUs.
  *  - Events with a compiled format are printed without the tep lock;
  *    every other one under it, with the formatter's scratch copy of the
  *    record (zeroes after it, so a bad record cannot make libtraceevent
@@ -24,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct tdat_file;
 struct text_buf;
 struct text_comm_ctx;
 struct text_comms;
@@ -39,6 +42,8 @@ struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 			      const struct text_ts *ts, bool big_endian,
 			      size_t max_page);
 void text_fmt_free(struct text_fmt *fm);
+int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f);
+bool text_fmt_lookahead(const struct text_fmt *fm);
 int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
 		       struct text_buf *out);

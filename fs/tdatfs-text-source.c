@@ -410,6 +410,35 @@ int text_source_peek(struct text_source *src, unsigned int cpu,
 }
 
 /**
+ * text_source_peek_next() - the record the whole source gives next
+ * @src: the source the record being formatted came from
+ * @rec: set to the record, NULL when every CPU is at its end
+ *
+ * The earliest next record of all the source's CPUs, a tie going to the
+ * first CPU in the source's order: trace-cmd's tracecmd_peek_next_data(),
+ * whose answer its function_graph leaf test takes.  Marker lines of damaged
+ * pages met go where text_source_peek()'s go.
+ *
+ * Return: 0 or a negative errno.
+ */
+int text_source_peek_next(struct text_source *src, const struct text_rec **rec)
+{
+	const struct text_rec *r;
+	unsigned int i;
+	int ret;
+
+	*rec = NULL;
+	for (i = 0; i < src->ncpu; i++) {
+		ret = text_source_peek_index(src, i, &src->aside, &r);
+		if (ret < 0)
+			return ret;
+		if (r && (!*rec || r->ts < (*rec)->ts))
+			*rec = r;
+	}
+	return 0;
+}
+
+/**
  * text_source_consume() - take the record text_source_peek() gives
  * @src: source
  * @cpu: CPU number

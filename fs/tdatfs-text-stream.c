@@ -42,6 +42,8 @@ struct text_stream {
 	size_t b;
 	unsigned int ncpu;
 	size_t *cidx;		/* buffer cpu indices merged */
+	int only;		/* index in cidx of the one CPU printed, or -1 */
+	struct text_buf discard;	/* markers of CPUs not printed */
 	uint64_t *npages;
 
 	size_t nckpt;
@@ -84,6 +86,7 @@ void text_stream_free(struct text_stream *st)
 	free(st->ckpt_off);
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
+	text_buf_release(&st->discard);
 	text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
@@ -201,7 +204,14 @@ struct text_stream *text_stream_new(const struct text_stream_env *env,
 		err = EINVAL;
 		goto fail;
 	}
+	st->only = -1;
 	st->ncpu = cpu < 0 ? buf->ncpus : 1;
+	if (cpu >= 0 && buf->ncpus > 1 && text_fmt_lookahead(env->fmt)) {
+		/* trace-cmd --cpu N reads every CPU, prints only N's */
+		st->only = cpu;
+		st->ncpu = buf->ncpus;
+		cpu = -1;
+	}
 	st->ckpt_every = CKPT_BYTES;
 	st->ckpt_max = CKPT_MEM / (sizeof(*st->ckpt_off) + sizeof(*st->ckpt_seen) +
 				   st->ncpu * sizeof(*st->ckpt_pos));
@@ -232,34 +242,60 @@ static void cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k
 }
 
 /*
- * One step: the lines of the next record (and markers met on the way)
- * appended to cu->line.  Return: 1 text added, 0 end of text, <0 error.
+ * Take the next record of the merged CPUs into @rec (its CPU index in
+ * @bi).  Return: 1 taken, 0 none left (for a stream of one CPU: none left
+ * of that CPU), <0 error.
  */
-static int step(struct text_stream *st, struct text_cursor *cu)
+static int take(struct text_stream *st, struct text_cursor *cu,
+		struct text_rec *rec, unsigned int *bi)
 {
 	const struct text_rec *best = NULL, *r;
-	unsigned int i, bi = 0;
-	size_t before = cu->line.len;
-	struct text_comm_ctx cc;
-	struct text_rec rec;
+	unsigned int i;
 	int ret;
 
 	for (i = 0; i < st->ncpu; i++) {
-		ret = text_source_peek_index(cu->src, i, &cu->line, &r);
+		struct text_buf *markers = st->only < 0 || (int)i == st->only ?
+					   &cu->line : &st->discard;
+
+		ret = text_source_peek_index(cu->src, i, markers, &r);
+		st->discard.len = 0;
 		if (ret < 0)
 			return ret;
+		if (!r && (int)i == st->only)
+			return 0;
 		if (r && (!best || r->ts < best->ts)) {
 			best = r;
-			bi = i;
+			*bi = i;
 		}
 	}
 	if (!best)
-		return cu->line.len > before ? 1 : 0;
+		return 0;
+	*rec = *best;
+	ret = text_source_consume_index(cu->src, *bi, &st->discard);
+	st->discard.len = 0;
+	return ret;
+}
+
+/*
+ * One step: the lines of the next record printed (and markers met on the
+ * way) appended to cu->line; a stream of one CPU that reads all of them
+ * passes over the others' records.  Return: 1 text added, 0 end of text,
+ * <0 error.
+ */
+static int step(struct text_stream *st, struct text_cursor *cu)
+{
+	size_t before = cu->line.len;
+	struct text_comm_ctx cc;
+	struct text_rec rec;
+	unsigned int bi = 0;
+	int ret;
+
 	/* consumed first, so a formatter's peek sees the record after it */
-	rec = *best;
-	ret = text_source_consume_index(cu->src, bi, &cu->line);
-	if (ret < 0)
-		return ret;
+	do {
+		ret = take(st, cu, &rec, &bi);
+		if (ret <= 0)
+			return ret < 0 ? ret : cu->line.len > before;
+	} while (st->only >= 0 && (int)bi != st->only);
 	cc.ov = st->ov;
 	cc.seen = &cu->seen;
 	ret = text_format_record(st->env.fmt, &rec, cu->src, &cc, &cu->line);

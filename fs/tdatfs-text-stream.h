@@ -6,7 +6,11 @@
  * Invariants:
  *  - Record order is trace-cmd's tracecmd_read_next_data(): peek every
  *    CPU (in the buffer's CPU order) and take the smallest timestamp; on
- *    a tie the first CPU wins.
+ *    a tie the first CPU wins.  A stream of one CPU reads that CPU
+ *    alone, except when the formatter's text may look at other CPUs
+ *    (text_fmt_lookahead(): function_graph): then it reads every CPU in
+ *    that order and prints only its own records, as trace-cmd report
+ *    --cpu N does; its checkpoints hold every CPU's position.
  *  - The text is produced one step at a time; a step appends the lines
  *    for one record (a dropped-events line, if any, and the event line),
  *    plus one marker line for each run of damaged pages met while looking

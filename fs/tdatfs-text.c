@@ -203,7 +203,9 @@ static int setup(struct tdatfs_text *t)
 		return ret;
 	t->fmt = text_fmt_new(t->tep, t->evs, t->comms, t->ts, t->pf.big_endian,
 			      max_page_size(t->f));
-	return t->fmt ? 0 : -ENOMEM;
+	if (!t->fmt)
+		return -ENOMEM;
+	return text_fmt_enable_graph(t->fmt, t->f);
 }
 
 /* Build the layers once; later calls return the first result. */

@@ -366,23 +366,31 @@ static const char latency_text[] =
 	"  <idle>-0       1d..2    0us : 0:120:R   + [001]  1234:  49:R bash\n"
 	"  <idle>-0       1d..3   11us : sched_switch <-- __schedule\n";
 
-static struct bb build_v7(const struct source *s, const struct v7_opts *o)
+/* The fixed header of a v7 file; returns where the first options offset goes. */
+static size_t v7_header(struct bb *b, const struct source *s,
+			const struct v7_opts *o)
 {
-	struct bb b = { .be = o->be }, body = { .be = o->be };
-	size_t sec[6], first_opt, opt1, next1, at;
-	uint64_t offs[MAX_CPUS], sizes[MAX_CPUS];
+	size_t first_opt;
+
+	put(b, "\x17\x08\x44" "tracing", 10);
+	str(b, "7");
+	u8(b, o->be);
+	u8(b, (uint8_t)o->long_size);
+	u32(b, s->page_size);
+	str(b, o->comp == COMP_ZSTD ? "zstd" : o->comp == COMP_ZLIB ? "zlib" : "none");
+	str(b, o->comp == COMP_ZSTD ? "1.5.4" : o->comp == COMP_ZLIB ? "1.2.13" : "");
+	first_opt = b->len;
+	u64(b, 0);
+	return first_opt;
+}
+
+/* The six metadata sections; their offsets go to @sec. */
+static void v7_metadata(struct bb *b, const struct source *s,
+			const struct v7_opts *o, size_t sec[6])
+{
+	struct bb body = { .be = o->be };
 	struct blob hp = s->header_page;
 	char *hp4 = NULL;
-
-	put(&b, "\x17\x08\x44" "tracing", 10);
-	str(&b, "7");
-	u8(&b, o->be);
-	u8(&b, (uint8_t)o->long_size);
-	u32(&b, s->page_size);
-	str(&b, o->comp == COMP_ZSTD ? "zstd" : o->comp == COMP_ZLIB ? "zlib" : "none");
-	str(&b, o->comp == COMP_ZSTD ? "1.5.4" : o->comp == COMP_ZLIB ? "1.2.13" : "");
-	first_opt = b.len;
-	u64(&b, 0);
 
 	if (o->long_size == 4) {
 		/* the header_page of a 32-bit kernel: a 4-byte commit field */
@@ -401,107 +409,138 @@ static struct bb build_v7(const struct source *s, const struct v7_opts *o)
 	sized(&body, &hp, 8);
 	str(&body, "header_event");
 	sized(&body, &s->header_event, 8);
-	sec[0] = section(&b, TDAT_OPT_HEADER_INFO, "headers", o->comp, &body);
+	sec[0] = section(b, TDAT_OPT_HEADER_INFO, "headers", o->comp, &body);
 	body.len = 0;
 	ftrace_formats(&body, s);
-	sec[1] = section(&b, TDAT_OPT_FTRACE_EVENTS, "ftrace events", o->comp, &body);
+	sec[1] = section(b, TDAT_OPT_FTRACE_EVENTS, "ftrace events", o->comp, &body);
 	body.len = 0;
 	event_systems(&body, s);
-	sec[2] = section(&b, TDAT_OPT_EVENT_FORMATS, "events format", o->comp, &body);
+	sec[2] = section(b, TDAT_OPT_EVENT_FORMATS, "events format", o->comp, &body);
 	body.len = 0;
 	sized(&body, &s->kallsyms, 4);
-	sec[3] = section(&b, TDAT_OPT_KALLSYMS, "kallsyms", o->comp, &body);
+	sec[3] = section(b, TDAT_OPT_KALLSYMS, "kallsyms", o->comp, &body);
 	body.len = 0;
 	sized(&body, &s->printk, 4);
-	sec[4] = section(&b, TDAT_OPT_PRINTK, "printk", o->comp, &body);
+	sec[4] = section(b, TDAT_OPT_PRINTK, "printk", o->comp, &body);
 	body.len = 0;
 	sized(&body, &s->cmdlines, 8);
-	sec[5] = section(&b, TDAT_OPT_CMDLINES, "command lines", o->comp, &body);
+	sec[5] = section(b, TDAT_OPT_CMDLINES, "command lines", o->comp, &body);
 	free(body.d);
 	free(hp4);
+}
 
-	/* OPTIONS #1: section offsets and a few plain options */
-	opt1 = b.len;
-	patch(&b, first_opt, opt1, 8);
-	u16(&b, 0);
-	u16(&b, 0);
-	u32(&b, desc_id("options"));
-	u64(&b, 0);
+/* OPTIONS #1: section offsets and a few plain options; returns where the
+ * next options section's offset goes. */
+static size_t v7_options(struct bb *b, const struct source *s,
+			 size_t first_opt, const size_t sec[6])
+{
+	size_t opt1 = b->len, next1;
+
+	patch(b, first_opt, opt1, 8);
+	u16(b, 0);
+	u16(b, 0);
+	u32(b, desc_id("options"));
+	u64(b, 0);
 	for (int i = 0; i < 6; i++) {
-		u16(&b, (uint16_t)(TDAT_OPT_HEADER_INFO + i));
-		u32(&b, 8);
-		u64(&b, sec[i]);
+		u16(b, (uint16_t)(TDAT_OPT_HEADER_INFO + i));
+		u32(b, 8);
+		u64(b, sec[i]);
 	}
-	u16(&b, TDAT_OPT_CPUCOUNT);
-	u32(&b, 4);
-	u32(&b, s->ncpus);
-	option_str(&b, TDAT_OPT_TRACECLOCK, "[local] global counter");
-	option_str(&b, TDAT_OPT_UNAME, "Linux fuzz 6.1.0 x86_64");
-	option_str(&b, TDAT_OPT_VERSION, "3.1.6");
-	option_str(&b, TDAT_OPT_DATE, "0x1000");
-	option_str(&b, TDAT_OPT_CPUSTAT, "entries: 3\noverrun: 0\n");
-	u16(&b, TDAT_OPT_DONE);
-	u32(&b, 8);
-	next1 = b.len;
-	u64(&b, 0);
-	patch(&b, opt1 + 8, b.len - opt1 - 16, 8);
+	u16(b, TDAT_OPT_CPUCOUNT);
+	u32(b, 4);
+	u32(b, s->ncpus);
+	option_str(b, TDAT_OPT_TRACECLOCK, "[local] global counter");
+	option_str(b, TDAT_OPT_UNAME, "Linux fuzz 6.1.0 x86_64");
+	option_str(b, TDAT_OPT_VERSION, "3.1.6");
+	option_str(b, TDAT_OPT_DATE, "0x1000");
+	option_str(b, TDAT_OPT_CPUSTAT, "entries: 3\noverrun: 0\n");
+	u16(b, TDAT_OPT_DONE);
+	u32(b, 8);
+	next1 = b->len;
+	u64(b, 0);
+	patch(b, opt1 + 8, b->len - opt1 - 16, 8);
+	return next1;
+}
 
-	if (o->latency) {
-		struct bb t = { .be = o->be };
-		size_t lat = b.len;
+/* A latency (text) buffer section and the options section naming it. */
+static void v7_latency(struct bb *b, const struct v7_opts *o, size_t next1)
+{
+	struct bb t = { .be = o->be };
+	size_t lat = b->len, at;
 
-		u16(&b, TDAT_OPT_BUFFER_TEXT);
-		u16(&b, o->comp != COMP_NONE);
-		u32(&b, desc_id("buffer latency"));
-		u64(&b, 0);
-		if (o->comp != COMP_NONE) {
-			u32(&b, 1);
-			compress_block(o->comp, &b, (const uint8_t *)latency_text,
-				       strlen(latency_text));
-		} else {
-			put(&b, latency_text, strlen(latency_text));
-		}
-		patch(&b, lat + 8, b.len - lat - 16, 8);
-		at = b.len;
-		patch(&b, next1, at, 8);
-		u16(&b, 0);
-		u16(&b, 0);
-		u32(&b, desc_id("options"));
-		u64(&b, 0);
-		u64(&t, lat);
-		str(&t, "");
-		str(&t, "local");
-		u16(&b, TDAT_OPT_BUFFER_TEXT);
-		u32(&b, (uint32_t)t.len);
-		put(&b, t.d, t.len);
-		free(t.d);
-		u16(&b, TDAT_OPT_DONE);
-		u32(&b, 8);
-		u64(&b, 0);
-		patch(&b, at + 8, b.len - at - 16, 8);
+	u16(b, TDAT_OPT_BUFFER_TEXT);
+	u16(b, o->comp != COMP_NONE);
+	u32(b, desc_id("buffer latency"));
+	u64(b, 0);
+	if (o->comp != COMP_NONE) {
+		u32(b, 1);
+		compress_block(o->comp, b, (const uint8_t *)latency_text,
+			       strlen(latency_text));
 	} else {
-		/* with an instance, one page per CPU each, to stay small */
-		struct source one = *s;
-
-		for (unsigned int c = 0; o->instance && c < one.ncpus; c++)
-			one.pages[c].len = one.page_size;
-		for (int n = 0; n < (o->instance ? 2 : 1); n++) {
-			size_t fly = flyrecord(&b, &one, o->comp, offs, sizes);
-
-			at = b.len;
-			patch(&b, next1, at, 8);
-			u16(&b, 0);
-			u16(&b, 0);
-			u32(&b, desc_id("options"));
-			u64(&b, 0);
-			buffer_option(&b, &one, fly, n ? "inst" : "", offs, sizes);
-			u16(&b, TDAT_OPT_DONE);
-			u32(&b, 8);
-			next1 = b.len;
-			u64(&b, 0);
-			patch(&b, at + 8, b.len - at - 16, 8);
-		}
+		put(b, latency_text, strlen(latency_text));
 	}
+	patch(b, lat + 8, b->len - lat - 16, 8);
+	at = b->len;
+	patch(b, next1, at, 8);
+	u16(b, 0);
+	u16(b, 0);
+	u32(b, desc_id("options"));
+	u64(b, 0);
+	u64(&t, lat);
+	str(&t, "");
+	str(&t, "local");
+	u16(b, TDAT_OPT_BUFFER_TEXT);
+	u32(b, (uint32_t)t.len);
+	put(b, t.d, t.len);
+	free(t.d);
+	u16(b, TDAT_OPT_DONE);
+	u32(b, 8);
+	u64(b, 0);
+	patch(b, at + 8, b->len - at - 16, 8);
+}
+
+/* Flyrecord buffers (the top one, and an instance when asked), each with
+ * the options section naming it. */
+static void v7_buffers(struct bb *b, const struct source *s,
+		       const struct v7_opts *o, size_t next1)
+{
+	uint64_t offs[MAX_CPUS], sizes[MAX_CPUS];
+	/* with an instance, one page per CPU each, to stay small */
+	struct source one = *s;
+	size_t at;
+
+	for (unsigned int c = 0; o->instance && c < one.ncpus; c++)
+		one.pages[c].len = one.page_size;
+	for (int n = 0; n < (o->instance ? 2 : 1); n++) {
+		size_t fly = flyrecord(b, &one, o->comp, offs, sizes);
+
+		at = b->len;
+		patch(b, next1, at, 8);
+		u16(b, 0);
+		u16(b, 0);
+		u32(b, desc_id("options"));
+		u64(b, 0);
+		buffer_option(b, &one, fly, n ? "inst" : "", offs, sizes);
+		u16(b, TDAT_OPT_DONE);
+		u32(b, 8);
+		next1 = b->len;
+		u64(b, 0);
+		patch(b, at + 8, b->len - at - 16, 8);
+	}
+}
+
+static struct bb build_v7(const struct source *s, const struct v7_opts *o)
+{
+	struct bb b = { .be = o->be };
+	size_t sec[6], first_opt, next1, at;
+
+	first_opt = v7_header(&b, s, o);
+	v7_metadata(&b, s, o, sec);
+	next1 = v7_options(&b, s, first_opt, sec);
+	if (o->latency)
+		v7_latency(&b, o, next1);
+	else
+		v7_buffers(&b, s, o, next1);
 
 	at = b.len;
 	u16(&b, TDAT_OPT_STRINGS);

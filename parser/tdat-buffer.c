@@ -288,7 +288,7 @@ void tdp_buffers_free(struct tdat_file *f)
 		struct tdp_buf *b = &f->bufs[i];
 
 		for (unsigned int c = 0; c < b->pub.ncpus; c++)
-			tdat_stream_free(b->streams[c]);
+			tdp_stream_free(b->streams[c]);
 		free(b->streams);
 		free(b->failed);
 		free(b->extra);
@@ -312,19 +312,19 @@ const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i)
 }
 
 /* Caller holds f->lock. */
-static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
-					     struct tdp_buf *b, size_t c)
+static struct tdp_stream *cpu_stream_locked(struct tdat_file *f,
+					    struct tdp_buf *b, size_t c)
 {
-	struct tdat_stream_damage d;
+	struct tdp_stream_damage d;
 	struct tdat_error e;
 	char msg[256];
 
 	if (b->streams[c] || b->failed[c])
 		return b->streams[c];
 	if (b->kind != TDAT_STREAM_CHUNKS) {
-		b->streams[c] = tdat_stream_new(&f->src, b->kind, b->cpus[c].offset,
-						b->cpus[c].stored_size + b->extra[c],
-						msg, sizeof(msg));
+		b->streams[c] = tdp_stream_new(&f->src, b->kind, b->cpus[c].offset,
+					       b->cpus[c].stored_size + b->extra[c],
+					       msg, sizeof(msg));
 		b->failed[c] = !b->streams[c];
 		return b->streams[c];
 	}
@@ -332,10 +332,10 @@ static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
 	 * A damaged chunk table costs only the chunks from the damage on:
 	 * the ones before it are served, one page after them reads as EIO.
 	 */
-	b->streams[c] = tdat_stream_new_tolerant(&f->src, b->cpus[c].offset,
-						 b->cpus[c].stored_size + b->extra[c],
-						 b->pub.page_size, &d, msg,
-						 sizeof(msg));
+	b->streams[c] = tdp_stream_new_tolerant(&f->src, b->cpus[c].offset,
+						b->cpus[c].stored_size + b->extra[c],
+						b->pub.page_size, &d, msg,
+						sizeof(msg));
 	b->failed[c] = !b->streams[c];
 	if (b->streams[c] && d.table) {
 		memset(&e, 0, sizeof(e));
@@ -355,7 +355,7 @@ static struct tdat_stream *cpu_stream_locked(struct tdat_file *f,
 }
 
 static int cpu_stream(struct tdat_file *f, size_t b, size_t c,
-		      struct tdat_stream **out)
+		      struct tdp_stream **out)
 {
 	struct tdp_buf *buf;
 
@@ -370,19 +370,19 @@ static int cpu_stream(struct tdat_file *f, size_t b, size_t c,
 
 int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)
 {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	int r = cpu_stream(f, b, c, &s);
 
 	if (!r)
-		*size = tdat_stream_size(s);
+		*size = tdp_stream_size(s);
 	return r;
 }
 
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off)
 {
-	struct tdat_stream_damage d;
-	struct tdat_stream *s;
+	struct tdp_stream_damage d;
+	struct tdp_stream *s;
 	struct tdat_error e;
 	bool hit;
 	ssize_t n;
@@ -391,7 +391,7 @@ ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 	if (r)
 		return r;
 	d.first = false;
-	n = tdat_stream_read_partial(s, buf, len, off, &d, &hit);
+	n = tdp_stream_read_partial(s, buf, len, off, &d, &hit);
 	/* One read per damaged chunk sees it first: that one records it. */
 	if (hit && d.first && !d.table) {
 		memset(&e, 0, sizeof(e));
@@ -412,14 +412,14 @@ ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 			  uint64_t len, const char *why)
 {
-	struct tdat_stream_damage w;
-	struct tdat_stream *s;
+	struct tdp_stream_damage w;
+	struct tdp_stream *s;
 	struct tdat_error e;
 	int r = cpu_stream(f, b, c, &s);
 
 	if (r)
 		return r;
-	if (tdat_stream_locate(s, off, &w))
+	if (tdp_stream_locate(s, off, &w))
 		return -ENOENT;
 	memset(&e, 0, sizeof(e));
 	if (f->bufs[b].kind == TDAT_STREAM_CHUNKS) {
@@ -461,13 +461,13 @@ int tdat_section_data_size(struct tdat_file *f, size_t i, uint64_t *size)
 		struct tdp_buf *b = s->buffer >= 0 ? &f->bufs[s->buffer] : NULL;
 
 		for (unsigned int c = 0; b && c < b->pub.ncpus; c++) {
-			struct tdat_stream *st = cpu_stream_locked(f, b, c);
+			struct tdp_stream *st = cpu_stream_locked(f, b, c);
 
 			if (!st) {
 				total = 0;
 				break;
 			}
-			total += tdat_stream_size(st);
+			total += tdp_stream_size(st);
 		}
 		s->data_size = b ? total : s->pub.size;
 		s->size_known = true;

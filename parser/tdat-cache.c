@@ -27,7 +27,7 @@ enum entry_state {
 	ENTRY_FAILED,
 };
 
-struct tdat_cache_entry {
+struct tdp_cache_entry {
 	uint64_t key;
 	void *data;
 	size_t size;
@@ -35,29 +35,30 @@ struct tdat_cache_entry {
 	enum entry_state state;
 	bool done;		/* unreferenced: on the done list, not the LRU */
 	int err;
-	struct tdat_cache_entry *hnext;		/* hash chain */
-	struct tdat_cache_entry *prev, *next;	/* LRU list, unreferenced only */
+	struct tdp_cache_entry *hnext;		/* hash chain */
+	struct tdp_cache_entry *prev, *next;	/* LRU list, unreferenced only */
 };
 
 struct entry_list {
-	struct tdat_cache_entry *head, *tail;	/* head = most recent */
+	struct tdp_cache_entry *head, *tail;	/* head = most recent */
 };
 
-struct tdat_cache {
+struct tdp_cache {
 	pthread_mutex_t lock;
 	pthread_cond_t filled;		/* a fill finished (any key) */
 	size_t max_bytes;
-	struct tdat_cache_entry **buckets;
+	struct tdp_cache_entry **buckets;
 	size_t nbuckets;		/* a power of two */
 	size_t nhashed;			/* entries in the table */
 	struct entry_list lru;		/* unreferenced entries */
 	struct entry_list done;		/* unreferenced, read to their end */
 	size_t done_bytes;		/* data bytes on the done list */
 	size_t done_max;		/* bound on done_bytes */
-	struct tdat_cache_stats st;
+	uint32_t spaces;		/* key ranges handed out */
+	struct tdp_cache_stats st;
 };
 
-static size_t cache_hash(const struct tdat_cache *c, uint64_t key)
+static size_t cache_hash(const struct tdp_cache *c, uint64_t key)
 {
 	/* Offsets share low zero bits: mix before masking. */
 	key ^= key >> 33;
@@ -66,9 +67,9 @@ static size_t cache_hash(const struct tdat_cache *c, uint64_t key)
 	return (size_t)key & (c->nbuckets - 1);
 }
 
-static struct tdat_cache_entry *cache_lookup(struct tdat_cache *c, uint64_t key)
+static struct tdp_cache_entry *cache_lookup(struct tdp_cache *c, uint64_t key)
 {
-	struct tdat_cache_entry *e;
+	struct tdp_cache_entry *e;
 
 	for (e = c->buckets[cache_hash(c, key)]; e; e = e->hnext)
 		if (e->key == key)
@@ -77,9 +78,9 @@ static struct tdat_cache_entry *cache_lookup(struct tdat_cache *c, uint64_t key)
 }
 
 /* Growing is best effort: a failed allocation only makes chains longer. */
-static void cache_grow(struct tdat_cache *c)
+static void cache_grow(struct tdp_cache *c)
 {
-	struct tdat_cache_entry **old = c->buckets, **nb, *e, *next;
+	struct tdp_cache_entry **old = c->buckets, **nb, *e, *next;
 	size_t oldn = c->nbuckets, i, h;
 
 	if (c->nhashed <= 2 * oldn || oldn > SIZE_MAX / 2 / sizeof(*nb))
@@ -100,7 +101,7 @@ static void cache_grow(struct tdat_cache *c)
 	free(old);
 }
 
-static void cache_hash_add(struct tdat_cache *c, struct tdat_cache_entry *e)
+static void cache_hash_add(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
 	size_t h = cache_hash(c, e->key);
 
@@ -110,9 +111,9 @@ static void cache_hash_add(struct tdat_cache *c, struct tdat_cache_entry *e)
 	cache_grow(c);
 }
 
-static void cache_hash_del(struct tdat_cache *c, struct tdat_cache_entry *e)
+static void cache_hash_del(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
-	struct tdat_cache_entry **pp = &c->buckets[cache_hash(c, e->key)];
+	struct tdp_cache_entry **pp = &c->buckets[cache_hash(c, e->key)];
 
 	for (; *pp; pp = &(*pp)->hnext) {
 		if (*pp == e) {
@@ -125,7 +126,7 @@ static void cache_hash_del(struct tdat_cache *c, struct tdat_cache_entry *e)
 }
 
 /* Take an unreferenced entry off its list (LRU or done). */
-static void lru_del(struct tdat_cache *c, struct tdat_cache_entry *e)
+static void lru_del(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
 	struct entry_list *l = e->done ? &c->done : &c->lru;
 
@@ -143,7 +144,7 @@ static void lru_del(struct tdat_cache *c, struct tdat_cache_entry *e)
 }
 
 /* Put an entry whose last reference went at the head of its list. */
-static void lru_add_head(struct tdat_cache *c, struct tdat_cache_entry *e)
+static void lru_add_head(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
 	struct entry_list *l = e->done ? &c->done : &c->lru;
 
@@ -158,7 +159,7 @@ static void lru_add_head(struct tdat_cache *c, struct tdat_cache_entry *e)
 		c->done_bytes += e->size;
 }
 
-static void entry_free(struct tdat_cache_entry *e)
+static void entry_free(struct tdp_cache_entry *e)
 {
 	if (!e)
 		return;
@@ -170,8 +171,8 @@ static void entry_free(struct tdat_cache_entry *e)
  * The entry to evict so that @extra more bytes fit, or NULL: done entries
  * first (oldest first), and those also beyond their own bound.
  */
-static struct tdat_cache_entry *cache_victim(const struct tdat_cache *c,
-					     size_t extra)
+static struct tdp_cache_entry *cache_victim(const struct tdp_cache *c,
+					    size_t extra)
 {
 	bool over = extra > c->max_bytes || c->st.bytes > c->max_bytes - extra;
 
@@ -181,8 +182,8 @@ static struct tdat_cache_entry *cache_victim(const struct tdat_cache *c,
 }
 
 /* Unlink an unreferenced entry; caller holds the lock and frees it. */
-static struct tdat_cache_entry *cache_evict_one(struct tdat_cache *c,
-						struct tdat_cache_entry *e)
+static struct tdp_cache_entry *cache_evict_one(struct tdp_cache *c,
+					       struct tdp_cache_entry *e)
 {
 	lru_del(c, e);
 	cache_hash_del(c, e);
@@ -192,24 +193,24 @@ static struct tdat_cache_entry *cache_evict_one(struct tdat_cache *c,
 	return e;
 }
 
-static void cache_evict(struct tdat_cache *c)
+static void cache_evict(struct tdp_cache *c)
 {
-	struct tdat_cache_entry *e;
+	struct tdp_cache_entry *e;
 
 	while ((e = cache_victim(c, 0)))
 		entry_free(cache_evict_one(c, e));
 }
 
 /**
- * tdat_cache_new() - create a cache
+ * tdp_cache_new() - create a cache
  * @max_bytes: bound on unreferenced data bytes kept; 0 means 64 MiB
  *
- * Return: the cache (free with tdat_cache_free()), or NULL with errno set
+ * Return: the cache (free with tdp_cache_free()), or NULL with errno set
  * (ENOMEM, or the error of the mutex or condition variable creation).
  */
-struct tdat_cache *tdat_cache_new(size_t max_bytes)
+struct tdp_cache *tdp_cache_new(size_t max_bytes)
 {
-	struct tdat_cache *c = calloc(1, sizeof(*c));
+	struct tdp_cache *c = calloc(1, sizeof(*c));
 	int ret;
 
 	if (!c)
@@ -240,15 +241,15 @@ fail:
 }
 
 /**
- * tdat_cache_free() - free a cache and all its entries; NULL is fine
+ * tdp_cache_free() - free a cache and all its entries; NULL is fine
  * @c: cache
  *
  * Context: no other thread may use @c, and no reference may be held (held
  * entries are freed anyway, so their data pointers go stale).
  */
-void tdat_cache_free(struct tdat_cache *c)
+void tdp_cache_free(struct tdp_cache *c)
 {
-	struct tdat_cache_entry *e, *next;
+	struct tdp_cache_entry *e, *next;
 	size_t i;
 
 	if (!c)
@@ -266,7 +267,7 @@ void tdat_cache_free(struct tdat_cache *c)
 }
 
 /* Take a reference on a READY entry; caller holds the lock. */
-static void entry_get(struct tdat_cache *c, struct tdat_cache_entry *e)
+static void entry_get(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
 	if (e->refs++ == 0) {
 		lru_del(c, e);
@@ -276,8 +277,8 @@ static void entry_get(struct tdat_cache *c, struct tdat_cache_entry *e)
 }
 
 /* Wait for someone else's fill of @e; caller holds the lock and a ref. */
-static int cache_wait(struct tdat_cache *c, struct tdat_cache_entry *e,
-		      struct tdat_cache_entry **out)
+static int cache_wait(struct tdp_cache *c, struct tdp_cache_entry *e,
+		      struct tdp_cache_entry **out)
 {
 	int err;
 
@@ -294,9 +295,9 @@ static int cache_wait(struct tdat_cache *c, struct tdat_cache_entry *e,
 }
 
 /* Run @fill for the new entry @e, unlocked; returns with the lock held. */
-static int cache_fill(struct tdat_cache *c, struct tdat_cache_entry *e,
-		      tdat_cache_fill_fn fill, void *ctx,
-		      struct tdat_cache_entry **out)
+static int cache_fill(struct tdp_cache *c, struct tdp_cache_entry *e,
+		      tdp_cache_fill_fn fill, void *ctx,
+		      struct tdp_cache_entry **out)
 {
 	void *data = NULL;
 	size_t size = 0;
@@ -334,7 +335,7 @@ static int cache_fill(struct tdat_cache *c, struct tdat_cache_entry *e,
 }
 
 /**
- * tdat_cache_get() - look up @key, filling it on a miss
+ * tdp_cache_get() - look up @key, filling it on a miss
  * @c: cache
  * @key: key
  * @fill: called (without the lock) when @key is neither present nor being
@@ -346,10 +347,10 @@ static int cache_fill(struct tdat_cache *c, struct tdat_cache_entry *e,
  * waited for), or -ENOMEM.
  * Context: takes the cache lock; may sleep while another thread fills @key.
  */
-int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
-		   void *ctx, struct tdat_cache_entry **out)
+int tdp_cache_get(struct tdp_cache *c, uint64_t key, tdp_cache_fill_fn fill,
+		  void *ctx, struct tdp_cache_entry **out)
 {
-	struct tdat_cache_entry *e;
+	struct tdp_cache_entry *e;
 	int ret;
 
 	*out = NULL;
@@ -385,7 +386,7 @@ int tdat_cache_get(struct tdat_cache *c, uint64_t key, tdat_cache_fill_fn fill,
 }
 
 /* Drop a reference; caller holds the lock. */
-static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
+static void entry_put_locked(struct tdp_cache *c, struct tdp_cache_entry *e,
 			     bool done)
 {
 	if (--e->refs == 0) {
@@ -395,8 +396,46 @@ static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
 	}
 }
 
+/* Fixed at creation, so read without the lock. */
 /**
- * tdat_cache_alloc() - a buffer for a fill, recycled when possible
+ * tdp_cache_max_bytes() - the bound the cache was created with
+ * @c: cache
+ *
+ * Return: the bound in bytes (the default when 0 was asked for).
+ */
+size_t tdp_cache_max_bytes(const struct tdp_cache *c)
+{
+	return c->max_bytes;
+}
+
+#define CACHE_KEY_SPACE_BIT	((uint64_t)1 << 63)
+#define CACHE_KEY_SPACES	((uint32_t)1 << 31)
+
+/*
+ * The ranges are counted, never given back: a caller's entries may stay in
+ * the cache after the caller is gone, and must not meet a newcomer's.
+ */
+/**
+ * tdp_cache_key_space() - reserve a range of keys for one caller
+ * @c: cache
+ *
+ * Return: a key B with the top bit set such that no other call on @c
+ * returns a key in B .. B + 2^32 - 1; 0 when all 2^31 ranges are taken.
+ * Context: takes the cache lock.
+ */
+uint64_t tdp_cache_key_space(struct tdp_cache *c)
+{
+	uint64_t key = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->spaces < CACHE_KEY_SPACES)
+		key = CACHE_KEY_SPACE_BIT | (uint64_t)c->spaces++ << 32;
+	pthread_mutex_unlock(&c->lock);
+	return key;
+}
+
+/**
+ * tdp_cache_alloc() - a buffer for a fill, recycled when possible
  * @c: cache
  * @size: bytes wanted
  *
@@ -408,9 +447,9 @@ static void entry_put_locked(struct tdat_cache *c, struct tdat_cache_entry *e,
  * Return: the buffer, or NULL (out of memory).
  * Context: takes the cache lock; call it from a fill (unlocked).
  */
-void *tdat_cache_alloc(struct tdat_cache *c, size_t size)
+void *tdp_cache_alloc(struct tdp_cache *c, size_t size)
 {
-	struct tdat_cache_entry *e;
+	struct tdp_cache_entry *e;
 	void *p = NULL;
 
 	pthread_mutex_lock(&c->lock);
@@ -429,7 +468,7 @@ void *tdat_cache_alloc(struct tdat_cache *c, size_t size)
 }
 
 /**
- * tdat_cache_put() - drop a reference taken by tdat_cache_get()
+ * tdp_cache_put() - drop a reference taken by tdp_cache_get()
  * @c: cache
  * @e: entry; NULL is fine
  *
@@ -438,7 +477,7 @@ void *tdat_cache_alloc(struct tdat_cache *c, size_t size)
  *
  * Context: takes the cache lock.
  */
-void tdat_cache_put(struct tdat_cache *c, struct tdat_cache_entry *e)
+void tdp_cache_put(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
 	if (!e)
 		return;
@@ -448,18 +487,18 @@ void tdat_cache_put(struct tdat_cache *c, struct tdat_cache_entry *e)
 }
 
 /**
- * tdat_cache_put_done() - drop a reference to an entry read to its end
+ * tdp_cache_put_done() - drop a reference to an entry read to its end
  * @c: cache
  * @e: entry; NULL is fine
  *
- * Like tdat_cache_put(), but when this is the last reference the entry
+ * Like tdp_cache_put(), but when this is the last reference the entry
  * goes to the done list: evicted before any other, and kept only while the
  * done list holds at most a sixteenth of the bound.  A later get takes it
  * back as usual.
  *
  * Context: takes the cache lock.
  */
-void tdat_cache_put_done(struct tdat_cache *c, struct tdat_cache_entry *e)
+void tdp_cache_put_done(struct tdp_cache *c, struct tdp_cache_entry *e)
 {
 	if (!e)
 		return;
@@ -469,39 +508,39 @@ void tdat_cache_put_done(struct tdat_cache *c, struct tdat_cache_entry *e)
 }
 
 /**
- * tdat_cache_entry_data() - the data of a held entry
+ * tdp_cache_entry_data() - the data of a held entry
  * @e: entry
  *
  * Return: the data, valid until the reference is dropped; NULL when the
  * size is 0.
  */
-const void *tdat_cache_entry_data(const struct tdat_cache_entry *e)
+const void *tdp_cache_entry_data(const struct tdp_cache_entry *e)
 {
 	return e->data;
 }
 
 /**
- * tdat_cache_entry_size() - the size of a held entry's data
+ * tdp_cache_entry_size() - the size of a held entry's data
  * @e: entry
  *
  * Return: the size in bytes.
  */
-size_t tdat_cache_entry_size(const struct tdat_cache_entry *e)
+size_t tdp_cache_entry_size(const struct tdp_cache_entry *e)
 {
 	return e->size;
 }
 
 /**
- * tdat_cache_stats() - copy the counters
+ * tdp_cache_stats() - copy the counters
  * @c: cache
  * @st: filled in
  *
  * Context: takes the cache lock.
  */
-void tdat_cache_stats(const struct tdat_cache *c, struct tdat_cache_stats *st)
+void tdp_cache_stats(const struct tdp_cache *c, struct tdp_cache_stats *st)
 {
 	/* The lock is the only thing touched: the cache stays logically const. */
-	struct tdat_cache *mc = (struct tdat_cache *)c;
+	struct tdp_cache *mc = (struct tdp_cache *)c;
 
 	pthread_mutex_lock(&mc->lock);
 	*st = mc->st;

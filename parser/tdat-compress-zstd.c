@@ -45,6 +45,13 @@ static ZSTD_DCtx *zstd_dctx(void)
 	return d;
 }
 
+static int zstd_err(size_t ret)
+{
+	if (ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation)
+		return -ENOMEM;
+	return -EIO;
+}
+
 static int zstd_supported(const char *version)
 {
 	(void)version;	/* trace-cmd accepts any zstd version */
@@ -63,18 +70,54 @@ static int zstd_decompress(const void *src, size_t src_len, void *dst,
 		/* No per-thread context: a one-shot one still works. */
 		ret = ZSTD_decompress(dst, dst_len, src, src_len);
 	}
-	if (ZSTD_isError(ret)) {
-		if (ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation)
-			return -ENOMEM;
-		return -EIO;
-	}
+	if (ZSTD_isError(ret))
+		return zstd_err(ret);
 	if (ret != dst_len)
 		return -EIO;
 	return 0;
 }
 
-const struct tdat_compress_ops tdat_compress_zstd = {
+/* A decoder of its own: the per-thread one is reset by every call above. */
+static void *zstd_dec_new(void)
+{
+	return ZSTD_createDCtx();
+}
+
+static int zstd_dec_reset(void *dec)
+{
+	size_t ret = ZSTD_DCtx_reset(dec, ZSTD_reset_session_only);
+
+	return ZSTD_isError(ret) ? zstd_err(ret) : 0;
+}
+
+static int zstd_dec_run(void *dec, const void *src, size_t *src_len, bool last,
+			void *dst, size_t *dst_len, bool *end)
+{
+	ZSTD_inBuffer in = { .src = src, .size = *src_len };
+	ZSTD_outBuffer out = { .dst = dst, .size = *dst_len };
+	size_t ret = ZSTD_decompressStream(dec, &out, &in);
+
+	*src_len = in.pos;
+	*dst_len = out.pos;
+	*end = false;
+	if (ZSTD_isError(ret))
+		return zstd_err(ret);
+	/* 0: a frame is complete and flushed; more input starts the next. */
+	*end = last && in.pos == in.size && ret == 0;
+	return 0;
+}
+
+static void zstd_dec_free(void *dec)
+{
+	ZSTD_freeDCtx(dec);
+}
+
+const struct tdp_compress_ops tdp_compress_zstd = {
 	.name = "zstd",
 	.supported = zstd_supported,
 	.decompress = zstd_decompress,
+	.dec_new = zstd_dec_new,
+	.dec_reset = zstd_dec_reset,
+	.dec_run = zstd_dec_run,
+	.dec_free = zstd_dec_free,
 };

@@ -6,13 +6,13 @@
 
 #include "tdat-compress.h"
 
-static const struct tdat_compress_ops *const tdat_compressors[] = {
-	&tdat_compress_zstd,
-	&tdat_compress_zlib,
+static const struct tdp_compress_ops *const tdp_compressors[] = {
+	&tdp_compress_zstd,
+	&tdp_compress_zlib,
 };
 
 /**
- * tdat_compress_find() - look up a decompressor by the header's name
+ * tdp_compress_find() - look up a decompressor by the header's name
  * @name: compression name from the file header; may be NULL
  *
  * The name must match exactly, as trace-cmd compares it.
@@ -20,14 +20,14 @@ static const struct tdat_compress_ops *const tdat_compressors[] = {
  * Return: the ops, or NULL for "none", for NULL and for unknown names (the
  * caller tells them apart).
  */
-const struct tdat_compress_ops *tdat_compress_find(const char *name)
+const struct tdp_compress_ops *tdp_compress_find(const char *name)
 {
 	size_t i;
 
 	if (!name)
 		return NULL;
-	for (i = 0; i < sizeof(tdat_compressors) / sizeof(tdat_compressors[0]); i++)
-		if (!strcmp(tdat_compressors[i]->name, name))
-			return tdat_compressors[i];
+	for (i = 0; i < sizeof(tdp_compressors) / sizeof(tdp_compressors[0]); i++)
+		if (!strcmp(tdp_compressors[i]->name, name))
+			return tdp_compressors[i];
 	return NULL;
 }

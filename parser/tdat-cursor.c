@@ -127,11 +127,11 @@ int tdp_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
  * Return: the stream (freed by tdat_close()), or NULL with the open error
  * message set and errno set.
  */
-struct tdat_stream *tdp_stream_own(struct tdat_file *f, enum tdat_stream_kind kind,
-				   uint64_t off, uint64_t size)
+struct tdp_stream *tdp_stream_own(struct tdat_file *f, enum tdp_stream_kind kind,
+				  uint64_t off, uint64_t size)
 {
 	char msg[256] = "";
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	void *n;
 
 	n = tdp_grow(f->streams, &f->streams_cap, f->nstreams + 1,
@@ -139,7 +139,7 @@ struct tdat_stream *tdp_stream_own(struct tdat_file *f, enum tdat_stream_kind ki
 	if (!n)
 		return NULL;
 	f->streams = n;
-	s = tdat_stream_new(&f->src, kind, off, size, msg, sizeof(msg));
+	s = tdp_stream_new(&f->src, kind, off, size, msg, sizeof(msg));
 	if (!s) {
 		int e = errno ? errno : EINVAL;
 
@@ -247,7 +247,7 @@ static int cur_get(struct tdp_cur *c, void *buf, size_t len, uint64_t pos)
 		memcpy(buf, c->mem + pos, len);
 		return 0;
 	}
-	r = tdat_stream_read(c->s, buf, len, pos);
+	r = tdp_stream_read(c->s, buf, len, pos);
 	if (r < 0)
 		return (int)r;
 	return (size_t)r == len ? 0 : -EIO;

@@ -42,7 +42,7 @@
 struct tdp_cur {
 	struct tdat_file *f;
 	const uint8_t *mem;
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	uint64_t pos;
 	uint64_t end;
 	bool raw;
@@ -59,8 +59,8 @@ int tdp_parse_page_size(struct tdat_file *f, uint32_t v, uint64_t where,
 			const char *what);
 
 /* the file's tables */
-struct tdat_stream *tdp_stream_own(struct tdat_file *f, enum tdat_stream_kind kind,
-				   uint64_t off, uint64_t size);
+struct tdp_stream *tdp_stream_own(struct tdat_file *f, enum tdp_stream_kind kind,
+				  uint64_t off, uint64_t size);
 int tdp_option_add(struct tdat_file *f, uint16_t id, uint32_t size,
 		   uint64_t offset, const void *data);
 long tdp_find_section(const struct tdat_file *f, uint64_t off);

@@ -111,7 +111,7 @@ static int section_streams(struct tdat_file *f)
 				f->err[0] = '\0';
 			continue;
 		}
-		s->pub.data_size = s->data_size = tdat_stream_size(s->s);
+		s->pub.data_size = s->data_size = tdp_stream_size(s->s);
 	}
 	return 0;
 }
@@ -123,7 +123,7 @@ static int read_strings(struct tdat_file *f)
 	for (size_t i = 0; i < f->nsecs; i++) {
 		struct tdp_sec *s = &f->secs[i];
 		bool comp = s->pub.flags & TDAT_SECTION_COMPRESSED;
-		struct tdat_stream *st;
+		struct tdp_stream *st;
 		uint64_t sz;
 		ssize_t r;
 		char *n;
@@ -139,7 +139,7 @@ static int read_strings(struct tdat_file *f)
 		if (!st)
 			return -errno;
 		s->s = st;
-		sz = tdat_stream_size(st);
+		sz = tdp_stream_size(st);
 		if (sz > TDAT_STREAM_MAX_BLOCK || len + sz + 1 > TDAT_STREAM_MAX_BLOCK)
 			return tdp_fail(f, EINVAL, "section %zu (id 15) at offset %llu: strings too big",
 					i, (unsigned long long)s->pub.offset);
@@ -147,7 +147,7 @@ static int read_strings(struct tdat_file *f)
 		if (!n)
 			return -ENOMEM;
 		f->strings = n;
-		r = tdat_stream_read(st, f->strings + len, (size_t)sz, 0);
+		r = tdp_stream_read(st, f->strings + len, (size_t)sz, 0);
 		if (r != (ssize_t)sz)
 			return tdp_fail(f, EINVAL,
 					"section %zu (id 15) at offset %llu: cannot read the strings",
@@ -173,11 +173,11 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 	if (!s->s)
 		return tdp_fail(f, EINVAL, "options section at offset %llu cannot be read",
 				(unsigned long long)s->pub.offset);
-	len = tdat_stream_size(s->s);
+	len = tdp_stream_size(s->s);
 	buf = malloc(len ? (size_t)len : 1);
 	if (!buf)
 		return -ENOMEM;
-	if (tdat_stream_read(s->s, buf, (size_t)len, 0) != (ssize_t)len) {
+	if (tdp_stream_read(s->s, buf, (size_t)len, 0) != (ssize_t)len) {
 		r = tdp_fail(f, EINVAL, "options section at offset %llu cannot be read",
 			     (unsigned long long)s->pub.offset);
 		goto out;

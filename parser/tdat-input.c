@@ -97,7 +97,7 @@ static int header_compression(struct tdat_file *f, const uint8_t *h, size_t n,
 		return tdp_fail(f, EINVAL, "truncated header at offset %zu (compression version)", len);
 	memcpy(f->comp_version, h + len, (size_t)(nul - (const char *)h) - len + 1);
 	if (strcmp(f->comp_name, "none")) {
-		f->ops = tdat_compress_find(f->comp_name);
+		f->ops = tdp_compress_find(f->comp_name);
 		if (!f->ops)
 			return tdp_fail(f, EPROTONOSUPPORT,
 					"unknown compression \"%s\" at offset %zu",
@@ -178,8 +178,8 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 		goto fail;
 	}
 	f->file_size = (uint64_t)st.st_size;
-	f->cache = tdat_cache_new(opts && opts->cache_size ? (size_t)opts->cache_size :
-				  (size_t)DEFAULT_CACHE_SIZE);
+	f->cache = tdp_cache_new(opts && opts->cache_size ? (size_t)opts->cache_size :
+				 (size_t)DEFAULT_CACHE_SIZE);
 	if (!f->cache) {
 		r = -errno;
 		goto fail;
@@ -232,12 +232,12 @@ void tdat_close(struct tdat_file *f)
 		free((void *)f->opts[i].data);
 	free(f->opts);
 	for (size_t i = 0; i < f->nstreams; i++)
-		tdat_stream_free(f->streams[i]);
+		tdp_stream_free(f->streams[i]);
 	free(f->streams);
 	free(f->secs);
 	free(f->strings);
 	free(f->traceclock);
-	tdat_cache_free(f->cache);
+	tdp_cache_free(f->cache);
 	if (f->fd >= 0)
 		close(f->fd);
 	pthread_mutex_destroy(&f->lock);

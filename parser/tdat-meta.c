@@ -34,7 +34,7 @@ static char *line_value(const char *text, size_t len, const char *key)
 }
 
 static int add_format(struct tdat_file *f, const char *system, char *name,
-		      int id, struct tdat_stream *s, uint64_t off, uint64_t size)
+		      int id, struct tdp_stream *s, uint64_t off, uint64_t size)
 {
 	struct tdp_fmt *e;
 	void *n = tdp_grow(f->fmts, &f->fmts_cap, f->nfmts + 1, sizeof(*f->fmts), 64);
@@ -298,28 +298,21 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 {
 	struct tdp_sec *s = &f->secs[i];
 	struct tdp_cur c = { .f = f, .s = s->s };
-	uint8_t *mem = NULL;
 	int r;
 
 	if (!s->s)
 		return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
 				i, id, (unsigned long long)s->pub.offset);
-	c.end = tdat_stream_size(s->s);
+	c.end = tdp_stream_size(s->s);
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
-		/* Decompress once for the check; parse from memory. */
-		ssize_t got;
-
-		mem = malloc(c.end ? (size_t)c.end : 1);
-		if (!mem)
-			return -ENOMEM;
-		got = tdat_stream_read(s->s, mem, (size_t)c.end, 0);
-		if (got != (ssize_t)c.end) {
-			free(mem);
+		/* Decompress once (in pieces) for the check; parse through the stream. */
+		r = tdp_stream_check(s->s);
+		if (r == -ENOMEM)
+			return r;
+		if (r)
 			return tdp_fail(f, EINVAL,
 					"section %zu (id %u) at offset %llu does not decompress",
 					i, id, (unsigned long long)s->pub.offset);
-		}
-		c.mem = mem;
 		c.sec_off = s->pub.offset;
 	} else {
 		c.raw = true;
@@ -351,7 +344,6 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		r = tdp_meta_sized(&c, TDAT_META_MODULES, 0);
 		break;
 	}
-	free(mem);
 	return r;
 }
 
@@ -424,7 +416,7 @@ static ssize_t blob_read(const struct tdp_blob *b, void *buf, size_t len,
 		len = (size_t)(b->size - off);
 	if (!len)
 		return 0;
-	return tdat_stream_read(b->s, buf, len, b->off + off);
+	return tdp_stream_read(b->s, buf, len, b->off + off);
 }
 
 ssize_t tdat_meta_read(struct tdat_file *f, enum tdat_meta which, void *buf,
@@ -467,6 +459,6 @@ ssize_t tdat_section_read(struct tdat_file *f, size_t i, void *buf, size_t len,
 		return -EIO;
 	b.s = f->secs[i].s;
 	b.off = 0;
-	b.size = tdat_stream_size(b.s);
+	b.size = tdp_stream_size(b.s);
 	return blob_read(&b, buf, len, off);
 }

@@ -47,7 +47,7 @@
  * @size: length
  */
 struct tdp_blob {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	uint64_t off;
 	uint64_t size;
 };
@@ -64,7 +64,7 @@ struct tdp_blob {
  */
 struct tdp_sec {
 	struct tdat_section pub;
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	long buffer;
 	bool size_known;
 	uint64_t data_size;
@@ -95,8 +95,8 @@ struct tdp_fmt {
 struct tdp_buf {
 	struct tdat_buffer pub;
 	struct tdat_cpu_data *cpus;
-	enum tdat_stream_kind kind;
-	struct tdat_stream **streams;
+	enum tdp_stream_kind kind;
+	struct tdp_stream **streams;
 	bool *failed;
 	uint8_t *extra;
 	size_t order;
@@ -125,8 +125,8 @@ struct tdp_errlog {
 struct tdat_file {
 	int fd;
 	uint64_t file_size;
-	struct tdat_source src;
-	struct tdat_cache *cache;
+	struct tdp_source src;
+	struct tdp_cache *cache;
 	pthread_mutex_t lock;
 	struct tdp_errlog errlog;
 
@@ -137,7 +137,7 @@ struct tdat_file {
 	uint32_t page_size;
 	char comp_name[64];
 	char comp_version[64];
-	const struct tdat_compress_ops *ops;
+	const struct tdp_compress_ops *ops;
 
 	struct tdp_sec *secs;
 	size_t nsecs;
@@ -156,7 +156,7 @@ struct tdat_file {
 	struct tdp_buf *bufs;
 	size_t nbufs, bufs_cap;
 
-	struct tdat_stream **streams;
+	struct tdp_stream **streams;
 	size_t nstreams, streams_cap;
 
 	unsigned int cpu_count;	/* 0 until known */

@@ -2,10 +2,10 @@
 /*
  * tdat-stream.c - raw, single-block and chunked streams of a trace file.
  *
- * A BLOCK stream is handled as a CHUNKS stream of one chunk with a larger
- * size limit: both keep a table of { header offset, sizes, uncompressed
- * start } and fetch each piece from the chunk cache, keyed by the header
- * offset.
+ * Both compressed layouts keep a table of { header offset, sizes,
+ * uncompressed start }: a BLOCK stream has one entry, the block.  A chunk
+ * is decompressed whole into one cache entry keyed by its header offset;
+ * a block is read in pieces by tdat-pieces.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tdat-pieces.h"
 #include "tdat-stream.h"
 #include "tdat-util.h"
 
@@ -36,22 +37,23 @@ struct stream_chunk {
 	uint8_t state;		/* enum chunk_state; atomic once published */
 };
 
-struct tdat_stream {
-	struct tdat_source src;	/* a copy; the fd and cache stay the caller's */
-	enum tdat_stream_kind kind;
+struct tdp_stream {
+	struct tdp_source src;	/* a copy; the fd and cache stay the caller's */
+	enum tdp_stream_kind kind;
 	uint64_t offset;
 	uint64_t stored_size;
 	uint64_t size;		/* uncompressed */
 	uint32_t nchunks;
 	struct stream_chunk *chunks;
 	uint64_t tail_stored;	/* file bytes behind a CHUNK_TABLE tail */
+	struct tdp_pieces *pieces;	/* BLOCK only: its decoding */
 };
 
 /* What a cache fill needs to produce one chunk. */
 struct chunk_fill {
-	struct tdat_cache *cache;
+	struct tdp_cache *cache;
 	int fd;
-	const struct tdat_compress_ops *ops;
+	const struct tdp_compress_ops *ops;
 	uint64_t hdr;
 	uint32_t csize;
 	uint32_t usize;
@@ -69,7 +71,7 @@ set_err(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static uint32_t get32(const struct tdat_source *src, const unsigned char *p)
+static uint32_t get32(const struct tdp_source *src, const unsigned char *p)
 {
 	return tdp_get32(src->big_endian, p);
 }
@@ -81,7 +83,7 @@ static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 }
 
 /* Read the 8-byte header of one chunk at @hdr and check it against @end. */
-static int read_chunk_hdr(const struct tdat_stream *s, uint32_t idx,
+static int read_chunk_hdr(const struct tdp_stream *s, uint32_t idx,
 			  uint64_t hdr, uint64_t end, uint32_t max,
 			  struct stream_chunk *ch, char *err, size_t errlen)
 {
@@ -124,8 +126,9 @@ static int read_chunk_hdr(const struct tdat_stream *s, uint32_t idx,
 	return 0;
 }
 
-static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
+static int stream_init_block(struct tdp_stream *s, char *err, size_t errlen)
 {
+	const struct stream_chunk *ch;
 	uint64_t end = s->offset + s->stored_size;
 	int ret;
 
@@ -133,11 +136,21 @@ static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
 	if (!s->chunks)
 		return -ENOMEM;
 	s->nchunks = 1;
+	ch = &s->chunks[0];
 	ret = read_chunk_hdr(s, 0, s->offset, end, TDAT_STREAM_MAX_BLOCK,
 			     &s->chunks[0], err, errlen);
 	if (ret)
 		return ret;
-	s->size = s->chunks[0].usize;
+	s->size = ch->usize;
+	s->pieces = tdp_pieces_new(s->src.fd, s->src.ops, s->src.cache,
+				   ch->hdr + CHUNK_HDR_SIZE, ch->csize, ch->usize);
+	if (!s->pieces) {
+		ret = errno ? -errno : -ENOMEM;
+		if (ret == -EOVERFLOW)
+			set_err(err, errlen, "block at offset %" PRIu64 ": too many streams for one cache",
+				s->offset);
+		return ret;
+	}
 	return 0;
 }
 
@@ -147,7 +160,7 @@ static int stream_init_block(struct tdat_stream *s, char *err, size_t errlen)
  * pseudo-chunk of @tail_size bytes (may be 0) stands for the rest; @err
  * then holds the reason and *@broken is set.
  */
-static int stream_init_chunks(struct tdat_stream *s, bool tolerant,
+static int stream_init_chunks(struct tdp_stream *s, bool tolerant,
 			      uint32_t tail_size, bool *broken, char *err,
 			      size_t errlen)
 {
@@ -224,13 +237,13 @@ table:
 	return 0;
 }
 
-static struct tdat_stream *stream_new(const struct tdat_source *src,
-				      enum tdat_stream_kind kind, uint64_t offset,
-				      uint64_t stored_size, bool tolerant,
-				      uint32_t tail, bool *broken, char *err,
-				      size_t errlen)
+static struct tdp_stream *stream_new(const struct tdp_source *src,
+				     enum tdp_stream_kind kind, uint64_t offset,
+				     uint64_t stored_size, bool tolerant,
+				     uint32_t tail, bool *broken, char *err,
+				     size_t errlen)
 {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	int ret = -EINVAL;
 
 	*broken = false;
@@ -276,9 +289,9 @@ static struct tdat_stream *stream_new(const struct tdat_source *src,
 		break;
 	}
 	if (ret) {
-		if (ret == -ENOMEM)
+		if (ret == -ENOMEM || ret == -EAGAIN)
 			set_err(err, errlen, "out of memory");
-		tdat_stream_free(s);
+		tdp_stream_free(s);
 		errno = -ret;
 		return NULL;
 	}
@@ -286,7 +299,7 @@ static struct tdat_stream *stream_new(const struct tdat_source *src,
 }
 
 /**
- * tdat_stream_new() - describe a stream stored at @offset
+ * tdp_stream_new() - describe a stream stored at @offset
  * @src: the file; copied, but its fd and cache must outlive the stream
  * @kind: layout
  * @offset: file offset of the stream's first byte (of the block or chunk
@@ -300,13 +313,13 @@ static struct tdat_stream *stream_new(const struct tdat_source *src,
  * decompressed.  Bytes after the last chunk, inside @stored_size, are
  * ignored.
  *
- * Return: a new stream (free with tdat_stream_free()), or NULL with errno
+ * Return: a new stream (free with tdp_stream_free()), or NULL with errno
  * set (EINVAL for a damaged header or a compressed stream without a
  * decompressor, ENOMEM, or the errno of a failed read).
  */
-struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
-				    enum tdat_stream_kind kind, uint64_t offset,
-				    uint64_t stored_size, char *err, size_t errlen)
+struct tdp_stream *tdp_stream_new(const struct tdp_source *src,
+				  enum tdp_stream_kind kind, uint64_t offset,
+				  uint64_t stored_size, char *err, size_t errlen)
 {
 	bool broken;
 
@@ -315,29 +328,34 @@ struct tdat_stream *tdat_stream_new(const struct tdat_source *src,
 }
 
 /**
- * tdat_stream_new_tolerant() - describe a chunked stream, keeping what is
+ * tdp_stream_new_tolerant() - describe a chunked stream, keeping what is
  * readable of a damaged chunk table
- * @src: the file; copied, but its fd and cache must outlive the stream
+ * @src: the file
  * @offset: file offset of the u32 chunk count
  * @stored_size: bytes the stream occupies in the file
- * @tail: uncompressed bytes shown as damaged after the last good chunk
- *	when the table is damaged
- * @damage: set to the table damage (@damage->length 0 and @damage->table
- *	false when the table is sound)
- * @err: the reason for the damage or failure; may be NULL
+ * @tail: uncompressed bytes to show as damaged after the last good chunk
+ *	when the table is damaged (a page size); 0 shows none
+ * @damage: set when the table is damaged (@damage->table true); its
+ *	@length is 0 when no table damage was found
+ * @err: on damage or failure, a message naming what is wrong and where
  * @errlen: size of @err
  *
- * Return: a new stream (free with tdat_stream_free()), or NULL with errno
- * set (EINVAL when the stored range is outside the file or there is no
- * decompressor, ENOMEM, or the errno of a failed read).
+ * Like tdp_stream_new() for TDAT_STREAM_CHUNKS, except that a chunk count
+ * that does not fit, or a chunk header that does not fit the stream or
+ * claims too much, ends the table there instead of failing: the chunks
+ * before it are served and the next @tail bytes read as damaged (-EIO).
+ *
+ * Return: a new stream (free with tdp_stream_free()), or NULL with errno
+ * set (EINVAL when the stored range is outside the file, ENOMEM, or the
+ * errno of a failed read).
  */
-struct tdat_stream *tdat_stream_new_tolerant(const struct tdat_source *src,
-					     uint64_t offset, uint64_t stored_size,
-					     uint32_t tail,
-					     struct tdat_stream_damage *damage,
-					     char *err, size_t errlen)
+struct tdp_stream *tdp_stream_new_tolerant(const struct tdp_source *src,
+					   uint64_t offset, uint64_t stored_size,
+					   uint32_t tail,
+					   struct tdp_stream_damage *damage,
+					   char *err, size_t errlen)
 {
-	struct tdat_stream *s;
+	struct tdp_stream *s;
 	bool broken;
 
 	memset(damage, 0, sizeof(*damage));
@@ -357,26 +375,27 @@ struct tdat_stream *tdat_stream_new_tolerant(const struct tdat_source *src,
 }
 
 /**
- * tdat_stream_free() - free a stream
+ * tdp_stream_free() - free a stream
  * @s: stream, or NULL
  *
  * Cached chunks stay in the cache (they belong to it).
  */
-void tdat_stream_free(struct tdat_stream *s)
+void tdp_stream_free(struct tdp_stream *s)
 {
 	if (!s)
 		return;
+	tdp_pieces_free(s->pieces);
 	free(s->chunks);
 	free(s);
 }
 
 /**
- * tdat_stream_size() - uncompressed size of a stream
+ * tdp_stream_size() - uncompressed size of a stream
  * @s: stream
  *
  * Return: the size in bytes.
  */
-uint64_t tdat_stream_size(const struct tdat_stream *s)
+uint64_t tdp_stream_size(const struct tdp_stream *s)
 {
 	return s->size;
 }
@@ -389,7 +408,7 @@ static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
 
 	(void)key;
 	in = malloc(cf->csize ? cf->csize : 1);
-	out = tdat_cache_alloc(cf->cache, cf->usize);
+	out = tdp_cache_alloc(cf->cache, cf->usize);
 	if (!in || !out) {
 		free(in);
 		free(out);
@@ -408,7 +427,7 @@ static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
 	return 0;
 }
 
-static void chunk_fill_init(const struct tdat_stream *s,
+static void chunk_fill_init(const struct tdp_stream *s,
 			    const struct stream_chunk *ch, struct chunk_fill *cf)
 {
 	memset(cf, 0, sizeof(*cf));
@@ -421,7 +440,7 @@ static void chunk_fill_init(const struct tdat_stream *s,
 }
 
 /* The chunk holding @off, which is below s->size: the last one starting at or before it. */
-static uint32_t chunk_find(const struct tdat_stream *s, uint64_t off)
+static uint32_t chunk_find(const struct tdp_stream *s, uint64_t off)
 {
 	uint32_t lo = 0, hi = s->nchunks - 1, mid;
 
@@ -435,8 +454,8 @@ static uint32_t chunk_find(const struct tdat_stream *s, uint64_t off)
 	return lo;
 }
 
-static void damage_of(const struct tdat_stream *s, uint32_t i,
-		      struct tdat_stream_damage *d)
+static void damage_of(const struct tdp_stream *s, uint32_t i,
+		      struct tdp_stream_damage *d)
 {
 	const struct stream_chunk *ch = &s->chunks[i];
 
@@ -452,15 +471,17 @@ static void damage_of(const struct tdat_stream *s, uint32_t i,
 }
 
 /**
- * tdat_stream_locate() - where the byte at @off of the stream is stored
+ * tdp_stream_locate() - where the byte at @off of the stream is stored
  * @s: stream
- * @off: offset in the uncompressed stream
- * @where: filled in (see tdat-stream.h)
+ * @off: offset in the uncompressed stream, below its size
+ * @where: @hdr set to the file offset of the byte (RAW) or of its chunk's
+ *	header, @stored to the chunk's stored size (0 for RAW), @chunk,
+ *	@start and @length to the chunk's index and range (RAW: 0, 0, size)
  *
  * Return: 0, or -ERANGE when @off is not inside the stream.
  */
-int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
-		       struct tdat_stream_damage *where)
+int tdp_stream_locate(const struct tdp_stream *s, uint64_t off,
+		      struct tdp_stream_damage *where)
 {
 	if (off >= s->size)
 		return -ERANGE;
@@ -474,12 +495,45 @@ int tdat_stream_locate(const struct tdat_stream *s, uint64_t off,
 	return 0;
 }
 
-static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
+/*
+ * Record that chunk @i (0 for a block) is damaged: set *@hit and @damage,
+ * whose @first only the read that found it first sees set.
+ */
+static void mark_bad(struct tdp_stream *s, uint32_t i,
+		     struct tdp_stream_damage *damage, bool *hit)
+{
+	uint8_t unknown = CHUNK_UNKNOWN;
+	bool first;
+
+	first = __atomic_compare_exchange_n(&s->chunks[i].state, &unknown,
+					    CHUNK_BAD, false, __ATOMIC_RELAXED,
+					    __ATOMIC_RELAXED);
+	damage_of(s, i, damage);
+	if (damage)
+		damage->first = first;
+	*hit = true;
+}
+
+static ssize_t stream_read_block(struct tdp_stream *s, unsigned char *buf,
+				 size_t len, uint64_t off,
+				 struct tdp_stream_damage *damage, bool *hit)
+{
+	ssize_t n = -EIO;
+
+	/* A block known bad fails at once: no decompression per read. */
+	if (__atomic_load_n(&s->chunks[0].state, __ATOMIC_RELAXED) == CHUNK_UNKNOWN)
+		n = tdp_pieces_read(s->pieces, buf, len, off);
+	if (n == -EIO)
+		mark_bad(s, 0, damage, hit);
+	return n;
+}
+
+static ssize_t stream_read_chunks(struct tdp_stream *s, unsigned char *buf,
 				  size_t len, uint64_t off,
-				  struct tdat_stream_damage *damage, bool *hit)
+				  struct tdp_stream_damage *damage, bool *hit)
 {
 	const struct stream_chunk *ch;
-	struct tdat_cache_entry *e;
+	struct tdp_cache_entry *e;
 	struct chunk_fill cf;
 	uint32_t i = chunk_find(s, off);
 	size_t done = 0, n;
@@ -497,35 +551,23 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 		/* A chunk known bad fails at once: no decompression per read. */
 		if (__atomic_load_n(&ch->state, __ATOMIC_RELAXED) == CHUNK_UNKNOWN) {
 			chunk_fill_init(s, ch, &cf);
-			ret = tdat_cache_get(s->src.cache, ch->hdr, chunk_fill,
-					     &cf, &e);
+			ret = tdp_cache_get(s->src.cache, ch->hdr, chunk_fill,
+					    &cf, &e);
 		}
 		/* The cache serves what fill made: re-check, keys are shared. */
-		if (!ret && tdat_cache_entry_size(e) != ch->usize) {
-			tdat_cache_put(s->src.cache, e);
+		if (!ret && tdp_cache_entry_size(e) != ch->usize) {
+			tdp_cache_put(s->src.cache, e);
 			ret = -EIO;
 		}
-		if (ret == -EIO) {
-			uint8_t unknown = CHUNK_UNKNOWN;
-
-			bool first;
-
-			first = __atomic_compare_exchange_n(&s->chunks[i].state,
-							    &unknown, CHUNK_BAD,
-							    false, __ATOMIC_RELAXED,
-							    __ATOMIC_RELAXED);
-			damage_of(s, i, damage);
-			if (damage)
-				damage->first = first;
-			*hit = true;
-		}
+		if (ret == -EIO)
+			mark_bad(s, i, damage, hit);
 		if (ret)
 			return done ? (ssize_t)done : ret;
 		in = off + done - ch->start;
 		n = ch->usize - in;
 		if (n > len - done)
 			n = len - done;
-		memcpy(buf + done, (const unsigned char *)tdat_cache_entry_data(e) + in, n);
+		memcpy(buf + done, (const unsigned char *)tdp_cache_entry_data(e) + in, n);
 		/*
 		 * A read at least a chunk long that ends this chunk is a bulk
 		 * sequential reader (a raw file through the page cache, which
@@ -533,9 +575,9 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 		 * reads (text decoding) keep plain LRU.
 		 */
 		if (in + n == ch->usize && len >= ch->usize)
-			tdat_cache_put_done(s->src.cache, e);
+			tdp_cache_put_done(s->src.cache, e);
 		else
-			tdat_cache_put(s->src.cache, e);
+			tdp_cache_put(s->src.cache, e);
 		done += n;
 		i++;
 	}
@@ -543,7 +585,7 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
 }
 
 /**
- * tdat_stream_read_partial() - read uncompressed bytes up to any damage
+ * tdp_stream_read_partial() - read uncompressed bytes up to any damage
  * @s: stream
  * @buf: destination
  * @len: bytes wanted; at most SSIZE_MAX are read
@@ -556,9 +598,9 @@ static ssize_t stream_read_chunks(struct tdat_stream *s, unsigned char *buf,
  * when @off itself is damaged (@hit set); another negative errno.
  * Context: may block while another thread decompresses the same chunk.
  */
-ssize_t tdat_stream_read_partial(struct tdat_stream *s, void *buf, size_t len,
-				 uint64_t off, struct tdat_stream_damage *damage,
-				 bool *hit)
+ssize_t tdp_stream_read_partial(struct tdp_stream *s, void *buf, size_t len,
+				uint64_t off, struct tdp_stream_damage *damage,
+				bool *hit)
 {
 	int ret;
 
@@ -569,14 +611,16 @@ ssize_t tdat_stream_read_partial(struct tdat_stream *s, void *buf, size_t len,
 		len = (size_t)(s->size - off);
 	if (len > SSIZE_MAX)
 		len = SSIZE_MAX;
-	if (s->kind != TDAT_STREAM_RAW)
+	if (s->kind == TDAT_STREAM_BLOCK)
+		return stream_read_block(s, buf, len, off, damage, hit);
+	if (s->kind == TDAT_STREAM_CHUNKS)
 		return stream_read_chunks(s, buf, len, off, damage, hit);
 	ret = pread_full(s->src.fd, buf, len, s->offset + off);
 	return ret ? ret : (ssize_t)len;
 }
 
 /**
- * tdat_stream_read() - read uncompressed bytes
+ * tdp_stream_read() - read uncompressed bytes
  * @s: stream
  * @buf: destination
  * @len: bytes wanted; at most SSIZE_MAX are read
@@ -587,11 +631,42 @@ ssize_t tdat_stream_read_partial(struct tdat_stream *s, void *buf, size_t len,
  * another negative errno.
  * Context: may block while another thread decompresses the same chunk.
  */
-ssize_t tdat_stream_read(struct tdat_stream *s, void *buf, size_t len, uint64_t off)
+ssize_t tdp_stream_read(struct tdp_stream *s, void *buf, size_t len, uint64_t off)
 {
 	bool hit;
-	ssize_t n = tdat_stream_read_partial(s, buf, len, off, NULL, &hit);
+	ssize_t n = tdp_stream_read_partial(s, buf, len, off, NULL, &hit);
 
 	/* All or nothing here: a range with damage in it fails as a whole. */
 	return hit ? -EIO : n;
+}
+
+/* The block's pieces keep their own damage mark: a read still reports it first. */
+/**
+ * tdp_stream_check() - decompress a whole BLOCK stream once, in pieces
+ * @s: stream
+ *
+ * Does what the first read of a block would do first; later reads then
+ * serve pieces without it.  RAW and CHUNKS streams return 0 at once
+ * (their chunks are checked one by one as they are read).
+ *
+ * Return: 0, -EIO when the block is damaged, or another negative errno.
+ * Context: may block while another thread checks or reads @s.
+ */
+int tdp_stream_check(struct tdp_stream *s)
+{
+	if (s->kind != TDAT_STREAM_BLOCK)
+		return 0;
+	if (__atomic_load_n(&s->chunks[0].state, __ATOMIC_RELAXED) != CHUNK_UNKNOWN)
+		return -EIO;
+	return tdp_pieces_check(s->pieces);
+}
+
+/**
+ * tdp_stream_decoded() - Return: the bytes a BLOCK stream's decoder has
+ * produced so far (skipped and re-decoded ones included), 0 for other
+ * layouts; for tests and diagnostics
+ */
+uint64_t tdp_stream_decoded(const struct tdp_stream *s)
+{
+	return s->kind == TDAT_STREAM_BLOCK ? tdp_pieces_decoded(s->pieces) : 0;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# SPEC 4 on damaged traces.  usage: damaged.sh GEN TDAT TDATFS DATADIR
+# Damaged traces behave as tdatfs(1) DAMAGED TRACES says.  usage: damaged.sh GEN TDAT TDATFS DATADIR
 #
 # GEN (gen-damaged) makes variants of the traces in DATADIR: truncated,
 # with a byte flipped, or with a size that lies.  For every variant:

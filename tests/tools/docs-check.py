@@ -8,10 +8,11 @@ Fails (exit 1, one line per problem) when:
   - a function with external linkage in parser/ or fs/ (what nm lists as
     defined in the two static libraries) has no kernel-doc comment, or has
     more than one (the copies drift);
-  - a function declared in a public header (one whose name does not end in
-    -int.h or -private.h) is documented anywhere but in that header: the
-    API is documented where its users read it, internals at their
-    definition;
+  - a function of the public API (prefix tdat_ or tdatfs_) is documented
+    anywhere but in a header, or an internal one (any other prefix:
+    tdp_, text_, tree_, render_, ...) anywhere but at its definition: the
+    API is documented where its users read it, internals where they are
+    written;
   - a header does not open with its SPDX line and a comment;
   - an option or verb that `tdat --help` or `tdatfs --help` lists is not
     in the program's man page.
@@ -31,10 +32,6 @@ def sources(src):
                 yield os.path.join(d, name)
 
 
-def is_public_header(path):
-    return path.endswith('.h') and not path.endswith(('-int.h', '-private.h'))
-
-
 def exported_functions(build):
     libs = []
     for root, _, files in os.walk(build):
@@ -47,12 +44,6 @@ def exported_functions(build):
                          capture_output=True, text=True, check=True).stdout
     return sorted({l.split()[2] for l in out.splitlines()
                    if len(l.split()) == 3 and l.split()[1] == 'T'})
-
-
-def declared_in(text, fn):
-    """True when @text declares (not only calls) @fn: a prototype line."""
-    return re.search(r'^[A-Za-z_].*\b' + fn + r'\s*\([^;{]*\)[^;{]*;',
-                     text, re.M | re.S) is not None
 
 
 def check_docs(src, build, problems):
@@ -75,11 +66,13 @@ def check_docs(src, build, problems):
             problems.append(f'{fn}(): kernel-doc in {len(where)} places '
                             f'({", ".join(where)}): keep one')
             continue
-        pub = [p for p, t in texts.items()
-               if is_public_header(p) and declared_in(t, fn)]
-        if pub and where[0] not in pub:
-            problems.append(f'{fn}(): declared in public header {pub[0]} but '
-                            f'documented in {where[0]}')
+        public = fn.startswith(('tdat_', 'tdatfs_'))
+        if public and not where[0].endswith('.h'):
+            problems.append(f'{fn}(): public API documented in {where[0]}, '
+                            'not in its header')
+        elif not public and where[0].endswith('.h'):
+            problems.append(f'{fn}(): internal function documented in '
+                            f'{where[0]}, not at its definition')
 
 
 def man_text(path):

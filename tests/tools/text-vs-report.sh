@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Decoded text against the oracle, Debian's `trace-cmd report` (SPEC 2.1):
+# Decoded text against the oracle, Debian's `trace-cmd report` (tdatfs(1), THE TREE):
 #  - single buffer: /trace == `report | tail -n +2`, and
 #    /per_cpu/cpuN/trace == `report --cpu N | tail -n +2`;
 #  - several buffers: each buffer's text is that buffer's lines of the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# layers.sh - the parser's files depend on each other one way only: from
-# the objects in the parser library, an edge A -> B whenever A uses (U) a
+# layers.sh - a library's files depend on each other one way only: from
+# the objects in the library, an edge A -> B whenever A uses (U) a
 # function B defines (T).  Fails on a pair of files that use each other
 # both ways and on any longer cycle; prints the edges either way.
 #

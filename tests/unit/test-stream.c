@@ -4,7 +4,7 @@
  *
  * Compressed payloads are made here with compress2() / ZSTD_compress()
  * from a known plaintext, laid out field by field as trace-cmd writes
- * them, written to a temporary file and read back through tdat_stream_*.
+ * them, written to a temporary file and read back through tdp_stream_*.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -148,12 +148,12 @@ static void make_plain(void)
 }
 
 /* Read [off, off+len) and compare with @want (the stream's full content). */
-static void check_read(struct tdat_stream *s, const unsigned char *want,
+static void check_read(struct tdp_stream *s, const unsigned char *want,
 		       size_t total, uint64_t off, size_t len, const char *what)
 {
 	unsigned char *buf = malloc(len + 1);
 	size_t expect = off >= total ? 0 : (len < total - off ? len : total - off);
-	ssize_t n = tdat_stream_read(s, buf, len, off);
+	ssize_t n = tdp_stream_read(s, buf, len, off);
 
 	if (n != (ssize_t)expect || (expect && memcmp(buf, want + off, expect))) {
 		fprintf(stderr, "%s: read %zu at %llu gave %zd, want %zu bytes%s\n",
@@ -164,7 +164,7 @@ static void check_read(struct tdat_stream *s, const unsigned char *want,
 	free(buf);
 }
 
-static void check_all_reads(struct tdat_stream *s, const unsigned char *want,
+static void check_all_reads(struct tdp_stream *s, const unsigned char *want,
 			    size_t total, const char *what)
 {
 	static const size_t lens[] = { 1, 2, 7, 100, 4095, 4096, 40960, 40961,
@@ -172,7 +172,7 @@ static void check_all_reads(struct tdat_stream *s, const unsigned char *want,
 	uint64_t off;
 	size_t i;
 
-	CHECK(tdat_stream_size(s) == total);
+	CHECK(tdp_stream_size(s) == total);
 	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
 		for (off = 0; off < total + 10; off += 997 + i * 131)
 			check_read(s, want, total, off, lens[i], what);
@@ -197,59 +197,61 @@ static void test_raw(void)
 		0xef, 0x00,
 	};
 	struct fbuf b = { 0 };
-	struct tdat_source src = { .file_size = sizeof(file) };
-	struct tdat_stream *s;
+	struct tdp_source src = { .file_size = sizeof(file) };
+	struct tdp_stream *s;
 	char err[256] = "";
 	uint64_t off;
 	size_t len;
 
 	put(&b, file, sizeof(file));
 	src.fd = write_tmp(&b);
-	s = tdat_stream_new(&src, TDAT_STREAM_RAW, 3, 16, err, sizeof(err));
+	s = tdp_stream_new(&src, TDAT_STREAM_RAW, 3, 16, err, sizeof(err));
 	CHECK(s);
 	if (s) {
 		for (off = 0; off <= 17; off++)
 			for (len = 0; len <= 18; len++)
 				check_read(s, file + 3, 16, off, len, "raw");
-		tdat_stream_free(s);
+		tdp_stream_free(s);
 	}
 	/* 3 + 17 > 21: past the end of the file */
-	s = tdat_stream_new(&src, TDAT_STREAM_RAW, 3, 19, err, sizeof(err));
+	s = tdp_stream_new(&src, TDAT_STREAM_RAW, 3, 19, err, sizeof(err));
 	CHECK(!s && errno == EINVAL);
 	CHECK(strstr(err, "offset 3") != NULL);
-	tdat_stream_free(NULL);
+	tdp_stream_free(NULL);
 	close(src.fd);
 	free(b.p);
 }
 
 /* --- BLOCK and CHUNKS round trips ----------------------------------------- */
 
-static void test_block(const char *alg, bool be)
+/* @cache_size 0: one piece; small: the block is read in pieces. */
+static void test_block(const char *alg, bool be, size_t cache_size)
 {
 	struct fbuf b = { .be = be };
-	struct tdat_cache *cache = tdat_cache_new(0);
-	struct tdat_source src = { .big_endian = be, .cache = cache };
-	struct tdat_stream *s;
+	struct tdp_cache *cache = tdp_cache_new(cache_size);
+	struct tdp_source src = { .big_endian = be, .cache = cache };
+	struct tdp_stream *s;
 	char err[256] = "", what[64];
 
-	src.ops = tdat_compress_find(alg);
+	src.ops = tdp_compress_find(alg);
 	put(&b, "\x01\x02\x03\x04\x05", 5);	/* 0: 5 bytes before the block */
 	put_piece(&b, alg, plain, 70000);	/* 5: the block (8-byte header) */
 	put(&b, "\x06\x07", 2);			/* 2 bytes after it */
 	src.fd = write_tmp(&b);
 	src.file_size = b.len;
-	snprintf(what, sizeof(what), "block %s %s", alg, be ? "BE" : "LE");
-	s = tdat_stream_new(&src, TDAT_STREAM_BLOCK, 5, b.len - 7, err, sizeof(err));
+	snprintf(what, sizeof(what), "block %s %s cache %zu", alg,
+		 be ? "BE" : "LE", cache_size);
+	s = tdp_stream_new(&src, TDAT_STREAM_BLOCK, 5, b.len - 7, err, sizeof(err));
 	if (!s)
 		fprintf(stderr, "%s: %s\n", what, err);
 	CHECK(s);
 	if (s) {
 		check_all_reads(s, plain, 70000, what);
-		tdat_stream_free(s);
+		tdp_stream_free(s);
 	}
 	close(src.fd);
 	free(b.p);
-	tdat_cache_free(cache);
+	tdp_cache_free(cache);
 }
 
 /* Chunk boundaries, as sizes: full 10-page chunks, tiny and empty ones. */
@@ -259,13 +261,13 @@ static const size_t chunk_sizes[] = { 40960, 40960, 1, 0, 4096, 40960, 23024 };
 static void test_chunks(const char *alg, bool be)
 {
 	struct fbuf b = { .be = be };
-	struct tdat_cache *cache = tdat_cache_new(100000);	/* forces evictions */
-	struct tdat_source src = { .big_endian = be, .cache = cache };
-	struct tdat_stream *s;
+	struct tdp_cache *cache = tdp_cache_new(100000);	/* forces evictions */
+	struct tdp_source src = { .big_endian = be, .cache = cache };
+	struct tdp_stream *s;
 	char err[256] = "", what[64];
 	size_t i, pos = 0;
 
-	src.ops = tdat_compress_find(alg);
+	src.ops = tdp_compress_find(alg);
 	put(&b, "\xaa\xbb\xcc", 3);		/* 0: 3 bytes before the stream */
 	put32(&b, NCHUNKS);			/* 3: u32 chunk count */
 	for (i = 0; i < NCHUNKS; i++) {		/* 7: the chunks */
@@ -276,22 +278,22 @@ static void test_chunks(const char *alg, bool be)
 	src.fd = write_tmp(&b);
 	src.file_size = b.len;
 	snprintf(what, sizeof(what), "chunks %s %s", alg, be ? "BE" : "LE");
-	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 3, b.len - 4, err, sizeof(err));
+	s = tdp_stream_new(&src, TDAT_STREAM_CHUNKS, 3, b.len - 4, err, sizeof(err));
 	if (!s)
 		fprintf(stderr, "%s: %s\n", what, err);
 	CHECK(s);
 	if (s) {
 		check_all_reads(s, plain, pos, what);
-		tdat_stream_free(s);
+		tdp_stream_free(s);
 	}
 	/* The same bytes read with the other byte order: a nonsense count. */
 	src.big_endian = !be;
-	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 3, b.len - 4, err, sizeof(err));
+	s = tdp_stream_new(&src, TDAT_STREAM_CHUNKS, 3, b.len - 4, err, sizeof(err));
 	CHECK(!s && errno == EINVAL);
 	CHECK(strstr(err, "offset 3") != NULL);
 	close(src.fd);
 	free(b.p);
-	tdat_cache_free(cache);
+	tdp_cache_free(cache);
 }
 
 /* --- a damaged chunk ------------------------------------------------------ */
@@ -299,16 +301,16 @@ static void test_chunks(const char *alg, bool be)
 static void test_corrupt(const char *alg, int damage)
 {
 	struct fbuf b = { 0 };
-	struct tdat_cache *cache = tdat_cache_new(0);
-	struct tdat_source src = { .cache = cache };
-	struct tdat_stream *s;
+	struct tdp_cache *cache = tdp_cache_new(0);
+	struct tdp_source src = { .cache = cache };
+	struct tdp_stream *s;
 	unsigned char buf[8192];
 	char err[256] = "";
 	size_t c1, clen;
 	unsigned char *c;
 	int round;
 
-	src.ops = tdat_compress_find(alg);
+	src.ops = tdp_compress_find(alg);
 	put32(&b, 3);				/* 0: u32 chunk count */
 	put_piece(&b, alg, plain, 4096);	/* 4: chunk 0, intact */
 	c1 = b.len;				/* chunk 1, damaged below */
@@ -323,33 +325,33 @@ static void test_corrupt(const char *alg, int damage)
 	put_piece(&b, alg, plain + 8192, 4096);	/* chunk 2, intact */
 	src.fd = write_tmp(&b);
 	src.file_size = b.len;
-	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 0, b.len, err, sizeof(err));
+	s = tdp_stream_new(&src, TDAT_STREAM_CHUNKS, 0, b.len, err, sizeof(err));
 	CHECK(s);	/* headers are fine: damage shows only on reading */
 	if (!s)
 		goto out;
 	for (round = 0; round < 2; round++) {	/* a failure is not cached */
-		CHECK(tdat_stream_read(s, buf, 4096, 0) == 4096);
+		CHECK(tdp_stream_read(s, buf, 4096, 0) == 4096);
 		CHECK(!memcmp(buf, plain, 4096));
-		CHECK(tdat_stream_read(s, buf, 1, 4096) == -EIO);
-		CHECK(tdat_stream_read(s, buf, 10, 4090) == -EIO);
-		CHECK(tdat_stream_read(s, buf, 8192, 0) == -EIO);
+		CHECK(tdp_stream_read(s, buf, 1, 4096) == -EIO);
+		CHECK(tdp_stream_read(s, buf, 10, 4090) == -EIO);
+		CHECK(tdp_stream_read(s, buf, 8192, 0) == -EIO);
 		/* chunk 2 starts where chunk 1's stated size ends */
-		CHECK(tdat_stream_read(s, buf, 8192, damage == 1 ? 8193 : 8192)
+		CHECK(tdp_stream_read(s, buf, 8192, damage == 1 ? 8193 : 8192)
 		      == 4096);
 		CHECK(!memcmp(buf, plain + 8192, 4096));
 	}
-	tdat_stream_free(s);
+	tdp_stream_free(s);
 out:
 	close(src.fd);
 	free(b.p);
-	tdat_cache_free(cache);
+	tdp_cache_free(cache);
 }
 
 /* --- lying headers ------------------------------------------------------ */
 
 struct lie {
 	const char *name;
-	enum tdat_stream_kind kind;
+	enum tdp_stream_kind kind;
 	bool be;
 	unsigned char bytes[40];
 	size_t len;		/* file size */
@@ -422,9 +424,9 @@ static const struct lie lies[] = {
 
 static void test_lies(void)
 {
-	struct tdat_cache *cache = tdat_cache_new(0);
-	struct tdat_source src = { .cache = cache, .ops = &tdat_compress_zstd };
-	struct tdat_stream *s;
+	struct tdp_cache *cache = tdp_cache_new(0);
+	struct tdp_source src = { .cache = cache, .ops = &tdp_compress_zstd };
+	struct tdp_stream *s;
 	struct fbuf b;
 	char err[256];
 	size_t i;
@@ -439,15 +441,15 @@ static void test_lies(void)
 		src.big_endian = l->be;
 		strcpy(err, "");
 		errno = 0;
-		s = tdat_stream_new(&src, l->kind, l->offset, l->stored, err,
-				    sizeof(err));
+		s = tdp_stream_new(&src, l->kind, l->offset, l->stored, err,
+				   sizeof(err));
 		if (s || errno != EINVAL || !strstr(err, l->want) ||
 		    (l->want2 && !strstr(err, l->want2))) {
 			fprintf(stderr, "lie \"%s\": stream %p errno %d message \"%s\"\n",
 				l->name, (void *)s, errno, err);
 			failures++;
 		}
-		tdat_stream_free(s);
+		tdp_stream_free(s);
 		close(src.fd);
 		free(b.p);
 	}
@@ -457,21 +459,21 @@ static void test_lies(void)
 	put(&b, "\0\0\0\0", 4);		/* 0: u32 count = 0 */
 	src.fd = write_tmp(&b);
 	src.file_size = 4;
-	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 0, 4, err, sizeof(err));
-	CHECK(s && tdat_stream_size(s) == 0);
+	s = tdp_stream_new(&src, TDAT_STREAM_CHUNKS, 0, 4, err, sizeof(err));
+	CHECK(s && tdp_stream_size(s) == 0);
 	if (s) {
 		unsigned char x;
 
-		CHECK(tdat_stream_read(s, &x, 1, 0) == 0);
+		CHECK(tdp_stream_read(s, &x, 1, 0) == 0);
 	}
-	tdat_stream_free(s);
+	tdp_stream_free(s);
 	/* A compressed layout needs a decompressor. */
 	src.ops = NULL;
-	s = tdat_stream_new(&src, TDAT_STREAM_CHUNKS, 0, 4, err, sizeof(err));
+	s = tdp_stream_new(&src, TDAT_STREAM_CHUNKS, 0, 4, err, sizeof(err));
 	CHECK(!s && errno == EINVAL);
 	close(src.fd);
 	free(b.p);
-	tdat_cache_free(cache);
+	tdp_cache_free(cache);
 }
 
 /* --- the decompressors themselves --------------------------------------- */
@@ -482,32 +484,32 @@ static void test_compress(void)
 	unsigned char *c;
 	size_t clen;
 
-	CHECK(tdat_compress_find("zlib") == &tdat_compress_zlib);
-	CHECK(tdat_compress_find("zstd") == &tdat_compress_zstd);
-	CHECK(tdat_compress_find("none") == NULL);
-	CHECK(tdat_compress_find("ZLIB") == NULL);
-	CHECK(tdat_compress_find("zlib ") == NULL);
-	CHECK(tdat_compress_find(NULL) == NULL);
-	CHECK(tdat_compress_zlib.supported("1.2.13") == 0);
-	CHECK(tdat_compress_zlib.supported("0.9") == 0);
-	CHECK(tdat_compress_zlib.supported("99.0.1") < 0);
-	CHECK(tdat_compress_zstd.supported("1.5.5") == 0);
-	CHECK(tdat_compress_zstd.supported("99.0") == 0);
+	CHECK(tdp_compress_find("zlib") == &tdp_compress_zlib);
+	CHECK(tdp_compress_find("zstd") == &tdp_compress_zstd);
+	CHECK(tdp_compress_find("none") == NULL);
+	CHECK(tdp_compress_find("ZLIB") == NULL);
+	CHECK(tdp_compress_find("zlib ") == NULL);
+	CHECK(tdp_compress_find(NULL) == NULL);
+	CHECK(tdp_compress_zlib.supported("1.2.13") == 0);
+	CHECK(tdp_compress_zlib.supported("0.9") == 0);
+	CHECK(tdp_compress_zlib.supported("99.0.1") < 0);
+	CHECK(tdp_compress_zstd.supported("1.5.5") == 0);
+	CHECK(tdp_compress_zstd.supported("99.0") == 0);
 
 	c = compress_with("zlib", plain, 200, &clen);
-	CHECK(tdat_compress_zlib.decompress(c, clen, out, 200) == 0);
+	CHECK(tdp_compress_zlib.decompress(c, clen, out, 200) == 0);
 	CHECK(!memcmp(out, plain, 200));
-	CHECK(tdat_compress_zlib.decompress(c, clen, out, 199) == -EIO);
-	CHECK(tdat_compress_zlib.decompress(c, clen - 1, out, 200) == -EIO);
+	CHECK(tdp_compress_zlib.decompress(c, clen, out, 199) == -EIO);
+	CHECK(tdp_compress_zlib.decompress(c, clen - 1, out, 200) == -EIO);
 	free(c);
 	c = compress_with("zstd", plain, 200, &clen);
-	CHECK(tdat_compress_zstd.decompress(c, clen, out, 200) == 0);
+	CHECK(tdp_compress_zstd.decompress(c, clen, out, 200) == 0);
 	CHECK(!memcmp(out, plain, 200));
-	CHECK(tdat_compress_zstd.decompress(c, clen, out, 199) == -EIO);
-	CHECK(tdat_compress_zstd.decompress(c, clen - 1, out, 200) == -EIO);
+	CHECK(tdp_compress_zstd.decompress(c, clen, out, 199) == -EIO);
+	CHECK(tdp_compress_zstd.decompress(c, clen - 1, out, 200) == -EIO);
 	free(c);
 	/* Raw deflate is not zlib-wrapped data: refused. */
-	CHECK(tdat_compress_zlib.decompress("\x03\x00", 2, out, 0) == -EIO);
+	CHECK(tdp_compress_zlib.decompress("\x03\x00", 2, out, 0) == -EIO);
 }
 
 int main(void)
@@ -519,8 +521,10 @@ int main(void)
 	test_compress();
 	test_raw();
 	for (i = 0; i < 2; i++) {
-		test_block(algs[i], false);
-		test_block(algs[i], true);
+		test_block(algs[i], false, 0);
+		test_block(algs[i], false, 40000);
+		test_block(algs[i], true, 0);
+		test_block(algs[i], true, 40000);
 		test_chunks(algs[i], false);
 		test_chunks(algs[i], true);
 		test_corrupt(algs[i], 0);

@@ -6,6 +6,10 @@
  * same again after a seek.
  *
  * Usage: test-text TRACE   (a clean trace with two CPUs: tests/data/small.dat)
+ *        test-text TRACE BYTES   the checkpoint tests alone, a checkpoint
+ *                                every BYTES of text, any CPU count (for
+ *                                the small function_graph traces of
+ *                                tests/gen, whose leaves consume exits)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -23,7 +27,8 @@
 #include "tdatfs-text-tep.h"
 #include "tdatfs-text-ts.h"
 
-#define SPACING		(16 * 1024)	/* text between checkpoints here */
+/* text between checkpoints here */
+static uint64_t spacing = 16 * 1024;
 #define MAX_CKPT	4096
 
 static int failures;
@@ -92,7 +97,7 @@ static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
 }
 
 /*
- * Make the text of (buffer 0, @cpu) with a checkpoint every SPACING
+ * Make the text of (buffer 0, @cpu) with a checkpoint every spacing
  * bytes (at most @max_ckpt of them kept), then make it again from every
  * checkpoint, each time without a cursor to help, and compare.
  */
@@ -110,21 +115,21 @@ static void check_checkpoints(struct tdat_file *f, int cpu, unsigned int max_ckp
 	ref = whole_text(f, cpu, &ref_len);
 	st = text_engine_stream(t, 0, cpu);
 	FATAL(st);
-	text_stream_set_spacing(st, SPACING);
+	text_stream_set_spacing(st, spacing);
 	text = read_range(st, 0, ref_len + 4096, &len);
 	CHECK(len == ref_len && !memcmp(text, ref, len));
 	CHECK(text_stream_size(st, &size) == 0 && size == ref_len);
 	n = text_stream_checkpoints(st, off, MAX_CKPT);
 	FATAL(n <= MAX_CKPT);
 	/* a test with few checkpoints would prove little */
-	CHECK(max_ckpt ? n <= max_ckpt : n > ref_len / SPACING / 2);
+	CHECK(max_ckpt ? n <= max_ckpt : n > ref_len / spacing / 2);
 	CHECK(n >= 2 && off[0] == 0);
 	for (k = 0; k < n; k++) {
 		uint64_t end = k + 2 < n ? off[k + 2] : ref_len;
 		size_t got;
 		char *again;
 
-		CHECK(off[k] < ref_len && (!k || off[k] > off[k - 1]));
+		CHECK(off[k] <= ref_len && (!k || off[k] > off[k - 1]));
 		text_stream_drop_cursors(st);
 		again = read_range(st, off[k], end - off[k] + 1, &got);
 		if (got != (size_t)(end - off[k] + (end < ref_len)) ||
@@ -258,25 +263,30 @@ int main(int argc, char **argv)
 	struct src_env e;
 	unsigned int c;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s TRACE\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s TRACE [BYTES]\n", argv[0]);
 		return 2;
 	}
+	if (argc == 3)
+		spacing = strtoull(argv[2], NULL, 0);
+	FATAL(spacing > 0);
 	f = open_trace(argv[1]);
 	buf = tdat_buffer_get(f, 0);
-	FATAL(buf && buf->ncpus >= 2 && !buf->latency);
+	FATAL(buf && buf->ncpus >= (argc == 3 ? 1 : 2) && !buf->latency);
 
 	check_checkpoints(f, -1, 0);
 	check_checkpoints(f, -1, 3);
 	for (c = 0; c < buf->ncpus; c++)
 		check_checkpoints(f, (int)c, 0);
+	if (argc == 3)
+		goto out;
 
 	src_env_init(&e, f);
 	for (c = 0; c < buf->ncpus; c++)
 		check_source(f, &e, c);
 	text_ts_free(e.ts);
 	text_tep_free(e.tt);
-
+out:
 	tdat_close(f);
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);

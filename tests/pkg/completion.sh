@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The bash completion of tdat and tdatfs, driven as bash drives it
+# (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT), once with
+# bash-completion's helpers loaded (when installed) and once without.
+# PATH words are completed by the built tdat from the trace's tree.
+#   completion.sh COMPLETION-FILE TDAT TRACE
+. "$(dirname "$0")/../lib/common.sh"
+
+comp_file=$(realpath "$1")
+tdat=$(realpath "$2")
+trace=$(realpath "$3")
+bash_completion=/usr/share/bash-completion/bash_completion
+# the completion runs `tdat` by the name typed: the built one
+PATH=$(dirname "$tdat"):$PATH
+export PATH
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+touch a.dat b.txt
+mkdir sub
+ln -s "$trace" "$tmp/sub/my trace.dat"
+
+# what bash sets, and where readline cuts words
+wordbreaks=$' \t\n"\'><=;|&(:'
+
+# complete_line HELPERS LINE: the sorted COMPREPLY, one a line, for the
+# cursor at the end of LINE; HELPERS is "bc" to load bash-completion first.
+complete_line() {
+	bash --norc --noprofile -c '
+		helpers=$1 comp_file=$2 line=$3
+		[ "$helpers" = bc ] && . /usr/share/bash-completion/bash_completion
+		. "$comp_file"
+		COMP_WORDBREAKS=$4
+		# split as readline does: at blanks outside quotes, and "=" a
+		# word of its own
+		COMP_WORDS=() w= q= sq=$(printf "\047")
+		for ((i = 0; i < ${#line}; i++)); do
+			c=${line:i:1}
+			if [ -n "$q" ]; then
+				w+=$c
+				[ "$c" = "$q" ] && q=
+				continue
+			fi
+			case $c in
+			\"|"$sq") q=$c; w+=$c ;;
+			\\) w+=${line:i:2}; ((i++)) ;;
+			" ") [ -n "$w" ] && COMP_WORDS+=("$w"); w= ;;
+			=) [ -n "$w" ] && COMP_WORDS+=("$w"); COMP_WORDS+=("="); w= ;;
+			*) w+=$c ;;
+			esac
+		done
+		if [ -n "$w" ] || [ "${line: -1}" = " " ]; then
+			COMP_WORDS+=("$w")
+		fi
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+		COMP_LINE=$line COMP_POINT=${#line} COMP_TYPE=9 COMP_KEY=9
+		cmd=${COMP_WORDS[0]}
+		"_$cmd" "$cmd" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		((${#COMPREPLY[@]})) && printf "%s\n" "${COMPREPLY[@]}" | sort
+		exit 0
+	' complete-line "$1" "$comp_file" "$2" "$wordbreaks"
+}
+
+# expect HELPERS LINE WANT...: COMPREPLY is exactly the WANTs (any order)
+expect() {
+	local helpers=$1 line=$2 got want=
+	shift 2
+	got=$(complete_line "$helpers" "$line" | tr '\n' ' ')
+	(($#)) && want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then ok; else
+		fail "[$helpers] '$line': got '$got', want '$want'"
+	fi
+}
+
+modes=(plain)
+if [ -f "$bash_completion" ]; then
+	modes+=(bc)
+else
+	echo "note: $bash_completion missing: plain bash only" >&2
+fi
+
+for m in "${modes[@]}"; do
+	# verbs and options
+	expect "$m" "tdat " ls cat check --help --version
+	expect "$m" "tdat c" cat check
+	expect "$m" "tdat ls -" -l -R
+	# TRACE: *.dat and directories; any file when no *.dat matches
+	expect "$m" "tdat ls " a.dat sub
+	expect "$m" "tdat check b" b.txt
+	expect "$m" "tdat check $trace " # nothing after TRACE
+	# PATH from the trace's tree: directories end in '/'
+	expect "$m" "tdat ls $trace /ev" /events/
+	expect "$m" "tdat ls -l $trace ev" events/
+	expect "$m" "tdat cat $trace /events/sched/sched_sw" \
+		/events/sched/sched_swap_numa/ /events/sched/sched_switch/
+	expect "$m" "tdat cat $trace /events/sched/sched_swi" /events/sched/sched_switch/
+	expect "$m" "tdat cat $trace /events/sched/sched_switch/fo" \
+		/events/sched/sched_switch/format
+	expect "$m" "tdat cat $trace /info /per_cpu/cpu0/tr" \
+		/per_cpu/cpu0/trace /per_cpu/cpu0/trace_pipe_raw
+	expect "$m" "tdat ls sub/my\\ trace.dat /ev" /events/ # TRACE as typed, quoted
+	expect "$m" "tdat ls 'sub/my trace.dat' /ev" /events/
+	expect "$m" "tdat ls $trace /nowhere/x"
+	expect "$m" "tdat ls $tmp/b.txt /ev" # not a trace: nothing
+	# tdatfs: options, -o names, TRACE then MOUNTPOINT
+	expect "$m" "tdatfs -" -f -d -s -o -h -V --help --version
+	expect "$m" "tdatfs -o " cache_size= index_dir= noindex threads= \
+		max_threads= allow_other auto_unmount ro
+	expect "$m" "tdatfs -o cac" cache_size=
+	expect "$m" "tdatfs -o ro,no" ro,noindex
+	# readline cut the word at '=': the reply is what follows it
+	expect "$m" "tdatfs -o cache_size=64M,th" 64M,threads=
+	expect "$m" "tdatfs -o index_dir=s" sub
+	expect "$m" "tdatfs " a.dat sub
+	expect "$m" "tdatfs -f $trace " sub
+	expect "$m" "tdatfs -o ro -s $trace s" sub
+	expect "$m" "tdatfs -o cache_size=1M $trace $tmp/sub " # nothing more
+done
+
+# bash-completion's lazy loader finds both commands by name in the layout
+# meson installs (tdatfs a link to tdat).
+if [ -f "$bash_completion" ]; then
+	mkdir -p "$tmp/user/completions"
+	cp "$comp_file" "$tmp/user/completions/tdat"
+	ln -s tdat "$tmp/user/completions/tdatfs"
+	for c in tdat tdatfs; do
+		got=$(BASH_COMPLETION_USER_DIR=$tmp/user bash --norc --noprofile -c '
+			. /usr/share/bash-completion/bash_completion
+			__load_completion "$1" && complete -p "$1"' load "$c" 2>&1) || true
+		if [ "$got" = "complete -F _$c $c" ]; then ok; else
+			fail "lazy loading of $c: '$got'"
+		fi
+	done
+fi
+
+finish
