@@ -59,7 +59,7 @@ same_counts() {
 }
 
 # the scenarios tdat must print exactly as trace-cmd report does
-strict=" nested leaf page-break dropped interleave irq durations "
+strict=" nested leaf page-break dropped interleave irq durations kstack ustack "
 
 # tdat_same WHAT DAT PATH ORACLE: tdat cat DAT PATH is ORACLE's text
 tdat_same() {
@@ -105,6 +105,12 @@ for sc in $("$gen" --list); do
 	tail -n +2 "$tmp/report" > "$tmp/oracle-text"
 	if $is_strict; then
 		tdat_same "$what" "$dat" /trace "$tmp/oracle-text"
+		# a record trace-cmd prints is never damage
+		if "$tdat" check "$dat" > "$tmp/check" 2>&1; then
+			ok
+		else
+			fail "$what: tdat check exits non-zero: $(head -3 "$tmp/check")"
+		fi
 		continue
 	fi
 	if ! "$tdat" cat "$dat" /trace > "$tmp/tdat-text" 2> "$tmp/tdat-err"; then
