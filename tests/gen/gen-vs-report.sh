@@ -6,7 +6,7 @@
 #    show every record the generator says it wrote (lines per event name
 #    and CPU, against the generator's COUNTS file);
 #  - the generator is deterministic (two runs, same bytes);
-#  - failing checks, on tdat, for the function_graph scenarios (tdat
+#  - failing checks, on tdat, for the function_graph and stack scenarios (tdat
 #    formats them as trace-cmd does): /trace is the report and every
 #    /per_cpu/cpuN/trace the report --cpu N (without the cpus= line);
 #  - informational only (never fails): tdat's /trace against the report
