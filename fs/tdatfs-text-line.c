@@ -202,9 +202,12 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		      size_t nlen, struct text_buf *out)
 {
 	const char *comm = text_comm_lookup(t->cm, cc, pid);
-	size_t clen = strlen(comm);
+	size_t clen;
 	char *o, *start;
 
+	if (!comm)
+		return -ENOMEM;
+	clen = strlen(comm);
 	/* 16 + 1 + 11 + 2 + 11 + 1 + 2 * 20 + 2 + 2 + 20 */
 	o = start = text_buf_reserve(out, clen + nlen + 128);
 	if (!o)
