@@ -10,6 +10,11 @@
  *                                every BYTES of text, any CPU count (for
  *                                the small function_graph traces of
  *                                tests/gen, whose leaves consume exits)
+ *        test-text --positions TRACE
+ *
+ * With --positions only the checkpoints are checked, on any trace: for
+ * the real traces whose comms need the per-stream model of
+ * tdatfs-text-comm.h (duplicate pids, hits that move as pids are added).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -256,6 +261,18 @@ static void check_source(struct tdat_file *f, const struct src_env *e, size_t c)
 	text_source_free(src);
 }
 
+/* The merged text and each CPU's, from every checkpoint. */
+static void check_positions(struct tdat_file *f)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(f, 0);
+	unsigned int c;
+
+	FATAL(buf && buf->ncpus >= 1);
+	check_checkpoints(f, -1, 0);
+	for (c = 0; c < buf->ncpus; c++)
+		check_checkpoints(f, (int)c, 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct tdat_buffer *buf;
@@ -263,8 +280,13 @@ int main(int argc, char **argv)
 	struct src_env e;
 	unsigned int c;
 
+	if (argc == 3 && !strcmp(argv[1], "--positions")) {
+		f = open_trace(argv[2]);
+		check_positions(f);
+		goto out;
+	}
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: %s TRACE [BYTES]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--positions] TRACE [BYTES]\n", argv[0]);
 		return 2;
 	}
 	if (argc == 3)
