@@ -214,6 +214,25 @@ static int add_text_file(struct tdatfs_tree *t, uint32_t parent, size_t b,
 	return ret;
 }
 
+/*
+ * The root's report: every buffer's text merged, as trace-cmd report
+ * prints it.  Not for a latency trace, whose report is its stored text
+ * (the root's trace), not records.
+ */
+static int add_report(struct tdatfs_tree *t)
+{
+	size_t i, n = tdat_buffer_count(t->f);
+	uint32_t idx;
+
+	for (i = 0; i < n; i++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, i);
+
+		if (buf && buf->latency)
+			return 0;
+	}
+	return tree_add(t, 0, "report", TREE_REPORT, &idx);
+}
+
 /* The existing directory @name under @parent, or a new one. */
 static int get_dir(struct tdatfs_tree *t, uint32_t parent, const char *name,
 		   uint32_t *idx)
@@ -630,6 +649,8 @@ static int build_root(struct tdatfs_tree *t)
 	n = tdat_buffer_count(t->f);
 	for (i = 0; !ret && i < n; i++)
 		ret = build_buffer(t, i);
+	if (!ret)
+		ret = add_report(t);
 	if (!ret)
 		ret = build_texts(t);
 	return ret;

@@ -38,6 +38,7 @@ enum tree_kind {
 	TREE_RAW,		/* per_cpu/cpuN/trace_pipe_raw: u.cpu */
 	TREE_LATENCY,		/* a latency buffer's stored text: u.cpu */
 	TREE_TEXT,		/* decoded event text: u.text */
+	TREE_REPORT,		/* every buffer's text merged: no u member */
 	TREE_ERRORS,		/* the damage registry, rendered at each read */
 	TREE_INDEX,		/* sections/index, rendered when first asked */
 	TREE_KIND_COUNT
