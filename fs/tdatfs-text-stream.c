@@ -39,7 +39,7 @@ struct text_cursor {
 
 /*
  * A buffer of the stream: its CPUs are the slots [first, first + ncpu),
- * and each line of its records starts with @prefix.
+ * and the text of each of its records starts with @prefix.
  */
 struct stream_part {
 	size_t b;
