@@ -317,7 +317,8 @@ static int report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
 	for (b = 0; b < t->nbuffers; b++) {
 		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
 
-		if (buf && buf->name && *buf->name && (int)strlen(report_name(buf)) > w)
+		if (buf && buf->name && *buf->name &&
+		    (int)strlen(report_name(buf)) > w)
 			w = strlen(report_name(buf));
 	}
 	*parts = calloc(t->nbuffers + 1, sizeof(**parts));
@@ -375,7 +376,8 @@ static int report_stream(struct tdatfs_text *t, bool create)
 }
 
 /* The report's stream, made on first use when @create. */
-static int get_report(struct tdatfs_text *t, bool create, struct text_stream **out)
+static int get_report(struct tdatfs_text *t, bool create,
+		      struct text_stream **out)
 {
 	int ret;
 
