@@ -57,6 +57,24 @@ static const struct fuse_opt tfs_opt_spec[] = {
 	FUSE_OPT_KEY("-V", KEY_VERSION),
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
 	FUSE_OPT_KEY("--version", KEY_VERSION),
+	/*
+	 * What mount(8) and an fstab line pass on (see tdatfs(1), MOUNTING
+	 * FROM FSTAB), which the kernel would refuse: dropped.  "rw" too:
+	 * mount(8) adds it whenever "ro" is not given, and the mount is
+	 * read-only whatever the command line says.
+	 */
+	FUSE_OPT_KEY("rw", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("defaults", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("auto", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("noauto", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("user", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("nouser", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("users", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("owner", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("group", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("_netdev", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("nofail", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("comment=", FUSE_OPT_KEY_DISCARD),
 	FUSE_OPT_END
 };
 
@@ -76,6 +94,9 @@ static int tfs_opt_proc(void *data, const char *arg, int key,
 	case KEY_MAX_THREADS:
 		o->max_threads = true;
 		return 1;	/* for fuse_parse_cmdline() */
+	case FUSE_OPT_KEY_OPT:
+		/* x-*: util-linux's options for other programs, as comment=. */
+		return strncmp(arg, "x-", 2) ? 1 : 0;
 	case FUSE_OPT_KEY_NONOPT:
 		o->nonopts++;
 		if (o->nonopts == 1) {
