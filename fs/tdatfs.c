@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
-#include <signal.h>
 #include <malloc.h>
 #include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,10 +62,10 @@ static const struct fuse_opt tfs_opt_spec[] = {
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
 	FUSE_OPT_KEY("--version", KEY_VERSION),
 	/*
-	 * What mount(8) and an fstab line pass on (see tdatfs(1), MOUNTING
-	 * FROM FSTAB), which the kernel would refuse: dropped.  "rw" too:
-	 * mount(8) adds it whenever "ro" is not given, and the mount is
-	 * read-only whatever the command line says.
+	 * What mount(8) and an fstab line pass on (tdatfs(1), MOUNTING WITH
+	 * MOUNT(8) AND FSTAB), which libfuse refuses as unknown: dropped.
+	 * "rw" too: mount(8) adds it whenever "ro" is not given, and the
+	 * mount is read-only whatever the command line says.
 	 */
 	FUSE_OPT_KEY("rw", FUSE_OPT_KEY_DISCARD),
 	FUSE_OPT_KEY("defaults", FUSE_OPT_KEY_DISCARD),
