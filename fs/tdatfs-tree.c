@@ -527,7 +527,6 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 {
 	const struct tree_node *n = tree_node(t, ino);
 	uint64_t size = 0;
-	uint32_t i;
 	int ret;
 
 	if (!n)
@@ -542,10 +541,7 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 	st->st_blksize = 65536;
 	if (tree_kind_ops(n)->is_dir) {
 		st->st_mode = S_IFDIR | 0555;
-		st->st_nlink = 2;
-		for (i = 0; i < n->u.dir.nkids; i++)
-			if (tree_kind_ops(&t->nodes[n->u.dir.kids[i]])->is_dir)
-				st->st_nlink++;
+		st->st_nlink = 2 + n->u.dir.ndirs;
 		return 0;
 	}
 	ret = tree_kind_ops(n)->size(t, n, &size);
