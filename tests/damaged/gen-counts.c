@@ -15,7 +15,8 @@
  *  - long:    3000 events whose names share a 256-byte prefix, in a system
  *             with a 300-byte name, and 300-byte names with a '/';
  *  - many:    60000 events of distinct names;
- *  - cpus:    a header claiming 65535 CPUs of which two hold data.
+ *  - cpus:    a header claiming 65535 CPUs of which two hold data;
+ *  - cpus-v7: a v7 BUFFER option listing 65535 CPUs, two with data.
  * SCALE (a percentage, 100 when left out) scales the counts of the first
  * four.  One line per variant goes to stdout: the file name and what it
  * holds.
@@ -294,17 +295,141 @@ static const char *many_ev(unsigned int s, unsigned int e, char *buf, size_t len
 	return buf;
 }
 
-static void emit(const struct source *s, const char *dir, const char *what,
-		 const struct extra *x)
+
+/* --- v7: a BUFFER option claiming 65535 CPUs, two of them with data ---- */
+
+static const char *const descs[] = {
+	"headers", "events format", "options", "buffer flyrecord ", "strings",
+};
+
+/* A description's id: its offset in the STRINGS section written last. */
+static uint32_t desc_id(const char *d)
 {
-	struct out o = build(s, x);
+	uint32_t off = 0;
+
+	for (size_t i = 0; strcmp(descs[i], d); i++)
+		off += (uint32_t)strlen(descs[i]) + 1;
+	return off;
+}
+
+static size_t sec_begin(struct out *o, uint16_t id, const char *desc)
+{
+	size_t at = o->len;
+
+	putn(o, id, 2);
+	putn(o, 0, 2);		/* not compressed */
+	putn(o, desc_id(desc), 4);
+	putn(o, 0, 8);		/* size, set by sec_end() */
+	return at;
+}
+
+static void set64(struct out *o, size_t at, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		o->d[at + i] = (unsigned char)(v >> (8 * i));
+}
+
+static void sec_end(struct out *o, size_t at)
+{
+	set64(o, at + 8, o->len - at - 16);
+}
+
+/* The header, the headers and event formats sections, the first options. */
+static size_t v7_head(struct out *o, const struct source *s, size_t *next)
+{
+	size_t sec[2], first, at;
+
+	put(o, "\x17\x08\x44" "tracing", 10);
+	putstr(o, "7");
+	putn(o, 0, 1);
+	putn(o, 8, 1);
+	putn(o, tdat_page_size(s->f), 4);
+	putstr(o, "none");
+	putstr(o, "");
+	first = o->len;
+	putn(o, 0, 8);
+	sec[0] = sec_begin(o, 16, "headers");
+	putstr(o, "header_page");
+	sized(o, s->page, s->page_len, 8);
+	putstr(o, "header_event");
+	sized(o, s->event, s->event_len, 8);
+	sec_end(o, sec[0]);
+	sec[1] = sec_begin(o, 18, "events format");
+	putn(o, 1, 4);
+	putstr(o, "hostile");
+	putn(o, 1, 4);
+	one_format(o, "ev", 30000);
+	sec_end(o, sec[1]);
+	at = sec_begin(o, 0, "options");
+	set64(o, first, at);
+	putn(o, 16, 2), putn(o, 8, 4), putn(o, sec[0], 8);
+	putn(o, 18, 2), putn(o, 8, 4), putn(o, sec[1], 8);
+	putn(o, 0, 2), putn(o, 8, 4);
+	*next = o->len;
+	putn(o, 0, 8);
+	sec_end(o, at);
+	return at;
+}
+
+static struct out build_v7(const struct source *s, uint32_t ncpus)
+{
+	struct out o = { 0 };
+	size_t next, at, data, off[2];
+	uint32_t page = tdat_page_size(s->f);
+
+	v7_head(&o, s, &next);
+	data = sec_begin(&o, 3, "buffer flyrecord ");
+	for (unsigned int k = 0; k < s->ncpus; k++) {
+		while (o.len % page)
+			putn(&o, 0, 1);
+		off[k] = o.len;
+		put(&o, s->cpu[k], s->cpu_len[k]);
+	}
+	sec_end(&o, data);
+	at = sec_begin(&o, 0, "options");
+	set64(&o, next, at);
+	putn(&o, 3, 2);			/* BUFFER */
+	putn(&o, 8 + 1 + 6 + 8 + 20ull * ncpus, 4);
+	putn(&o, data, 8);
+	putstr(&o, "");
+	putstr(&o, "local");
+	putn(&o, page, 4);
+	putn(&o, ncpus, 4);
+	for (uint32_t c = 0; c < ncpus; c++) {
+		/* the first and the last CPU hold data, the others none */
+		unsigned int k = c == ncpus - 1 && s->ncpus > 1 ? 1 : 0;
+		bool full = !c || k;
+
+		putn(&o, c, 4);
+		putn(&o, full ? off[k] : off[0], 8);
+		putn(&o, full ? s->cpu_len[k] : 0, 8);
+	}
+	putn(&o, 0, 2), putn(&o, 8, 4), putn(&o, 0, 8);
+	sec_end(&o, at);
+	at = sec_begin(&o, 15, "strings");
+	for (size_t i = 0; i < sizeof(descs) / sizeof(descs[0]); i++)
+		putstr(&o, descs[i]);
+	sec_end(&o, at);
+	return o;
+}
+
+static void write_out(const char *dir, const char *what, const struct out *o)
+{
 	char path[4096];
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/counts.%s.dat", dir, what);
 	fp = fopen(path, "wb");
-	if (!fp || fwrite(o.d, 1, o.len, fp) != o.len || fclose(fp))
+	if (!fp || fwrite(o->d, 1, o->len, fp) != o->len || fclose(fp))
 		die(path);
+}
+
+static void emit(const struct source *s, const char *dir, const char *what,
+		 const struct extra *x)
+{
+	struct out o = build(s, x);
+
+	write_out(dir, what, &o);
 	printf("counts.%s.dat %u systems of %u events, %u CPUs\n", what,
 	       x->nsys, x->nev, x->cpus ? x->cpus : s->ncpus);
 	free(o.d);
@@ -320,6 +445,7 @@ static unsigned int scaled(unsigned int n, unsigned int pct)
 int main(int argc, char **argv)
 {
 	struct source s = { 0 };
+	struct out v7;
 	unsigned int pct = argc > 3 ? (unsigned int)atoi(argv[3]) : 100;
 
 	if (argc < 3 || argc > 4) {
@@ -337,5 +463,8 @@ int main(int argc, char **argv)
 		fixed_sys, many_ev, 0 });
 	emit(&s, argv[2], "cpus", &(struct extra){ 0, 0, fixed_sys, ev_ev,
 		65535 });
+	v7 = build_v7(&s, 65535);
+	write_out(argv[2], "cpus-v7", &v7);
+	printf("counts.cpus-v7.dat a v7 buffer of 65535 CPUs, 2 with data\n");
 	return 0;
 }
