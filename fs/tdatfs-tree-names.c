@@ -33,17 +33,22 @@ struct tree_names {
 	size_t sfx_used;
 };
 
-/* FNV-1a of @len bytes of @name, mixed with the directory's index. */
+/* FNV-1a of @len bytes of @name with the directory's index, then mixed so
+ * that the low bits the table uses depend on every byte and on @parent. */
 static size_t name_hash(uint32_t parent, const char *name, size_t len)
 {
-	uint64_t h = 14695981039346656037ULL ^ parent;
+	uint64_t h = 14695981039346656037ULL;
 	size_t i;
 
 	for (i = 0; i < len; i++) {
 		h ^= (unsigned char)name[i];
 		h *= 1099511628211ULL;
 	}
-	return (size_t)(h ^ (h >> 29));
+	h ^= (uint64_t)parent * 0x9e3779b97f4a7c15ULL;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (size_t)h;
 }
 
 /**
