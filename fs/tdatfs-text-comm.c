@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-comm.c - saved_cmdlines, the sched events whose plugin
- * handler registers comms, and the per-stream overlay of what those
- * handlers register while printing.
+ * handler registers comms, and per stream a model of libtraceevent's
+ * comm list and sorted array (doc/trace-cmd-parity.md, section 4).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,22 +15,71 @@
 
 #include "tdatfs-text-comm.h"
 
+/* One registration of a comm. */
 struct text_comm {
 	int pid;
-	size_t seq;		/* line number, to keep the first of a pid */
-	char *comm;
+	size_t seq;		/* order of registration */
+	const char *comm;
+};
+
+/*
+ * A pid with several entries in the array.  Which of them glibc's
+ * bsearch() returns depends only on how many entries lie below and
+ * above the run (bsearch_pick()).
+ */
+struct tab_dup {
+	int pid;
+	size_t below, above;	/* entries of smaller / larger pids */
+	size_t n;
+	const char **comm;	/* newest first, as the stable sort leaves them */
+};
+
+/* The array cmdline_init() makes, one slot per distinct pid. */
+struct comm_tab {
+	size_t n;
+	int *pid;		/* sorted */
+	const char **comm;	/* NULL for a pid of @dup */
+	size_t ndup;
+	struct tab_dup *dup;	/* sorted by pid */
+	const char **dcomm;	/* the storage of dup[].comm */
+};
+
+/* Where a duplicate run stands at the frontier, and what it showed when. */
+struct dup_state {
+	size_t below, above;	/* with the pids added after the array */
+	size_t nh, hcap;
+	struct dup_hit {
+		size_t from;	/* registrations seen from which ... */
+		size_t idx;	/* ... bsearch() returns comm[idx] */
+	} *h;
 };
 
 struct text_comms {
-	struct text_comm *comms;	/* sorted by pid */
-	size_t ncomms;
+	struct text_comm *saved;	/* saved_cmdlines, in file order */
+	size_t nsaved;
+	struct comm_tab stab;		/* the array of saved_cmdlines alone */
 	/* events whose plugin handler registers comms, and their fields */
 	int sw_id, wk_id, wkn_id;
 	struct tep_format_field *sw_ppid, *sw_pcomm, *sw_npid, *sw_ncomm;
 	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
 };
 
+/*
+ * The model of one stream.  Registrations are counted in stream order
+ * (text_comm_ctx.seen): first every one made before the array exists
+ * (the list), then the pids added to the array after it.
+ */
 struct text_overlay {
+	/* the list: registrations before the array, duplicates included */
+	size_t n1, cap1;
+	int *pid1;
+	char **comm1;
+	/* the array, made at the first lookup of a pid other than 0 */
+	bool built;
+	const struct comm_tab *tab;	/* ->own, or the saved one */
+	struct comm_tab *own;
+	struct dup_state *ds;		/* tab->ndup of them */
+	/* the pids added after it, in stream order */
 	size_t n, cap;
 	int *pid;
 	char **comm;
@@ -37,25 +87,201 @@ struct text_overlay {
 	int32_t *hash;		/* index + 1, 0 = free */
 };
 
-static int comm_cmp(const void *a, const void *b)
+/* By pid, newest first: the list is built by prepending and glibc's
+ * qsort() (a merge sort) keeps equal pids in list order. */
+static int reg_cmp(const void *a, const void *b)
 {
 	const struct text_comm *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	/* of two lines for one pid the first read wins */
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->seq > y->seq ? -1 : x->seq < y->seq;
+}
+
+static void tab_release(struct comm_tab *tb)
+{
+	free(tb->pid);
+	free(tb->comm);
+	free(tb->dup);
+	free(tb->dcomm);
+	memset(tb, 0, sizeof(*tb));
+}
+
+/* Length of the run of @e[i]'s pid in sorted @e. */
+static size_t run_len(const struct text_comm *e, size_t n, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < n && e[j].pid == e[i].pid)
+		j++;
+	return j - i;
+}
+
+/* Fill @tb from @n registrations sorted by reg_cmp(). */
+static int tab_fill(struct comm_tab *tb, const struct text_comm *e, size_t n)
+{
+	size_t i, r, m, k = 0, nd = 0, ndc = 0;
+
+	for (i = 0; i < n; i += r) {
+		r = run_len(e, n, i);
+		k++;
+		nd += r > 1;
+		ndc += r > 1 ? r : 0;
+	}
+	tb->pid = malloc((k + 1) * sizeof(*tb->pid));
+	tb->comm = malloc((k + 1) * sizeof(*tb->comm));
+	tb->dup = malloc((nd + 1) * sizeof(*tb->dup));
+	tb->dcomm = malloc((ndc + 1) * sizeof(*tb->dcomm));
+	if (!tb->pid || !tb->comm || !tb->dup || !tb->dcomm) {
+		tab_release(tb);
+		return -ENOMEM;
+	}
+	for (i = 0, k = 0, nd = 0, ndc = 0; i < n; i += r, k++) {
+		struct tab_dup *du = &tb->dup[nd];
+
+		r = run_len(e, n, i);
+		tb->pid[k] = e[i].pid;
+		tb->comm[k] = r == 1 ? e[i].comm : NULL;
+		if (r == 1)
+			continue;
+		du->pid = e[i].pid;
+		du->below = i;
+		du->above = n - i - r;
+		du->n = r;
+		du->comm = tb->dcomm + ndc;
+		for (m = 0; m < r; m++)
+			tb->dcomm[ndc++] = e[i + m].comm;
+		nd++;
+	}
+	tb->n = k;
+	tb->ndup = nd;
+	return 0;
 }
 
 /*
- * The pid -> comm table, read as tep_parse_saved_cmdlines() reads it
- * (lines "PID COMM", stop at the first bad line; the first entry of a pid
- * wins, as tep_register_comm() does not override).
+ * The array cmdline_init() makes of the list: saved_cmdlines registered
+ * in file order, then @n1 registrations of the stream.
  */
-static int build_comms(struct text_comms *t, char *buf)
+static int tab_build(struct comm_tab *tb, const struct text_comms *t,
+		     const int *pid1, char *const *comm1, size_t n1)
+{
+	size_t i, n = t->nsaved + n1;
+	struct text_comm *e = malloc((n + 1) * sizeof(*e));
+	int ret;
+
+	if (!e)
+		return -ENOMEM;
+	if (t->nsaved)
+		memcpy(e, t->saved, t->nsaved * sizeof(*e));
+	for (i = 0; i < n1; i++) {
+		e[t->nsaved + i].pid = pid1[i];
+		e[t->nsaved + i].seq = t->nsaved + i;
+		e[t->nsaved + i].comm = comm1[i];
+	}
+	qsort(e, n, sizeof(*e), reg_cmp);
+	ret = tab_fill(tb, e, n);
+	free(e);
+	return ret;
+}
+
+/* The slot of @pid in @tb, or -1. */
+static long tab_find(const struct comm_tab *tb, int pid)
+{
+	size_t lo = 0, hi = tb->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (tb->pid[mid] == pid)
+			return (long)mid;
+		if (tb->pid[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static size_t dup_find(const struct comm_tab *tb, int pid)
+{
+	size_t lo = 0, hi = tb->ndup;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (tb->dup[mid].pid <= pid)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Which of @n equal entries, with @below entries before them and @above
+ * after, glibc's bsearch() returns: it bisects [l, u) at (l + u) / 2
+ * and stops at the first probe that compares equal.
+ */
+static size_t bsearch_pick(size_t below, size_t n, size_t above)
+{
+	size_t l = 0, u = below + n + above;
+
+	while (l < u) {
+		size_t i = (l + u) / 2;
+
+		if (i < below)
+			l = i + 1;
+		else if (i >= below + n)
+			u = i;
+		else
+			return i - below;
+	}
+	return 0;	/* not reached: n > 0 */
+}
+
+/* The comm of dup run @k when @seen registrations are visible. */
+static const char *dup_comm(const struct comm_tab *tb,
+			    const struct dup_state *ds, size_t k, size_t seen)
+{
+	const struct tab_dup *du = &tb->dup[k];
+	size_t lo = 0, hi;
+
+	if (!ds)
+		return du->comm[bsearch_pick(du->below, du->n, du->above)];
+	hi = ds[k].nh;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (ds[k].h[mid].from <= seen)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return du->comm[ds[k].h[lo].idx];
+}
+
+/* The comm of @pid in @tb, or NULL when the array has none. */
+static const char *tab_comm(const struct comm_tab *tb,
+			    const struct dup_state *ds, int pid, size_t seen)
+{
+	long i = tab_find(tb, pid);
+
+	if (i < 0)
+		return NULL;
+	if (tb->comm[i])
+		return tb->comm[i];
+	return dup_comm(tb, ds, dup_find(tb, pid), seen);
+}
+
+/*
+ * saved_cmdlines as tep_parse_saved_cmdlines() reads it: lines "PID
+ * COMM", up to the first bad line, every line registered (duplicates
+ * too), then the array libtraceevent makes of them alone.
+ */
+static int build_saved(struct text_comms *t, char *buf)
 {
 	char *line, *next = NULL;
-	size_t cap = 0, i, j;
+	size_t cap = 0;
 
 	for (line = strtok_r(buf, "\n", &next); line;
 	     line = strtok_r(NULL, "\n", &next)) {
@@ -68,56 +294,23 @@ static int build_comms(struct text_comms *t, char *buf)
 			free(comm);
 			break;
 		}
-		if (t->ncomms == cap) {
+		if (t->nsaved == cap) {
 			struct text_comm *c;
 
 			cap = cap ? cap * 2 : 256;
-			c = realloc(t->comms, cap * sizeof(*c));
+			c = realloc(t->saved, cap * sizeof(*c));
 			if (!c) {
 				free(comm);
 				return -ENOMEM;
 			}
-			t->comms = c;
+			t->saved = c;
 		}
-		t->comms[t->ncomms].pid = pid;
-		t->comms[t->ncomms].comm = comm;
-		t->comms[t->ncomms].seq = t->ncomms;
-		t->ncomms++;
+		t->saved[t->nsaved].pid = pid;
+		t->saved[t->nsaved].seq = t->nsaved;
+		t->saved[t->nsaved].comm = comm;
+		t->nsaved++;
 	}
-	qsort(t->comms, t->ncomms, sizeof(*t->comms), comm_cmp);
-	for (i = 0, j = 0; i < t->ncomms; i++) {
-		if (j && t->comms[j - 1].pid == t->comms[i].pid) {
-			free(t->comms[i].comm);
-			continue;
-		}
-		t->comms[j++] = t->comms[i];
-	}
-	t->ncomms = j;
 	return 0;
-}
-
-static const char *find_comm(const struct text_comms *t, int pid)
-{
-	size_t lo = 0, hi = t->ncomms;
-
-	if (!pid)
-		return "<idle>";
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (t->comms[mid].pid == pid)
-			return t->comms[mid].comm;
-		if (t->comms[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return "<...>";
-}
-
-static bool in_saved(const struct text_comms *t, int pid)
-{
-	return strcmp(find_comm(t, pid), "<...>") != 0 || !pid;
 }
 
 static size_t ov_slot(const struct text_overlay *ov, int pid)
@@ -129,7 +322,7 @@ static size_t ov_slot(const struct text_overlay *ov, int pid)
 	return h;
 }
 
-/* Index of the first registration of @pid, or -1. */
+/* Index of @pid among the pids added after the array, or -1. */
 static long ov_find(const struct text_overlay *ov, int pid)
 {
 	size_t h;
@@ -181,10 +374,146 @@ static int ov_add(struct text_overlay *ov, int pid, const char *comm, size_t len
 	return 0;
 }
 
+/* Prepend to the list (appended here: the order is kept by seq). */
+static int list_add(struct text_overlay *ov, int pid, const char *comm, size_t len)
+{
+	if (ov->n1 == ov->cap1) {
+		size_t cap = ov->cap1 ? ov->cap1 * 2 : 16;
+		int *p = realloc(ov->pid1, cap * sizeof(*p));
+		char **c;
+
+		if (!p)
+			return -ENOMEM;
+		ov->pid1 = p;
+		c = realloc(ov->comm1, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		ov->comm1 = c;
+		ov->cap1 = cap;
+	}
+	ov->comm1[ov->n1] = strndup(comm, len);
+	if (!ov->comm1[ov->n1])
+		return -ENOMEM;
+	ov->pid1[ov->n1++] = pid;
+	return 0;
+}
+
+static void dup_states_free(struct dup_state *ds, size_t n)
+{
+	size_t k;
+
+	if (!ds)
+		return;
+	for (k = 0; k < n; k++)
+		free(ds[k].h);
+	free(ds);
+}
+
+/* What each duplicate run shows from the array's making on. */
+static struct dup_state *dup_states_new(const struct comm_tab *tb, size_t from)
+{
+	struct dup_state *ds = calloc(tb->ndup + 1, sizeof(*ds));
+	size_t k;
+
+	if (!ds)
+		return NULL;
+	for (k = 0; k < tb->ndup; k++) {
+		ds[k].h = malloc(4 * sizeof(*ds[k].h));
+		if (!ds[k].h) {
+			dup_states_free(ds, tb->ndup);
+			return NULL;
+		}
+		ds[k].hcap = 4;
+		ds[k].nh = 1;
+		ds[k].below = tb->dup[k].below;
+		ds[k].above = tb->dup[k].above;
+		ds[k].h[0].from = from;
+		ds[k].h[0].idx = bsearch_pick(ds[k].below, tb->dup[k].n,
+					      ds[k].above);
+	}
+	return ds;
+}
+
+/*
+ * cmdline_init() at the first lookup of a pid other than 0: the array
+ * of saved_cmdlines and the stream's list.  Only the stream's frontier
+ * gets here (behind it the array exists), so the list is complete.
+ */
+static int model_build(const struct text_comms *t, struct text_overlay *ov)
+{
+	if (ov->n1) {
+		ov->own = calloc(1, sizeof(*ov->own));
+		if (!ov->own)
+			return -ENOMEM;
+		if (tab_build(ov->own, t, ov->pid1, ov->comm1, ov->n1) < 0) {
+			free(ov->own);
+			ov->own = NULL;
+			return -ENOMEM;
+		}
+	}
+	ov->tab = ov->own ? ov->own : &t->stab;
+	ov->ds = dup_states_new(ov->tab, ov->n1);
+	if (!ov->ds) {
+		if (ov->own)
+			tab_release(ov->own);
+		free(ov->own);
+		ov->own = NULL;
+		return -ENOMEM;
+	}
+	ov->built = true;
+	return 0;
+}
+
+/* Room for one more hit in every duplicate run, before an addition. */
+static int dup_reserve(struct text_overlay *ov)
+{
+	size_t k;
+
+	for (k = 0; k < ov->tab->ndup; k++) {
+		struct dup_state *d = &ov->ds[k];
+		struct dup_hit *h;
+
+		if (d->nh < d->hcap)
+			continue;
+		h = realloc(d->h, 2 * d->hcap * sizeof(*h));
+		if (!h)
+			return -ENOMEM;
+		d->h = h;
+		d->hcap *= 2;
+	}
+	return 0;
+}
+
+/*
+ * add_new_comm() inserts @pid at its sorted place: the runs of other
+ * pids shift, and bsearch() may land on another of their entries from
+ * @from registrations on.
+ */
+static void dup_shift(struct text_overlay *ov, int pid, size_t from)
+{
+	size_t k;
+
+	for (k = 0; k < ov->tab->ndup; k++) {
+		struct dup_state *d = &ov->ds[k];
+		size_t idx;
+
+		if (pid < ov->tab->dup[k].pid)
+			d->below++;
+		else
+			d->above++;
+		idx = bsearch_pick(d->below, ov->tab->dup[k].n, d->above);
+		if (idx != d->h[d->nh - 1].idx) {
+			d->h[d->nh].from = from;
+			d->h[d->nh].idx = idx;
+			d->nh++;
+		}
+	}
+}
+
 /**
- * text_overlay_new() - an empty overlay for a stream
+ * text_overlay_new() - an empty model for a stream
  *
- * Return: the overlay (free with text_overlay_free()), or NULL.
+ * Return: the model (free with text_overlay_free()), or NULL.
  */
 struct text_overlay *text_overlay_new(void)
 {
@@ -192,13 +521,22 @@ struct text_overlay *text_overlay_new(void)
 }
 
 /**
- * text_overlay_free() - free the learned comms of a stream; NULL is fine
- * @ov: overlay
+ * text_overlay_free() - free the model of a stream; NULL is fine
+ * @ov: model
  */
 void text_overlay_free(struct text_overlay *ov)
 {
 	if (!ov)
 		return;
+	if (ov->tab)
+		dup_states_free(ov->ds, ov->tab->ndup);
+	if (ov->own)
+		tab_release(ov->own);
+	free(ov->own);
+	while (ov->n1)
+		free(ov->comm1[--ov->n1]);
+	free(ov->comm1);
+	free(ov->pid1);
 	while (ov->n)
 		free(ov->comm[--ov->n]);
 	free(ov->comm);
@@ -210,61 +548,98 @@ void text_overlay_free(struct text_overlay *ov)
 /**
  * text_comm_lookup() - the comm trace-cmd shows for a pid at a position
  * @t: the comms
- * @cc: the stream's learned comms and the count visible here, or NULL
+ * @cc: the stream's model and the registrations visible here, or NULL
+ *	for saved_cmdlines alone
  * @pid: pid
  *
- * Return: saved_cmdlines' comm, else a comm learned before this position,
- * else "<...>" ("<idle>" for pid 0).
+ * find_cmdline(): "<idle>" for pid 0; else, the array made first if it
+ * does not exist yet, the entry glibc's bsearch() finds in it, or
+ * "<...>".
+ *
+ * Return: the comm, valid while the stream is, or NULL when out of
+ * memory.
  * Context: the caller holds the stream lock (for @cc).
  */
 const char *text_comm_lookup(const struct text_comms *t,
 			     const struct text_comm_ctx *cc, int pid)
 {
-	const char *c = find_comm(t, pid);
+	struct text_overlay *ov;
+	const char *c;
 	long i;
 
-	if (strcmp(c, "<...>") || !cc)
+	if (!pid)
+		return "<idle>";
+	if (!cc) {
+		c = tab_comm(&t->stab, NULL, pid, 0);
+		return c ? c : "<...>";
+	}
+	ov = cc->ov;
+	if (!ov->built && model_build(t, ov) < 0)
+		return NULL;
+	c = tab_comm(ov->tab, ov->ds, pid, *cc->seen);
+	if (c)
 		return c;
-	i = ov_find(cc->ov, pid);
-	if (i >= 0 && (size_t)i < *cc->seen)
-		return cc->ov->comm[i];
-	return c;
+	i = ov_find(ov, pid);
+	if (i >= 0 && (size_t)i + ov->n1 < *cc->seen)
+		return ov->comm[i];
+	return "<...>";
 }
 
 /*
- * What the plugin's write_and_save_comm() does, into the overlay: register
- * the comm of @pidf's pid unless saved_cmdlines has one.  Only the
- * stream's frontier meets a pid first; behind it the registration is
+ * tep_register_comm() after the array exists (add_new_comm()): pid 0
+ * and pids the array has are ignored, others inserted.  Only the
+ * stream's frontier meets a pid first; behind it the addition is
  * already known and only counted.
- *
  */
-static int comm_register(const struct text_comms *t, struct text_comm_ctx *cc,
+static int register_after(struct text_overlay *ov, size_t *seen, int pid,
+			  const char *comm, size_t len)
+{
+	size_t vis = *seen - ov->n1;
+	long i;
+
+	if (!pid || tab_find(ov->tab, pid) >= 0)
+		return 0;
+	i = ov_find(ov, pid);
+	if (i >= 0) {
+		if ((size_t)i == vis)
+			(*seen)++;
+		return 0;
+	}
+	if (vis != ov->n)
+		return 0;
+	if (dup_reserve(ov) < 0 || ov_add(ov, pid, comm, len) < 0)
+		return -ENOMEM;
+	(*seen)++;
+	dup_shift(ov, pid, *seen);
+	return 0;
+}
+
+/*
+ * What the plugin's write_and_save_comm() does: register the comm of
+ * @pidf's pid, the field's text up to its size or a NUL.  Before the
+ * array exists every registration goes to the list (known already
+ * behind the frontier: only counted).
+ */
+static int comm_register(struct text_comm_ctx *cc,
 			 const struct tep_format_field *pidf,
 			 const struct tep_format_field *commf,
 			 const unsigned char *data)
 {
+	struct text_overlay *ov = cc->ov;
 	unsigned long long val;
-	long i;
-	int pid;
+	const char *comm;
+	size_t len;
 
 	if (!pidf || !commf || tep_read_number_field((struct tep_format_field *)pidf,
 						     data, &val))
 		return 0;
-	pid = (int)val;
-	if (in_saved(t, pid))
-		return 0;
-	i = ov_find(cc->ov, pid);
-	if (i < 0) {
-		/* only the stream's frontier meets a pid first */
-		if (*cc->seen != cc->ov->n)
-			return 0;
-		if (ov_add(cc->ov, pid, (const char *)data + commf->offset,
-			   commf->size > 0 ? (size_t)commf->size : 0) < 0)
-			return -ENOMEM;
-		(*cc->seen)++;
-	} else if ((size_t)i == *cc->seen) {
-		(*cc->seen)++;
-	}
+	comm = (const char *)data + commf->offset;
+	len = commf->size > 0 ? (size_t)commf->size : 0;
+	if (ov->built && *cc->seen >= ov->n1)
+		return register_after(ov, cc->seen, (int)val, comm, len);
+	if (*cc->seen == ov->n1 && list_add(ov, (int)val, comm, len) < 0)
+		return -ENOMEM;
+	(*cc->seen)++;
 	return 0;
 }
 
@@ -309,7 +684,7 @@ void text_comms_find_events(struct text_comms *t, struct tep_handle *tep)
  * text_comms_learn() - the comms the sched plugin registers for a record
  * @t: comms
  * @id: the record's event id
- * @cc: the stream's learned comms and the count visible here, or NULL
+ * @cc: the stream's model and the registrations visible here, or NULL
  * @data: the record
  *
  * Return: 0 or -ENOMEM.
@@ -324,13 +699,13 @@ int text_comms_learn(const struct text_comms *t, int id,
 	if (!cc)
 		return 0;
 	if (id == t->sw_id) {
-		ret = comm_register(t, cc, t->sw_ppid, t->sw_pcomm, data);
+		ret = comm_register(cc, t->sw_ppid, t->sw_pcomm, data);
 		if (!ret)
-			ret = comm_register(t, cc, t->sw_npid, t->sw_ncomm, data);
+			ret = comm_register(cc, t->sw_npid, t->sw_ncomm, data);
 	} else if (id == t->wk_id) {
-		ret = comm_register(t, cc, t->wk_pid, t->wk_comm, data);
+		ret = comm_register(cc, t->wk_pid, t->wk_comm, data);
 	} else if (id == t->wkn_id) {
-		ret = comm_register(t, cc, t->wkn_pid, t->wkn_comm, data);
+		ret = comm_register(cc, t->wkn_pid, t->wkn_comm, data);
 	}
 	return ret;
 }
@@ -350,7 +725,8 @@ struct text_comms *text_comms_new(char *cmdlines)
 	if (!t)
 		return NULL;
 	t->sw_id = t->wk_id = t->wkn_id = -1;
-	if (cmdlines && build_comms(t, cmdlines) < 0) {
+	if ((cmdlines && build_saved(t, cmdlines) < 0) ||
+	    tab_build(&t->stab, t, NULL, NULL, 0) < 0) {
 		text_comms_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -366,8 +742,9 @@ void text_comms_free(struct text_comms *t)
 {
 	if (!t)
 		return;
-	while (t->ncomms)
-		free(t->comms[--t->ncomms].comm);
-	free(t->comms);
+	tab_release(&t->stab);
+	while (t->nsaved)
+		free((char *)t->saved[--t->nsaved].comm);
+	free(t->saved);
 	free(t);
 }

@@ -5,18 +5,23 @@
  *
  * Invariants:
  *  - struct text_comms is made once at setup and never changes after:
- *    saved_cmdlines as parsed (sorted by pid, the first line of a pid
- *    wins, as tep_register_comm() does not override) and the sched events
+ *    saved_cmdlines as parsed (every line, in file order, as
+ *    tep_parse_saved_cmdlines() registers them) and the sched events
  *    whose plugin handler registers comms, with their fields.  It is read
  *    without a lock.
- *  - The sched_switch plugin registers the comm of each pid it prints
- *    that has none yet, so trace-cmd shows a pid missing from
- *    saved_cmdlines as "<...>" before its first sched_switch or
- *    sched_wakeup line and by name after it.  Those registrations are
- *    kept per stream in a struct text_overlay, first registrations in
- *    stream order; a position in the stream sees the first *seen of
- *    them (struct text_comm_ctx), so text never depends on read order.
- *  - An overlay belongs to its stream and is used under the stream lock.
+ *  - Each stream keeps a model of libtraceevent 1.7.1's comms as
+ *    trace-cmd, printing that stream alone, leaves them (struct
+ *    text_overlay; doc/trace-cmd-parity.md, section 4): the list of
+ *    registrations (saved_cmdlines, then what the sched plugin registers)
+ *    until the first lookup of a pid other than 0, then the array made of
+ *    it (stably sorted by pid, duplicates kept), to which registrations
+ *    only add missing pids.  A lookup returns the entry glibc's bsearch()
+ *    lands on, so of a duplicated pid the one its neighbours decide.
+ *  - A position in a stream is one count, the registrations met before
+ *    it (struct text_comm_ctx.seen): the model only grows at the
+ *    stream's frontier and what a position sees is a function of that
+ *    count, so text never depends on read order.
+ *  - A model belongs to its stream and is used under the stream lock.
  */
 #ifndef TDATFS_TEXT_COMM_H
 #define TDATFS_TEXT_COMM_H
@@ -30,7 +35,7 @@ struct text_overlay;
 /* Where a record's comm lookups and registrations go. */
 struct text_comm_ctx {
 	struct text_overlay *ov;
-	size_t *seen;		/* registrations visible at this position */
+	size_t *seen;		/* registrations met before this position */
 };
 
 struct text_comms *text_comms_new(char *cmdlines);

@@ -5,7 +5,8 @@
  *
  * Invariants:
  *  - The stream returned is the one tdatfs_text_read() of the same
- *    (buffer, cpu) uses; it belongs to the engine.
+ *    (buffer, cpu), or tdatfs_text_report_read(), uses; it belongs to
+ *    the engine.
  */
 #ifndef TDATFS_TEXT_ENGINE_H
 #define TDATFS_TEXT_ENGINE_H
@@ -17,5 +18,6 @@ struct text_stream;
 
 struct text_stream *text_engine_stream(struct tdatfs_text *t, size_t buffer,
 				       int cpu);
+struct text_stream *text_engine_report(struct tdatfs_text *t);
 
 #endif /* TDATFS_TEXT_ENGINE_H */

@@ -92,6 +92,41 @@ static int add_dyn(struct text_fit *fit, const struct tep_format_field *fl)
 	return 0;
 }
 
+/*
+ * Where a record of @ev may end at the earliest without being damaged.
+ * The kernel writes a stack event (ftrace:kernel_stack, caller[8] in its
+ * format) with as many frames as it took, 0 to dozens: the record stops
+ * inside or after its last array.  libtraceevent 1.7.1 prints such a
+ * record without complaint: the function plugin walks the frames up to
+ * the record's end, and a "[" index or a number field past the end reads
+ * as 0 (check_data_offset_size()).  So the last field, when it is a fixed
+ * array that starts after every other field ends, needs only to start
+ * inside the record; what is read of it past the end is the zeroed room
+ * after the record copy (TEXT_FIT_SHORT_MAX bounds the array for that).
+ */
+static uint64_t short_size(const struct tep_event *ev, uint64_t min_size)
+{
+	const struct tep_format_field *fl, *last = NULL;
+	uint64_t before = 0;
+
+	for (fl = ev->format.fields; fl; fl = fl->next)
+		if (!last || fl->offset > last->offset)
+			last = fl;
+	if (!last || !(last->flags & TEP_FIELD_IS_ARRAY) ||
+	    (last->flags & TEP_FIELD_IS_DYNAMIC) || last->size <= 0 ||
+	    (unsigned int)last->size > TEXT_FIT_SHORT_MAX ||
+	    (uint64_t)last->offset + last->size != min_size)
+		return min_size;
+	for (fl = ev->format.common_fields; fl; fl = fl->next)
+		if ((uint64_t)fl->offset + fl->size > before)
+			before = (uint64_t)fl->offset + fl->size;
+	for (fl = ev->format.fields; fl; fl = fl->next)
+		if (fl != last && (uint64_t)fl->offset + fl->size > before)
+			before = (uint64_t)fl->offset + fl->size;
+	return before <= (uint64_t)last->offset ? (uint64_t)last->offset
+						: min_size;
+}
+
 /**
  * text_fit_init() - what the record check of an event needs
  * @fit: filled in; release with text_fit_release()
@@ -121,6 +156,8 @@ int text_fit_init(struct text_fit *fit, const struct tep_event *ev)
 			}
 		}
 	}
+	fit->short_size = fit->fits ? short_size(ev, fit->min_size)
+				    : fit->min_size;
 	return 0;
 }
 
@@ -145,9 +182,11 @@ void text_fit_release(struct text_fit *fit)
  *
  * Always true for data the kernel wrote; a damaged record can make
  * libtraceevent compute a negative length (a flexible array past the
- * end) and crash.
+ * end) and crash.  A last array may be short (see short_size()):
+ * the kernel writes stack events so.
  *
- * Return: true when the fixed fields and every __data_loc string fit.
+ * Return: true when the fixed fields (all but the part of a last array
+ * past the record's end) and every __data_loc string fit.
  * Context: lock-free.
  */
 bool text_fit_check(const struct text_fit *fit, bool big_endian,
@@ -155,7 +194,7 @@ bool text_fit_check(const struct text_fit *fit, bool big_endian,
 {
 	unsigned int i;
 
-	if (!fit->fits || n < fit->min_size)
+	if (!fit->fits || n < fit->short_size)
 		return false;
 	for (i = 0; i < fit->ndyn; i++) {
 		const struct text_dyn *d = &fit->dyn[i];
@@ -571,6 +610,26 @@ bool text_event_fits(const struct text_events *t,
 	const struct text_event *te = (const struct text_event *)d;
 
 	return text_fit_check(&te->fit, t->big_endian, data, n);
+}
+
+/**
+ * text_event_whole() - whether a record holds all the fixed fields of
+ *	its entry, the last array whole
+ * @d: the record's entry, from text_event_find()
+ * @n: the record's size
+ *
+ * A record that fits (text_event_fits()) but is not whole ends inside
+ * its last array: only libtraceevent prints it, from the zero-padded
+ * copy, so the compiled formats never read past a record.
+ *
+ * Return: true when the record is at least as long as the fixed fields.
+ * Context: lock-free.
+ */
+bool text_event_whole(const struct text_event_desc *d, size_t n)
+{
+	const struct text_event *te = (const struct text_event *)d;
+
+	return n >= te->fit.min_size;
 }
 
 /**

@@ -49,9 +49,19 @@ struct text_dyn {
 	bool relative;			/* __rel_loc */
 };
 
+/*
+ * The longest last array a record may hold only part of: libtraceevent's
+ * raw field printing reads the whole array from where it starts, so the
+ * zeroed room after a record copy must be at least this long.
+ */
+#define TEXT_FIT_SHORT_MAX	65536u
+
 /* Whether a record holds the fields of its event. */
 struct text_fit {
 	uint64_t min_size;		/* bytes the fixed fields need */
+	uint64_t short_size;		/* bytes needed when the last array
+					 * may be short: its offset, or
+					 * min_size when there is none */
 	bool fits;			/* no field with a negative offset/size */
 	unsigned int ndyn;
 	struct text_dyn *dyn;		/* the __data_loc fields */
@@ -73,6 +83,7 @@ const struct text_event_desc *text_event_find(struct text_events *evs, int id);
 bool text_event_fits(const struct text_events *evs,
 		     const struct text_event_desc *d,
 		     const unsigned char *data, size_t n);
+bool text_event_whole(const struct text_event_desc *d, size_t n);
 bool text_record_type(const struct text_events *evs, const unsigned char *data,
 		      size_t n, int *id);
 bool text_record_pid(const struct text_events *evs, const unsigned char *data,

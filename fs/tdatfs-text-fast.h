@@ -9,8 +9,9 @@
  *    anything else is refused (NULL) and left to libtraceevent.
  *  - A program is read-only once made and reads only the record, so it
  *    runs without the tep lock, from any thread.
- *  - The caller has checked that the record's fixed fields lie inside it
- *    (text_event_fits()); __data_loc strings are bounded here.
+ *  - The caller has checked that all of the record's fixed fields lie
+ *    inside it (text_event_whole(); a record ending inside its last
+ *    array goes to libtraceevent); __data_loc strings are bounded here.
  */
 #ifndef TDATFS_TEXT_FAST_H
 #define TDATFS_TEXT_FAST_H

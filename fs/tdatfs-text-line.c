@@ -30,6 +30,11 @@
  * record from making libtraceevent read outside our memory. */
 #define SCRATCH_SLACK	(2 * 65536 + 64)
 
+/* A record may end at the start of its last array (text_fit_check()):
+ * libtraceevent's raw printing then reads all of the array from here. */
+_Static_assert(SCRATCH_SLACK >= TEXT_FIT_SHORT_MAX,
+	       "the slack holds a short last array");
+
 struct text_fmt {
 	struct text_tep *tt;
 	struct text_events *evs;
@@ -197,9 +202,12 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		      size_t nlen, struct text_buf *out)
 {
 	const char *comm = text_comm_lookup(t->cm, cc, pid);
-	size_t clen = strlen(comm);
+	size_t clen;
 	char *o, *start;
 
+	if (!comm)
+		return -ENOMEM;
+	clen = strlen(comm);
 	/* 16 + 1 + 11 + 2 + 11 + 1 + 2 * 20 + 2 + 2 + 20 */
 	o = start = text_buf_reserve(out, clen + nlen + 128);
 	if (!o)
@@ -434,7 +442,7 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		if (ret < 0)
 			return ret;
 		ret = text_graph_info(t->graph, te, r, src, out);
-		if (ret == 1 && te->fast)
+		if (ret == 1 && te->fast && text_event_whole(te, n))
 			ret = text_fast_info(te->fast, t->big_endian, data, n, out);
 		else if (ret == 1)
 			ret = info_slow(t, r, n, te->ev, cc, out);

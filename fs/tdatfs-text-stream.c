@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-stream.c - text of one buffer (merged or one CPU), produced
- * on demand from a record source, with checkpoints and a few cursors.
+ * tdatfs-text-stream.c - text of one buffer (merged or one CPU), or of
+ * several merged, produced on demand from record sources (one per
+ * buffer), with checkpoints and a few cursors.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,22 +30,37 @@
 struct text_cursor {
 	bool valid;
 	uint64_t used;		/* LRU tick */
-	struct text_source *src;
+	struct text_source **src;	/* one per part */
 	struct text_buf line;	/* text [off, off + line.len) */
 	uint64_t off;
 	size_t seen;		/* learned comms visible here */
 	bool eof;
 };
 
+/*
+ * A buffer of the stream: its CPUs are the slots [first, first + ncpu),
+ * and the text of each of its records starts with @prefix.
+ */
+struct stream_part {
+	size_t b;
+	unsigned int first;
+	unsigned int ncpu;
+	char *prefix;
+	size_t plen;
+};
+
 struct text_stream {
 	pthread_mutex_t lock;
 	struct text_stream_env env;
-	size_t b;
-	unsigned int ncpu;
-	size_t *cidx;		/* buffer cpu indices merged */
-	int only;		/* index in cidx of the one CPU printed, or -1 */
-	struct text_buf discard;	/* markers of CPUs not printed */
+	size_t nparts;
+	struct stream_part *parts;
+	unsigned int ncpu;	/* slots: the CPUs of every part */
+	size_t *cidx;		/* buffer cpu index of each slot */
+	int only;		/* the one slot printed, or -1: all of them */
+	struct text_buf discard;	/* markers of slots not printed */
 	uint64_t *npages;
+	char *head;		/* text before the first record's */
+	size_t hlen;
 
 	size_t nckpt;
 	size_t ckpt_cap;
@@ -62,9 +78,13 @@ struct text_stream {
 	struct text_cursor cur[NCURSORS];
 };
 
-static void cursor_release(struct text_cursor *cu)
+static void cursor_release(struct text_stream *st, struct text_cursor *cu)
 {
-	text_source_free(cu->src);
+	size_t p;
+
+	for (p = 0; cu->src && p < st->nparts; p++)
+		text_source_free(cu->src[p]);
+	free(cu->src);
 	text_buf_release(&cu->line);
 	memset(cu, 0, sizeof(*cu));
 }
@@ -75,18 +95,23 @@ static void cursor_release(struct text_cursor *cu)
  */
 void text_stream_free(struct text_stream *st)
 {
+	size_t p;
 	int i;
 
 	if (!st)
 		return;
 	for (i = 0; i < NCURSORS; i++)
-		cursor_release(&st->cur[i]);
+		cursor_release(st, &st->cur[i]);
+	for (p = 0; st->parts && p < st->nparts; p++)
+		free(st->parts[p].prefix);
+	free(st->parts);
+	free(st->head);
+	text_buf_release(&st->discard);
 	free(st->cidx);
 	free(st->npages);
 	free(st->ckpt_off);
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
-	text_buf_release(&st->discard);
 	text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
@@ -133,6 +158,7 @@ static int ckpt_grow(struct text_stream *st)
 static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_cursor *cu)
 {
 	struct text_pos *pos;
+	size_t p;
 	int ret;
 
 	if (st->nckpt >= st->ckpt_max)
@@ -145,34 +171,95 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 	pos = &st->ckpt_pos[st->nckpt * st->ncpu];
 	st->ckpt_off[st->nckpt] = off;
 	st->ckpt_seen[st->nckpt] = cu ? cu->seen : 0;
-	if (cu)
-		text_source_tell(cu->src, pos);
-	else
-		memset(pos, 0, st->ncpu * sizeof(*pos));
+	memset(pos, 0, st->ncpu * sizeof(*pos));
+	for (p = 0; cu && p < st->nparts; p++)
+		text_source_tell(cu->src[p], pos + st->parts[p].first);
 	st->nckpt++;
 	return 0;
 }
 
-/* The CPUs of the stream and their page counts. */
-static int stream_cpus(struct text_stream *st, const struct tdat_buffer *buf,
-		       int cpu)
+/*
+ * Part @p's slots: buffer cpu index @cpu alone, or all of them (-1), and
+ * their page counts.  Return: 0, or -EINVAL for a page size no kernel
+ * writes.
+ */
+static int part_cpus(struct text_stream *st, size_t p, int cpu)
 {
+	const struct stream_part *pt = &st->parts[p];
+	const struct tdat_buffer *buf = tdat_buffer_get(st->env.f, pt->b);
 	unsigned int i;
+
+	if (buf->page_size < 64 || buf->page_size > (1u << 27))
+		return -EINVAL;
+	for (i = 0; i < pt->ncpu; i++) {
+		size_t s = pt->first + i;
+		uint64_t size = 0;
+
+		st->cidx[s] = cpu < 0 ? i : (size_t)cpu;
+		/* a CPU whose size is unreadable shows as empty */
+		if (tdat_cpu_size(st->env.f, pt->b, st->cidx[s], &size) < 0)
+			size = 0;
+		st->npages[s] = (size + buf->page_size - 1) / buf->page_size;
+	}
+	return 0;
+}
+
+/* A stream of @nparts parts, not set up yet (see stream_setup()). */
+static struct text_stream *stream_alloc(const struct text_stream_env *env,
+					size_t nparts)
+{
+	struct text_stream *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	pthread_mutex_init(&st->lock, NULL);
+	st->env = *env;
+	st->nparts = nparts;
+	st->only = -1;
+	st->parts = calloc(nparts + 1, sizeof(*st->parts));
+	if (!st->parts) {
+		text_stream_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* The slot tables once the parts are known, and checkpoint 0. */
+static int stream_setup(struct text_stream *st, int cpu)
+{
+	size_t p;
+	int ret;
 
 	st->cidx = calloc(st->ncpu + 1, sizeof(*st->cidx));
 	st->npages = calloc(st->ncpu + 1, sizeof(*st->npages));
 	if (!st->cidx || !st->npages)
 		return -ENOMEM;
-	for (i = 0; i < st->ncpu; i++) {
-		uint64_t size = 0;
-
-		st->cidx[i] = cpu < 0 ? i : (size_t)cpu;
-		/* a CPU whose size is unreadable shows as empty */
-		if (tdat_cpu_size(st->env.f, st->b, st->cidx[i], &size) < 0)
-			size = 0;
-		st->npages[i] = (size + buf->page_size - 1) / buf->page_size;
+	for (p = 0; p < st->nparts; p++) {
+		ret = part_cpus(st, p, cpu);
+		if (ret < 0)
+			return ret;
 	}
-	return 0;
+	st->ckpt_every = CKPT_BYTES;
+	st->ckpt_max = CKPT_MEM / (sizeof(*st->ckpt_off) + sizeof(*st->ckpt_seen) +
+				   st->ncpu * sizeof(*st->ckpt_pos));
+	if (st->ckpt_max < 64)
+		st->ckpt_max = 64;
+	/* tests make the thinning happen on small traces */
+	if (st->env.max_checkpoints)
+		st->ckpt_max = st->env.max_checkpoints < 2 ? 2 :
+			       st->env.max_checkpoints;
+	st->ov = text_overlay_new();
+	if (!st->ov)
+		return -ENOMEM;
+	return ckpt_add(st, 0, NULL);
+}
+
+/* Free @st and fail with @err (a negative errno). */
+static struct text_stream *stream_fail(struct text_stream *st, int err)
+{
+	text_stream_free(st);
+	errno = -err;
+	return NULL;
 }
 
 /**
@@ -188,23 +275,15 @@ struct text_stream *text_stream_new(const struct text_stream_env *env,
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(env->f, b);
 	struct text_stream *st;
-	int err = ENOMEM;
+	int ret;
 
 	if (!buf || (cpu >= 0 && (unsigned int)cpu >= buf->ncpus)) {
 		errno = ENOENT;
 		return NULL;
 	}
-	st = calloc(1, sizeof(*st));
+	st = stream_alloc(env, 1);
 	if (!st)
 		return NULL;
-	pthread_mutex_init(&st->lock, NULL);
-	st->env = *env;
-	st->b = b;
-	if (buf->page_size < 64 || buf->page_size > (1u << 27)) {
-		err = EINVAL;
-		goto fail;
-	}
-	st->only = -1;
 	st->ncpu = cpu < 0 ? buf->ncpus : 1;
 	if (cpu >= 0 && buf->ncpus > 1 && text_fmt_lookahead(env->fmt)) {
 		/* trace-cmd --cpu N reads every CPU, prints only N's */
@@ -212,100 +291,181 @@ struct text_stream *text_stream_new(const struct text_stream_env *env,
 		st->ncpu = buf->ncpus;
 		cpu = -1;
 	}
-	st->ckpt_every = CKPT_BYTES;
-	st->ckpt_max = CKPT_MEM / (sizeof(*st->ckpt_off) + sizeof(*st->ckpt_seen) +
-				   st->ncpu * sizeof(*st->ckpt_pos));
-	if (st->ckpt_max < 64)
-		st->ckpt_max = 64;
-	/* tests make the thinning happen on small traces */
-	if (env->max_checkpoints)
-		st->ckpt_max = env->max_checkpoints < 2 ? 2 : env->max_checkpoints;
-	st->ov = text_overlay_new();
-	if (!st->ov || stream_cpus(st, buf, cpu) < 0 || ckpt_add(st, 0, NULL) < 0)
-		goto fail;
-	return st;
-fail:
-	text_stream_free(st);
-	errno = err;
-	return NULL;
+	st->parts[0].b = b;
+	st->parts[0].ncpu = st->ncpu;
+	ret = stream_setup(st, cpu);
+	return ret < 0 ? stream_fail(st, ret) : st;
 }
 
-/* Put a cursor at checkpoint @k. */
-static void cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
+/**
+ * text_stream_new_multi() - a stream over several buffers
+ * @env: what it reads and formats with (copied)
+ * @parts: the buffers, in the order that wins timestamp ties, each with
+ *	the text put before every one of its records (copied)
+ * @nparts: entries in @parts
+ * @head: text before everything else (copied); may be empty
+ *
+ * Return: the stream, or NULL with errno set.
+ */
+struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
+					  const struct text_stream_part *parts,
+					  size_t nparts, const char *head)
 {
-	text_source_seek(cu->src, &st->ckpt_pos[k * st->ncpu]);
+	struct text_stream *st = stream_alloc(env, nparts);
+	size_t p;
+	int ret;
+
+	if (!st)
+		return NULL;
+	st->head = strdup(head);
+	if (!st->head)
+		return stream_fail(st, -ENOMEM);
+	st->hlen = strlen(head);
+	for (p = 0; p < nparts; p++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(env->f, parts[p].b);
+		struct stream_part *pt = &st->parts[p];
+
+		if (!buf)
+			return stream_fail(st, -ENOENT);
+		pt->b = parts[p].b;
+		pt->first = st->ncpu;
+		pt->ncpu = buf->ncpus;
+		pt->prefix = strdup(parts[p].prefix);
+		if (!pt->prefix)
+			return stream_fail(st, -ENOMEM);
+		pt->plen = strlen(pt->prefix);
+		st->ncpu += buf->ncpus;
+	}
+	ret = stream_setup(st, -1);
+	return ret < 0 ? stream_fail(st, ret) : st;
+}
+
+/*
+ * Put a cursor at checkpoint @k.  At checkpoint 0 its line is the head,
+ * which no record's step makes.
+ */
+static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
+{
+	size_t p;
+
+	for (p = 0; p < st->nparts; p++)
+		text_source_seek(cu->src[p],
+				 &st->ckpt_pos[k * st->ncpu + st->parts[p].first]);
 	cu->off = st->ckpt_off[k];
 	cu->seen = st->ckpt_seen[k];
 	cu->line.len = 0;
 	cu->eof = false;
 	cu->valid = true;
+	if (k == 0 && st->hlen && text_buf_put(&cu->line, st->head, st->hlen) < 0) {
+		cu->valid = false;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
- * Take the next record of the merged CPUs into @rec (its CPU index in
- * @bi).  Return: 1 taken, 0 none left (for a stream of one CPU: none left
- * of that CPU), <0 error.
+ * The slot of the next record: smallest timestamp, ties to the first
+ * slot (the first part, then its first CPU).  Markers met on the way go
+ * to cu->line.  Return: 0 with *@best NULL at the end, or a negative errno.
  */
-static int take(struct text_stream *st, struct text_cursor *cu,
-		struct text_rec *rec, unsigned int *bi)
+static int next_slot(struct text_stream *st, struct text_cursor *cu,
+		     const struct text_rec **best, size_t *bp, unsigned int *bi)
 {
-	const struct text_rec *best = NULL, *r;
+	const struct text_rec *r;
 	unsigned int i;
+	size_t p;
 	int ret;
 
-	for (i = 0; i < st->ncpu; i++) {
-		struct text_buf *markers = st->only < 0 || (int)i == st->only ?
-					   &cu->line : &st->discard;
+	*best = NULL;
+	for (p = 0; p < st->nparts; p++) {
+		for (i = 0; i < st->parts[p].ncpu; i++) {
+			struct text_buf *markers = st->only < 0 ||
+						   (int)i == st->only ?
+						   &cu->line : &st->discard;
 
-		ret = text_source_peek_index(cu->src, i, markers, &r);
-		st->discard.len = 0;
-		if (ret < 0)
-			return ret;
-		if (!r && (int)i == st->only)
-			return 0;
-		if (r && (!best || r->ts < best->ts)) {
-			best = r;
-			*bi = i;
+			ret = text_source_peek_index(cu->src[p], i, markers, &r);
+			st->discard.len = 0;
+			if (ret < 0)
+				return ret;
+			if (!r && (int)i == st->only) {
+				/* the CPU printed has no more records */
+				*best = NULL;
+				return 0;
+			}
+			if (r && (!*best || r->ts < (*best)->ts)) {
+				*best = r;
+				*bp = p;
+				*bi = i;
+			}
 		}
 	}
-	if (!best)
-		return 0;
-	*rec = *best;
-	ret = text_source_consume_index(cu->src, *bi, &st->discard);
-	st->discard.len = 0;
-	return ret;
+	return 0;
 }
 
 /*
- * One step: the lines of the next record printed (and markers met on the
- * way) appended to cu->line; a stream of one CPU that reads all of them
- * passes over the others' records.  Return: 1 text added, 0 end of text,
- * <0 error.
+ * One step: the lines of the next record (and markers met on the way)
+ * appended to cu->line.  Return: 1 text added, 0 end of text, <0 error.
  */
 static int step(struct text_stream *st, struct text_cursor *cu)
 {
-	size_t before = cu->line.len;
+	const struct text_rec *best;
+	const struct stream_part *pt;
+	size_t before = cu->line.len, p = 0;
 	struct text_comm_ctx cc;
 	struct text_rec rec;
 	unsigned int bi = 0;
 	int ret;
 
-	/* consumed first, so a formatter's peek sees the record after it */
+	/* a stream of one CPU that reads all of them passes over the others' */
 	do {
-		ret = take(st, cu, &rec, &bi);
-		if (ret <= 0)
-			return ret < 0 ? ret : cu->line.len > before;
+		ret = next_slot(st, cu, &best, &p, &bi);
+		if (ret < 0)
+			return ret;
+		if (!best)
+			return cu->line.len > before ? 1 : 0;
+		/* consumed first, so a formatter's peek sees the record after it */
+		rec = *best;
+		ret = text_source_consume_index(cu->src[p], bi,
+						st->only < 0 || (int)bi == st->only ?
+						&cu->line : &st->discard);
+		st->discard.len = 0;
+		if (ret < 0)
+			return ret;
 	} while (st->only >= 0 && (int)bi != st->only);
+	pt = &st->parts[p];
+	if (pt->plen && text_buf_put(&cu->line, pt->prefix, pt->plen) < 0)
+		return -ENOMEM;
 	cc.ov = st->ov;
 	cc.seen = &cu->seen;
-	ret = text_format_record(st->env.fmt, &rec, cu->src, &cc, &cu->line);
+	ret = text_format_record(st->env.fmt, &rec, cu->src[p], &cc, &cu->line);
 	if (ret < 0)
 		return ret;
 	if (ret && rec.size)
-		tdat_cpu_mark_damaged(st->env.f, st->b, st->cidx[bi], rec.offset,
-				      rec.size, "holds a record that does not parse");
-	ret = text_source_flush(cu->src, &cu->line);
+		tdat_cpu_mark_damaged(st->env.f, pt->b, st->cidx[pt->first + bi],
+				      rec.offset, rec.size,
+				      "holds a record that does not parse");
+	ret = text_source_flush(cu->src[p], &cu->line);
 	return ret < 0 ? ret : 1;
+}
+
+/* The record sources of a cursor, one per part. */
+static int cursor_sources(struct text_stream *st, struct text_cursor *cu)
+{
+	size_t p;
+
+	cu->src = calloc(st->nparts + 1, sizeof(*cu->src));
+	if (!cu->src)
+		return -ENOMEM;
+	for (p = 0; p < st->nparts; p++) {
+		const struct stream_part *pt = &st->parts[p];
+
+		cu->src[p] = text_source_new(st->env.f, pt->b, &st->cidx[pt->first],
+					     &st->npages[pt->first], pt->ncpu,
+					     st->env.pf, st->env.ts);
+		if (!cu->src[p])
+			return errno ? -errno : -ENOMEM;
+	}
+	return 0;
 }
 
 /* The cursor to serve a read at @off, positioned at or before it. */
@@ -340,17 +500,14 @@ static struct text_cursor *pick_cursor(struct text_stream *st, uint64_t off, int
 	if (cu && cu->off >= st->ckpt_off[lo])
 		return cu;
 	if (!victim->src) {
-		victim->src = text_source_new(st->env.f, st->b, st->cidx,
-					      st->npages, st->ncpu, st->env.pf,
-					      st->env.ts);
-		if (!victim->src) {
-			*err = -errno;
-			cursor_release(victim);
+		*err = cursor_sources(st, victim);
+		if (*err < 0) {
+			cursor_release(st, victim);
 			return NULL;
 		}
 	}
-	cursor_seek(st, victim, lo);
-	return victim;
+	*err = cursor_seek(st, victim, lo);
+	return *err < 0 ? NULL : victim;
 }
 
 /* Move @cu past its line, checkpoint if due, and make the next line. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-stream.h - the text of one buffer (all CPUs merged, or one
- * CPU), produced on demand, with checkpoints and a few cursors.
+ * CPU), or of several buffers merged, produced on demand, with
+ * checkpoints and a few cursors.
  *
  * Invariants:
  *  - Record order is trace-cmd's tracecmd_read_next_data(): peek every
@@ -10,12 +11,17 @@
  *    alone, except when the formatter's text may look at other CPUs
  *    (text_fmt_lookahead(): function_graph): then it reads every CPU in
  *    that order and prints only its own records, as trace-cmd report
- *    --cpu N does; its checkpoints hold every CPU's position.
+ *    --cpu N does; its checkpoints hold every CPU's position.  Several
+ *    buffers merge the same way over their CPUs in buffer order
+ *    (tracecmd_iterate_events_multi()): on a tie the first buffer wins.
+ *  - A stream of several buffers may start with a fixed head text and
+ *    put a fixed text of each buffer before every record of it; a
+ *    one-buffer stream has neither.
  *  - The text is produced one step at a time; a step appends the lines
  *    for one record (a dropped-events line, if any, and the event line),
  *    plus one marker line for each run of damaged pages met while looking
  *    for it.
- *  - A checkpoint is the position of the record source at a step
+ *  - A checkpoint is the position of the record sources at a step
  *    boundary (tdatfs-text-source.h), the count of learned comms visible
  *    there and the text offset it starts at; text produced again from a
  *    checkpoint is byte-identical each time.  Checkpoint memory is
@@ -46,8 +52,17 @@ struct text_stream_env {
 	unsigned int max_checkpoints;	/* 0: the memory bound */
 };
 
+/* A buffer of a stream of several, and what each of its records starts with. */
+struct text_stream_part {
+	size_t b;
+	const char *prefix;
+};
+
 struct text_stream *text_stream_new(const struct text_stream_env *env,
 				    size_t b, int cpu);
+struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
+					  const struct text_stream_part *parts,
+					  size_t nparts, const char *head);
 void text_stream_free(struct text_stream *st);
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
 			 uint64_t off);

@@ -40,6 +40,7 @@ struct tdatfs_text {
 
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
+	struct text_stream *report;	/* every buffer merged */
 };
 
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
@@ -80,6 +81,8 @@ static void teardown(struct tdatfs_text *t)
 		free(t->streams);
 		t->streams = NULL;
 	}
+	text_stream_free(t->report);
+	t->report = NULL;
 	text_fmt_free(t->fmt);
 	text_events_free(t->evs);
 	text_comms_free(t->comms);
@@ -289,6 +292,136 @@ out:
 	return ret;
 }
 
+/* How trace-cmd names a buffer on its lines: after the last '/'. */
+static const char *report_name(const struct tdat_buffer *buf)
+{
+	const char *slash = strrchr(buf->name, '/');
+
+	return slash ? slash + 1 : buf->name;
+}
+
+/*
+ * The report's buffers and prefixes: trace-cmd's print_handle_file()
+ * puts "NAME: " right-aligned to the longest instance name before an
+ * instance's lines and as many spaces plus two before the top buffer's,
+ * and nothing at all without instances.  Latency buffers have no records
+ * and 0-CPU buffers no lines, but a 0-CPU instance's name still counts.
+ * The caller frees *@parts and each prefix.
+ */
+static int report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
+			size_t *nparts)
+{
+	size_t b, n = 0;
+	int w = -1;
+
+	for (b = 0; b < t->nbuffers; b++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+
+		if (buf && buf->name && *buf->name &&
+		    (int)strlen(report_name(buf)) > w)
+			w = strlen(report_name(buf));
+	}
+	*parts = calloc(t->nbuffers + 1, sizeof(**parts));
+	if (!*parts)
+		return -ENOMEM;
+	for (b = 0; b < t->nbuffers; b++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+		bool named = buf && buf->name && *buf->name;
+		char *pre = NULL;
+
+		if (!buf || buf->latency || !buf->ncpus)
+			continue;
+		if (w < 0)
+			pre = strdup("");
+		else if (asprintf(&pre, named ? "%*s: " : "%*s  ", w,
+				  named ? report_name(buf) : "") < 0)
+			pre = NULL;
+		if (!pre)
+			break;
+		(*parts)[n].b = b;
+		(*parts)[n++].prefix = pre;
+	}
+	*nparts = n;
+	return b < t->nbuffers ? -ENOMEM : 0;
+}
+
+/* The report's stream, made on first use when @create (engine lock held). */
+static int report_stream(struct tdatfs_text *t, bool create)
+{
+	struct text_stream_env env = {
+		.f = t->f,
+		.fmt = t->fmt,
+		.pf = &t->pf,
+		.ts = t->ts,
+		.max_checkpoints = t->opts.max_checkpoints,
+	};
+	struct text_stream_part *parts;
+	char head[32];
+	size_t i, n = 0;
+	int ret;
+
+	if (t->report || !create)
+		return t->report ? 0 : -EAGAIN;
+	ret = report_parts(t, &parts, &n);
+	snprintf(head, sizeof(head), "cpus=%u\n", tdat_cpu_count(t->f));
+	if (!ret) {
+		t->report = text_stream_new_multi(&env, parts, n, head);
+		if (!t->report)
+			ret = -errno;
+	}
+	for (i = 0; i < n; i++)
+		free((char *)parts[i].prefix);
+	free(parts);
+	return ret;
+}
+
+/* The report's stream, made on first use when @create. */
+static int get_report(struct tdatfs_text *t, bool create,
+		      struct text_stream **out)
+{
+	int ret;
+
+	*out = NULL;
+	pthread_mutex_lock(&t->lock);
+	if (!t->ready && !create) {
+		pthread_mutex_unlock(&t->lock);
+		return -EAGAIN;
+	}
+	ret = ensure_ready(t);
+	if (!ret)
+		ret = report_stream(t, create);
+	*out = t->report;
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}
+
+ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
+				uint64_t off)
+{
+	struct text_stream *st;
+	int ret;
+
+	if (!t || (!buf && len))
+		return -EINVAL;
+	ret = get_report(t, true, &st);
+	if (ret < 0)
+		return ret;
+	return text_stream_read(st, buf, len, off);
+}
+
+int tdatfs_text_report_size(struct tdatfs_text *t, uint64_t *size)
+{
+	struct text_stream *st;
+	int ret;
+
+	if (!t || !size)
+		return -EINVAL;
+	ret = get_report(t, false, &st);
+	if (ret < 0)
+		return ret;
+	return text_stream_size(st, size);
+}
+
 ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 			 char *buf, size_t len, uint64_t off)
 {
@@ -333,6 +466,24 @@ struct text_stream *text_engine_stream(struct tdatfs_text *t, size_t buffer,
 {
 	struct text_stream *st;
 	int ret = get_stream(t, buffer, cpu, true, &st);
+
+	if (ret < 0) {
+		errno = -ret;
+		return NULL;
+	}
+	return st;
+}
+
+/**
+ * text_engine_report() - the report's stream, made if need be
+ * @t: engine
+ *
+ * Return: the stream (the engine's), or NULL with errno set.
+ */
+struct text_stream *text_engine_report(struct tdatfs_text *t)
+{
+	struct text_stream *st;
+	int ret = get_report(t, true, &st);
 
 	if (ret < 0) {
 		errno = -ret;

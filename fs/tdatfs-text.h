@@ -21,6 +21,12 @@
  *    or parse, a record whose fields lie outside it) becomes one
  *    "[tdatfs: ...]" marker line.  Pages that read but do not parse are
  *    also recorded with tdat_cpu_mark_damaged().
+ *  - The report (tdatfs_text_report_read()) is every buffer's text merged
+ *    in time order, as `trace-cmd report` prints it: a "cpus=N" line, then
+ *    with instances each line prefixed by its buffer's name.  It is a text
+ *    of its own, with its own checkpoints and learned comms (trace-cmd
+ *    learns them across buffers), so a buffer's text and its lines in the
+ *    report are made apart.
  *  - All functions are thread-safe.
  */
 #ifndef TDATFS_TEXT_H
@@ -98,5 +104,35 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
  * Context: thread-safe.
  */
 int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *size);
+
+/**
+ * tdatfs_text_report_read() - read the report: every buffer merged
+ * @t: engine
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the report
+ *
+ * The bytes of `trace-cmd report` (3.1.6): "cpus=N" (tdat_cpu_count()),
+ * then the records of every buffer but a latency one in time order, a tie
+ * going to the earlier buffer (tdat_buffer_get() order), then the lower
+ * CPU index.  With instances, an instance's lines start with its name
+ * right-aligned to the longest instance name and ": ", the top buffer's
+ * with as many spaces plus two.
+ *
+ * Return: bytes read (0 at the end), or a negative errno.
+ * Context: thread-safe; takes the engine, stream and tep locks.
+ */
+ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
+				uint64_t off);
+
+/**
+ * tdatfs_text_report_size() - exact size of the report, once known
+ * @t: engine
+ * @size: set to the size when known
+ *
+ * Return: 0, or -EAGAIN while the report has not been produced to its end.
+ * Context: thread-safe.
+ */
+int tdatfs_text_report_size(struct tdatfs_text *t, uint64_t *size);
 
 #endif /* TDATFS_TEXT_H */

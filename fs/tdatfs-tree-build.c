@@ -17,67 +17,14 @@
 #include "tdatfs-tree.h"
 #include "tdatfs-tree-int.h"
 
-/* Names are built into fixed buffers; longer ones are cut (never in practice). */
+/* Names are built into fixed buffers; tree_add() cuts them to TREE_NAME_MAX. */
 #define NAME_MAX_LEN	256
 
-/**
- * tree_find() - find a child by name during the build (linear)
- * @t: tree being built
- * @parent: directory index
- * @name: child name
- *
- * Return: the child's index, or -1.
- */
+/* A child by its exact name during the build, or -1. */
 static long tree_find(const struct tdatfs_tree *t, uint32_t parent,
 		      const char *name)
 {
-	const struct tree_node *p = &t->nodes[parent];
-	uint32_t i;
-
-	for (i = 0; i < p->u.dir.nkids; i++)
-		if (!strcmp(t->nodes[p->u.dir.kids[i]].name, name))
-			return p->u.dir.kids[i];
-	return -1;
-}
-
-static char *clean_name(const char *name)
-{
-	char *s, *p;
-
-	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
-		return strdup("_");
-	s = strndup(name, NAME_MAX_LEN);
-	if (!s)
-		return NULL;
-	for (p = s; *p; p++)
-		if (*p == '/')
-			*p = '_';
-	return s;
-}
-
-static char *unique_name(const struct tdatfs_tree *t, uint32_t parent,
-			 const char *name)
-{
-	char *base = clean_name(name);
-	char *s;
-	int i;
-
-	if (!base)
-		return NULL;
-	if (tree_find(t, parent, base) < 0)
-		return base;
-	/* A name taken twice (repeated option, odd event name): number it. */
-	for (i = 2; ; i++) {
-		if (asprintf(&s, "%s-%d", base, i) < 0) {
-			free(base);
-			return NULL;
-		}
-		if (tree_find(t, parent, s) < 0)
-			break;
-		free(s);
-	}
-	free(base);
-	return s;
+	return tree_name_find(t, parent, name);
 }
 
 /* Room for one more child of @p. */
@@ -102,8 +49,7 @@ static int kids_grow(struct tree_node *p)
  * @t: tree being built
  * @parent: index of the parent directory (ignored for the first node, the
  *	root, which is its own parent)
- * @name: wanted name; a name already taken gets "-2", "-3", ... appended,
- *	'/' is replaced by '_', and "", "." and ".." become "_"
+ * @name: wanted name, made a file name by tree_name_unique()
  * @kind: enum tree_kind; the caller fills in the node's u member
  * @idx: set to the new node's index
  *
@@ -124,17 +70,14 @@ static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
 		t->nodes = nn;
 		t->cap = cap;
 	}
-	nm = t->n ? unique_name(t, parent, name) : strdup(name);
+	nm = t->n ? tree_name_unique(t, parent, name) : strdup(name);
 	if (!nm)
 		return -ENOMEM;
-	if (t->n) {
-		if (kids_grow(&t->nodes[parent])) {
-			free(nm);
-			return -ENOMEM;
-		}
-		t->nodes[parent].u.dir.kids[t->nodes[parent].u.dir.nkids++] = t->n;
-	} else {
+	if (!t->n)
 		parent = 0;
+	else if (kids_grow(&t->nodes[parent]) || tree_names_grow(t)) {
+		free(nm);
+		return -ENOMEM;
 	}
 	n = &t->nodes[t->n];
 	memset(n, 0, sizeof(*n));
@@ -143,6 +86,13 @@ static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
 	n->kind = kind;
 	if (kind == TREE_DIR)
 		n->u.dir.section = -1;
+	if (t->n) {
+		struct tree_node *p = &t->nodes[parent];
+
+		p->u.dir.kids[p->u.dir.nkids++] = t->n;
+		p->u.dir.ndirs += tree_kind_ops(n)->is_dir;
+		tree_names_add(t, t->n);
+	}
 	*idx = t->n++;
 	return 0;
 }
@@ -212,6 +162,25 @@ static int add_text_file(struct tdatfs_tree *t, uint32_t parent, size_t b,
 		t->nodes[idx].u.text.cpu = c;
 	}
 	return ret;
+}
+
+/*
+ * The root's report: every buffer's text merged, as trace-cmd report
+ * prints it.  Not for a latency trace, whose report is its stored text
+ * (the root's trace), not records.
+ */
+static int add_report(struct tdatfs_tree *t)
+{
+	size_t i, n = tdat_buffer_count(t->f);
+	uint32_t idx;
+
+	for (i = 0; i < n; i++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, i);
+
+		if (buf && buf->latency)
+			return 0;
+	}
+	return tree_add(t, 0, "report", TREE_REPORT, &idx);
 }
 
 /* The existing directory @name under @parent, or a new one. */
@@ -631,6 +600,8 @@ static int build_root(struct tdatfs_tree *t)
 	for (i = 0; !ret && i < n; i++)
 		ret = build_buffer(t, i);
 	if (!ret)
+		ret = add_report(t);
+	if (!ret)
 		ret = build_texts(t);
 	return ret;
 }
@@ -668,6 +639,7 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 		goto fail;
 	}
 	ret = build_root(t);
+	tree_names_free(t);
 	if (ret)
 		goto fail;
 	for (i = 0; i < t->n; i++)

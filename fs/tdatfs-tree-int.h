@@ -2,13 +2,15 @@
 /*
  * tdatfs-tree-int.h - internals of the virtual tree, shared by its files:
  * tdatfs-tree.c (node kinds, lookup, stat, read), tdatfs-tree-build.c (the
- * builder) and tdatfs-tree-check.c (the whole-trace check).  Not a public
+ * builder), tdatfs-tree-names.c (names during the build) and
+ * tdatfs-tree-check.c (the whole-trace check).  Not a public
  * header; the names are prefixed tree_.
  *
  * Invariants:
  *  - Node index i has inode i + TDATFS_TREE_ROOT; index 0 is the root.
  *  - Only the builder changes nodes; children are sorted once, at the end
  *    of the build.
+ *  - Names are unique within a directory and at most TREE_NAME_MAX bytes.
  *  - What a node holds depends on its kind alone (one member of @u), and
  *    everything done to a node goes through its kind's operations
  *    (tree_kind_ops()); no code tests a node's name or path.
@@ -28,6 +30,9 @@
 #include "tdat.h"
 #include "tdatfs-tree.h"
 
+/* The longest name: what file systems a tree is copied to accept. */
+#define TREE_NAME_MAX	255
+
 enum tree_kind {
 	TREE_DIR,		/* a directory: u.dir */
 	TREE_MEM,		/* bytes in memory: u.mem */
@@ -38,6 +43,7 @@ enum tree_kind {
 	TREE_RAW,		/* per_cpu/cpuN/trace_pipe_raw: u.cpu */
 	TREE_LATENCY,		/* a latency buffer's stored text: u.cpu */
 	TREE_TEXT,		/* decoded event text: u.text */
+	TREE_REPORT,		/* every buffer's text merged: no u member */
 	TREE_ERRORS,		/* the damage registry, rendered at each read */
 	TREE_INDEX,		/* sections/index, rendered when first asked */
 	TREE_KIND_COUNT
@@ -61,6 +67,7 @@ struct tree_node {
 			uint32_t *kids;	/* sorted by name after the build */
 			uint32_t nkids;
 			uint32_t cap;
+			uint32_t ndirs;	/* kids that are directories */
 			long section;	/* a buffer section's index, or -1 */
 		} dir;
 		struct {
@@ -111,6 +118,7 @@ struct tdatfs_tree {
 	struct tree_node *nodes;
 	uint32_t n;
 	uint32_t cap;
+	struct tree_names *names;	/* during the build only */
 	struct timespec time;
 	uid_t uid;
 	gid_t gid;
@@ -141,5 +149,15 @@ const char *tree_meta_label(enum tdat_meta which);
 
 /* tree_kind_ops(): the operations of a node's kind */
 const struct tree_kind_ops *tree_kind_ops(const struct tree_node *n);
+
+/* The build's names (tdatfs-tree-names.c); documented there. */
+char *tree_name_clean(const char *name);
+char *tree_name_unique(struct tdatfs_tree *t, uint32_t parent,
+		       const char *name);
+long tree_name_find(const struct tdatfs_tree *t, uint32_t parent,
+		    const char *name);
+int tree_names_grow(struct tdatfs_tree *t);
+void tree_names_add(struct tdatfs_tree *t, uint32_t idx);
+void tree_names_free(struct tdatfs_tree *t);
 
 #endif /* TDATFS_TREE_INT_H */

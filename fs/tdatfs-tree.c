@@ -222,6 +222,34 @@ static ssize_t text_read(struct tdatfs_tree *t, const struct tree_node *n,
 				len, off);
 }
 
+static int report_size(struct tdatfs_tree *t, const struct tree_node *n,
+		       uint64_t *size)
+{
+	int ret = tdatfs_text_report_size(t->text, size);
+
+	(void)n;
+	if (ret == -EAGAIN) {
+		*size = 0;
+		return 0;
+	}
+	return ret;
+}
+
+static bool report_size_known(struct tdatfs_tree *t, const struct tree_node *n)
+{
+	uint64_t size;
+
+	(void)n;
+	return tdatfs_text_report_size(t->text, &size) == 0;
+}
+
+static ssize_t report_read(struct tdatfs_tree *t, const struct tree_node *n,
+			   void *buf, size_t len, uint64_t off)
+{
+	(void)n;
+	return tdatfs_text_report_read(t->text, buf, len, off);
+}
+
 /*
  * The errors file: every registry entry, one line each, rendered afresh;
  * entries are only appended, so a reader going on from an offset sees the
@@ -352,6 +380,9 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 	[TREE_TEXT] = { .is_text = true, .check = TREE_CHECK_READ,
 		.size = text_size, .size_known = text_size_known,
 		.read = text_read },
+	[TREE_REPORT] = { .is_text = true, .check = TREE_CHECK_READ,
+		.size = report_size, .size_known = report_size_known,
+		.read = report_read },
 	[TREE_ERRORS] = { .check = TREE_CHECK_SKIP, .size = zero_size,
 		.size_known = never_known, .read = errors_read },
 	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = index_size,
@@ -496,7 +527,6 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 {
 	const struct tree_node *n = tree_node(t, ino);
 	uint64_t size = 0;
-	uint32_t i;
 	int ret;
 
 	if (!n)
@@ -511,10 +541,7 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 	st->st_blksize = 65536;
 	if (tree_kind_ops(n)->is_dir) {
 		st->st_mode = S_IFDIR | 0555;
-		st->st_nlink = 2;
-		for (i = 0; i < n->u.dir.nkids; i++)
-			if (tree_kind_ops(&t->nodes[n->u.dir.kids[i]])->is_dir)
-				st->st_nlink++;
+		st->st_nlink = 2 + n->u.dir.ndirs;
 		return 0;
 	}
 	ret = tree_kind_ops(n)->size(t, n, &size);

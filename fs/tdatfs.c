@@ -7,14 +7,18 @@
 #define FUSE_USE_VERSION 312
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <malloc.h>
 #include <fuse_lowlevel.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tdat-config.h"
@@ -57,6 +61,24 @@ static const struct fuse_opt tfs_opt_spec[] = {
 	FUSE_OPT_KEY("-V", KEY_VERSION),
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
 	FUSE_OPT_KEY("--version", KEY_VERSION),
+	/*
+	 * What mount(8) and an fstab line pass on (tdatfs(1), MOUNTING WITH
+	 * MOUNT(8) AND FSTAB), which libfuse refuses as unknown: dropped.
+	 * "rw" too: mount(8) adds it whenever "ro" is not given, and the
+	 * mount is read-only whatever the command line says.
+	 */
+	FUSE_OPT_KEY("rw", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("defaults", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("auto", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("noauto", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("user", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("nouser", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("users", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("owner", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("group", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("_netdev", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("nofail", FUSE_OPT_KEY_DISCARD),
+	FUSE_OPT_KEY("comment=", FUSE_OPT_KEY_DISCARD),
 	FUSE_OPT_END
 };
 
@@ -76,6 +98,9 @@ static int tfs_opt_proc(void *data, const char *arg, int key,
 	case KEY_MAX_THREADS:
 		o->max_threads = true;
 		return 1;	/* for fuse_parse_cmdline() */
+	case FUSE_OPT_KEY_OPT:
+		/* x-*: util-linux's options for other programs, as comment=. */
+		return strncmp(arg, "x-", 2) ? 1 : 0;
 	case FUSE_OPT_KEY_NONOPT:
 		o->nonopts++;
 		if (o->nonopts == 1) {
@@ -109,8 +134,10 @@ static void usage(FILE *out, const char *prog)
 		"    -o eager               parse every event format up front\n"
 		"    -o max_checkpoints=N   at most N checkpoints a text (N >= 2)\n"
 		"\n"
-		"Exit status: 0 after a normal unmount, 1 for a trace that cannot\n"
-		"be used or a mount that fails, 2 for a usage error.\n"
+		"Exit status: 0 after an unmount (also by SIGTERM, SIGINT or\n"
+		"SIGHUP), 1 for a trace that cannot be used or a mount that\n"
+		"fails, 2 for a usage error.  In the background tdatfs returns\n"
+		"once the mount works, or with the failure's status.\n"
 		"\n", prog);
 }
 
@@ -167,12 +194,132 @@ static int run_loop(struct fuse_session *se, const struct fuse_cmdline_opts *co,
 }
 
 /*
- * Mount, go to the background once the mount is ready, serve until
- * unmounted.  Return: the exit status.
+ * Go to the background the way fuse_daemonize() does, except that the
+ * parent stays until the child says the mount works: a byte on the pipe.
+ * Without the byte (the child failed, said why on stderr, and ended) it
+ * exits with the child's status, so that a mount refused after this point
+ * (the INIT handshake) is no exit status 0 with nothing mounted.
+ * Return: in the child, the pipe's write end for ready_watch(); -1 if the
+ * fork failed (said).  The parent does not return.
+ */
+static int go_background(void)
+{
+	int p[2], st, null;
+	ssize_t n;
+	pid_t pid;
+	char c;
+
+	if (pipe2(p, O_CLOEXEC)) {
+		perror("tdatfs: pipe");
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("tdatfs: fork");
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid > 0) {
+		close(p[1]);
+		do
+			n = read(p[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n == 1)
+			_exit(0);
+		if (waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+		    WEXITSTATUS(st))
+			_exit(WEXITSTATUS(st));
+		_exit(1);
+	}
+	close(p[0]);
+	setsid();
+	/* stderr stays until the mount works: the reason of a failure. */
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	}
+	return p[1];
+}
+
+/* What ready_watch() owns and frees: it may outlive serve(). */
+struct tfs_ready {
+	int fd;			/* to go_background()'s parent */
+	char mountpoint[];	/* absolute */
+};
+
+/*
+ * A stat of the mount's root waits for the INIT handshake and fails only
+ * if the kernel refused it or the connection is gone, which end the
+ * session loop by themselves: then the parent sees the pipe close and
+ * waits for the child's status.
+ */
+static void *ready_watch(void *arg)
+{
+	struct tfs_ready *r = arg;
+	struct stat st;
+	int null;
+
+	if (stat(r->mountpoint, &st)) {
+		fprintf(stderr, "tdatfs: the mount on %s does not work: %s\n",
+			r->mountpoint, strerror(errno));
+		goto out;
+	}
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDERR_FILENO);
+		close(null);
+	}
+	if (write(r->fd, "", 1) != 1)
+		perror("tdatfs: cannot tell the parent");
+out:
+	close(r->fd);
+	free(r);
+	return NULL;
+}
+
+/*
+ * Start ready_watch() with every signal blocked, so that a signal to the
+ * process reaches the thread that serves.  @fd is closed either way (on
+ * failure the parent takes that for one).  Return: 0 or -1 (said).
+ */
+static int start_watch(const char *mountpoint, int fd)
+{
+	size_t len = strlen(mountpoint) + 1;
+	struct tfs_ready *r = malloc(sizeof(*r) + len);
+	sigset_t all, old;
+	pthread_t t;
+	int err = ENOMEM;
+
+	if (r) {
+		r->fd = fd;
+		memcpy(r->mountpoint, mountpoint, len);
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+		err = pthread_create(&t, NULL, ready_watch, r);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	if (err) {
+		fprintf(stderr, "tdatfs: no thread: %s\n", strerror(err));
+		close(fd);
+		free(r);
+		return -1;
+	}
+	pthread_detach(t);
+	return 0;
+}
+
+/*
+ * Mount, go to the background (unless -f), serve until unmounted.
+ * Return: the exit status; 0 also for an unmount by SIGTERM, SIGINT or
+ * SIGHUP, which the session loop reports as the signal's number.
  */
 static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 {
 	struct fuse_cmdline_opts co = { 0 };
+	int ready = -1;
 	struct fuse_session *se;
 	bool gone = true;
 	int ret = 1;
@@ -189,15 +336,22 @@ static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 	fs->se = se;
 	if (fuse_session_mount(se, co.mountpoint))
 		goto out_destroy;
+	/* Before any thread: threads do not survive the fork. */
+	if (!co.foreground && (ready = go_background()) < 0)
+		goto out_unmount;
+	if (chdir("/")) {
+		perror("tdatfs: chdir /");
+		goto out_unmount;
+	}
 	if (fuse_set_signal_handlers(se))
 		goto out_unmount;
-	if (fuse_daemonize(co.foreground))
+	/* fuse_parse_cmdline() made the mount point absolute. */
+	if (ready >= 0 && start_watch(co.mountpoint, ready))
 		goto out_signals;
-	/* After fuse_daemonize(): threads do not survive its fork. */
 	if (tfs_storer_start(fs))
 		fprintf(stderr, "tdatfs: no page cache storer thread: %s\n",
 			strerror(errno));
-	ret = run_loop(se, &co, max_threads) ? 1 : 0;
+	ret = run_loop(se, &co, max_threads) < 0 ? 1 : 0;
 	gone = tfs_storer_stop(fs);
 out_signals:
 	fuse_remove_signal_handlers(se);

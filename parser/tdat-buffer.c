@@ -142,7 +142,7 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		b->kind = TDAT_STREAM_CHUNKS;
 	for (uint32_t i = 0; i < n; i++, pos += CPU_ENTRY) {
 		const char *p = (const char *)o->data + pos;
-		struct tdat_cpu_data *c = &b->cpus[i];
+		struct tdat_cpu_data *c = &b->cpus[b->pub.ncpus];
 
 		c->cpu = tdat_get32(f, p);
 		c->offset = tdat_get64(f, p + 4);
@@ -163,11 +163,14 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 		 * trace-cmd 3.1 records a chunk stream's size without its
 		 * u32 chunk count; take the count in when it fits.
 		 */
-		if (b->kind == TDAT_STREAM_CHUNKS &&
-		    end - c->offset - c->stored_size >= CHUNK_COUNT)
-			b->extra[i] = CHUNK_COUNT;
+		b->extra[b->pub.ncpus] = b->kind == TDAT_STREAM_CHUNKS &&
+			end - c->offset - c->stored_size >= CHUNK_COUNT ?
+			CHUNK_COUNT : 0;
 		total += c->stored_size;
-		b->pub.ncpus++;
+		/* A CPU without data is dropped, as in v6: what a buffer
+		 * costs follows the data the file holds, not its count. */
+		if (c->stored_size)
+			b->pub.ncpus++;
 	}
 	if (b->kind == TDAT_STREAM_RAW) {
 		sec->pub.data_size = sec->data_size = total;

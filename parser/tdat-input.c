@@ -163,7 +163,8 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 	r = tdp_errlog_init(f);
 	if (r)
 		goto fail;
-	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO would block the open until a writer came. */
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (f->fd < 0) {
 		r = -errno;
 		tdp_fail(f, -r, "cannot open: %s", strerror(-r));
@@ -175,6 +176,11 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 	}
 	if (!S_ISREG(st.st_mode)) {
 		r = tdp_fail(f, EINVAL, "not a regular file");
+		goto fail;
+	}
+	r = fcntl(f->fd, F_GETFL);
+	if (r < 0 || fcntl(f->fd, F_SETFL, r & ~O_NONBLOCK) < 0) {
+		r = -errno;
 		goto fail;
 	}
 	f->file_size = (uint64_t)st.st_size;

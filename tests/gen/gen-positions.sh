@@ -22,7 +22,7 @@ for v in 6 7; do
 			continue
 		fi
 		for bytes in 97; do
-			if "$test_text" "$dat" "$bytes" 2> "$tmp/err"; then
+			if "$test_text" --spacing "$bytes" "$dat" 2> "$tmp/err"; then
 				ok
 			else
 				fail "$sc v$v: text from a checkpoint every $bytes bytes differs: $(head -3 "$tmp/err")"

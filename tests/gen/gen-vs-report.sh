@@ -6,8 +6,9 @@
 #    show every record the generator says it wrote (lines per event name
 #    and CPU, against the generator's COUNTS file);
 #  - the generator is deterministic (two runs, same bytes);
-#  - failing checks, on tdat, for the function_graph and TIME_SHIFT
-#    scenarios (tdat formats them as trace-cmd does): /trace is the report and every
+#  - failing checks, on tdat, for the function_graph, stack and
+#    TIME_SHIFT scenarios (tdat formats them as trace-cmd does): /trace is
+#    the report and every
 #    /per_cpu/cpuN/trace the report --cpu N (without the cpus= line);
 #  - informational only (never fails): tdat's /trace against the report
 #    for the other scenarios, a one-line summary per scenario.
@@ -59,7 +60,7 @@ same_counts() {
 }
 
 # the scenarios tdat must print exactly as trace-cmd report does
-strict=" nested leaf page-break dropped interleave irq durations tshift tshift-step "
+strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step "
 
 # tdat_same WHAT DAT PATH ORACLE: tdat cat DAT PATH is ORACLE's text
 tdat_same() {
@@ -105,6 +106,12 @@ for sc in $("$gen" --list); do
 	tail -n +2 "$tmp/report" > "$tmp/oracle-text"
 	if $is_strict; then
 		tdat_same "$what" "$dat" /trace "$tmp/oracle-text"
+		# a record trace-cmd prints is never damage
+		if "$tdat" check "$dat" > "$tmp/check" 2>&1; then
+			ok
+		else
+			fail "$what: tdat check exits non-zero: $(head -3 "$tmp/check")"
+		fi
 		continue
 	fi
 	if ! "$tdat" cat "$dat" /trace > "$tmp/tdat-text" 2> "$tmp/tdat-err"; then

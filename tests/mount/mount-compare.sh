@@ -20,6 +20,25 @@ trap 'cleanup_mount "$mnt"; rm -rf "$tmp"' EXIT
 
 start_mount "$tdatfs" "$trace" "$mnt"
 
+# The report (every buffer merged, text produced on demand): size 0 until
+# read once, then exact; a read at an offset gives the same bytes.
+if [ -e "$mnt/report" ]; then
+	[ "$(stat -c %s "$mnt/report")" = 0 ] && ok || fail "report: stat size before a read"
+	"$tdat" cat "$trace" /report > "$tmp/report-want"
+	cat "$mnt/report" > "$tmp/report-got"
+	same_file "$trace: /report through the mount vs tdat cat" "$tmp/report-want" "$tmp/report-got"
+	[ "$(stat -c %s "$mnt/report")" = "$(wc -c < "$tmp/report-want")" ] && ok ||
+		fail "report: stat size after a read"
+	skip=$(( $(wc -c < "$tmp/report-want") / 3 ))
+	dd if="$mnt/report" iflag=skip_bytes,count_bytes bs=4096 skip="$skip" count=4096 \
+		status=none > "$tmp/report-got"
+	dd if="$tmp/report-want" iflag=skip_bytes,count_bytes bs=4096 skip="$skip" count=4096 \
+		status=none > "$tmp/report-part"
+	same_file "$trace: /report at offset $skip" "$tmp/report-part" "$tmp/report-got"
+else
+	fail "$trace: no /report"
+fi
+
 # The same entries, files and directories alike.
 (cd "$mnt" && find . -mindepth 1 -printf '%P\n' | LC_ALL=C sort) > "$tmp/find"
 "$tdat" ls -R "$trace" / | LC_ALL=C sort > "$tmp/ls"

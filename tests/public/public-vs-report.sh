@@ -3,6 +3,7 @@
 # A public trace (recorded by other people, ../shared/traces/public/)
 # against the oracle, Debian's `trace-cmd report`:
 #  - /trace == `report | tail -n +2`;
+#  - /report == `report`, the whole output;
 #  - /per_cpu/cpuN/trace == `report --cpu N | tail -n +2`, for every CPU
 #    the report names (a CPU the tree has no file for has no lines);
 #  - `tdat check` exits 0: a trace trace-cmd prints is not damaged.
@@ -71,6 +72,7 @@ cpus=$(sed -n '1s/^cpus=\([0-9]*\)$/\1/p' "$tmp/report")
 [ -n "$cpus" ] || { fail "no cpus= line in the report of $oracle"; finish; }
 tail -n +2 "$tmp/report" > "$tmp/want"
 compare /trace "$tmp/want"
+compare /report "$tmp/report"
 for c in $(seq 0 $((cpus - 1))); do
 	if [ -n "$stored" ]; then
 		tail -n +2 "$tmp/report" | cpu_lines "$c" > "$tmp/want"

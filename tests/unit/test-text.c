@@ -3,13 +3,22 @@
  * test-text.c - whitebox tests of the text engine's positions, without
  * FUSE: text made again from any checkpoint is the text made on the way
  * there, and the record source gives the records of a CPU in order, the
- * same again after a seek.
+ * same again after a seek.  The report (every buffer merged, with its
+ * cpus= head and instance prefixes) keeps the same promise, and on a
+ * one-buffer trace it is the head and the merged text.
  *
- * Usage: test-text TRACE   (a clean trace with two CPUs: tests/data/small.dat)
- *        test-text TRACE BYTES   the checkpoint tests alone, a checkpoint
- *                                every BYTES of text, any CPU count (for
- *                                the small function_graph traces of
- *                                tests/gen, whose leaves consume exits)
+ * Usage: test-text TRACE [INSTANCES]
+ *   TRACE: a clean trace with two CPUs (tests/data/small.dat);
+ *   INSTANCES: a trace with instances (tests/data/instances.dat), whose
+ *   report is checked too.
+ *        test-text --spacing BYTES TRACE
+ *   the checkpoint tests alone, a checkpoint every BYTES of text, any CPU
+ *   count (for the small function_graph traces of tests/gen, whose leaves
+ *   consume exits).
+ *        test-text --positions TRACE
+ *   only the checkpoints, on any trace: for the real traces whose comms
+ *   need the per-stream model of tdatfs-text-comm.h (duplicate pids, hits
+ *   that move as pids are added).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -30,6 +39,7 @@
 /* text between checkpoints here */
 static uint64_t spacing = 16 * 1024;
 #define MAX_CKPT	4096
+#define REPORT		(-2)		/* "cpu" of the report's stream */
 
 static int failures;
 
@@ -79,6 +89,15 @@ static char *read_range(struct text_stream *st, uint64_t off, size_t len,
 	return buf;
 }
 
+/* A read of the text of (buffer 0, @cpu), or of the report. */
+static ssize_t text_read(struct tdatfs_text *t, int cpu, char *buf, size_t len,
+			 uint64_t off)
+{
+	if (cpu == REPORT)
+		return tdatfs_text_report_read(t, buf, len, off);
+	return tdatfs_text_read(t, 0, cpu, buf, len, off);
+}
+
 /* The whole text through the public API, with default checkpoints. */
 static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
 {
@@ -88,7 +107,7 @@ static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
 	ssize_t n;
 
 	FATAL(t);
-	while ((n = tdatfs_text_read(t, 0, cpu, tmp, sizeof(tmp), b.len)) > 0)
+	while ((n = text_read(t, cpu, tmp, sizeof(tmp), b.len)) > 0)
 		FATAL(text_buf_put(&b, tmp, n) == 0);
 	FATAL(n == 0);
 	tdatfs_text_free(t);
@@ -113,7 +132,7 @@ static void check_checkpoints(struct tdat_file *f, int cpu, unsigned int max_ckp
 
 	FATAL(t);
 	ref = whole_text(f, cpu, &ref_len);
-	st = text_engine_stream(t, 0, cpu);
+	st = cpu == REPORT ? text_engine_report(t) : text_engine_stream(t, 0, cpu);
 	FATAL(st);
 	text_stream_set_spacing(st, spacing);
 	text = read_range(st, 0, ref_len + 4096, &len);
@@ -140,9 +159,70 @@ static void check_checkpoints(struct tdat_file *f, int cpu, unsigned int max_ckp
 		}
 		free(again);
 	}
+	/* inside the first line (the report's head) without a cursor */
+	text_stream_drop_cursors(st);
+	free(text);
+	text = read_range(st, 2, 100, &len);
+	CHECK(len == 100 && !memcmp(text, ref + 2, len));
 	free(text);
 	free(ref);
 	tdatfs_text_free(t);
+}
+
+/*
+ * The report of a one-buffer trace: "cpus=N" and the merged text, and
+ * its size known once it was read to the end.
+ */
+static void check_report_single(struct tdat_file *f)
+{
+	struct tdatfs_text *t = tdatfs_text_new(f, NULL);
+	size_t len, rlen;
+	char *text, *rep, head[32];
+	uint64_t size;
+
+	FATAL(t);
+	CHECK(tdatfs_text_report_size(t, &size) == -EAGAIN);
+	text = whole_text(f, -1, &len);
+	rep = whole_text(f, REPORT, &rlen);
+	snprintf(head, sizeof(head), "cpus=%u\n", tdat_cpu_count(f));
+	CHECK(rlen == strlen(head) + len && !memcmp(rep, head, strlen(head)) &&
+	      !memcmp(rep + strlen(head), text, len));
+	FATAL(tdatfs_text_report_read(t, head, 1, rlen) == 0);
+	CHECK(tdatfs_text_report_size(t, &size) == 0 && size == rlen);
+	free(text);
+	free(rep);
+	tdatfs_text_free(t);
+}
+
+/*
+ * The report of a trace with instances: every line but the head starts
+ * with a prefix of one width, which some instance's name fills.
+ */
+static void check_report_instances(struct tdat_file *f)
+{
+	size_t len, i, w = 0, bol = 0;
+	char *rep = whole_text(f, REPORT, &len);
+	bool named = false;
+
+	FATAL(tdat_buffer_count(f) >= 2);
+	for (i = 1; i < tdat_buffer_count(f); i++)
+		if (strlen(tdat_buffer_get(f, i)->name) > w)
+			w = strlen(tdat_buffer_get(f, i)->name);
+	CHECK(len > 5 && !memcmp(rep, "cpus=", 5));
+	for (i = 0; i < len; i++) {
+		if (rep[i] != '\n')
+			continue;
+		if (bol && i + 1 - bol > w + 2) {
+			CHECK(rep[bol + w] == ':' || rep[bol + w] == ' ');
+			CHECK(rep[bol + w + 1] == ' ');
+			named |= rep[bol + w] == ':' && rep[bol] != ' ';
+		}
+		bol = i + 1;
+	}
+	CHECK(named);
+	free(rep);
+	check_checkpoints(f, REPORT, 0);
+	check_checkpoints(f, REPORT, 3);
 }
 
 struct src_env {
@@ -256,6 +336,18 @@ static void check_source(struct tdat_file *f, const struct src_env *e, size_t c)
 	text_source_free(src);
 }
 
+/* The merged text and each CPU's, from every checkpoint. */
+static void check_positions(struct tdat_file *f)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(f, 0);
+	unsigned int c;
+
+	FATAL(buf && buf->ncpus >= 1);
+	check_checkpoints(f, -1, 0);
+	for (c = 0; c < buf->ncpus; c++)
+		check_checkpoints(f, (int)c, 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct tdat_buffer *buf;
@@ -263,31 +355,54 @@ int main(int argc, char **argv)
 	struct src_env e;
 	unsigned int c;
 
+	if (argc == 3 && !strcmp(argv[1], "--positions")) {
+		f = open_trace(argv[2]);
+		check_positions(f);
+		goto out;
+	}
+	if (argc == 4 && !strcmp(argv[1], "--spacing")) {
+		spacing = strtoull(argv[2], NULL, 0);
+		FATAL(spacing > 0);
+		f = open_trace(argv[3]);
+		buf = tdat_buffer_get(f, 0);
+		FATAL(buf && !buf->latency);
+		check_checkpoints(f, -1, 0);
+		check_checkpoints(f, -1, 3);
+		for (c = 0; c < buf->ncpus; c++)
+			check_checkpoints(f, (int)c, 0);
+		goto out;
+	}
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: %s TRACE [BYTES]\n", argv[0]);
+		fprintf(stderr, "usage: %s TRACE [INSTANCES] | --spacing BYTES TRACE"
+			" | --positions TRACE\n", argv[0]);
 		return 2;
 	}
-	if (argc == 3)
-		spacing = strtoull(argv[2], NULL, 0);
-	FATAL(spacing > 0);
 	f = open_trace(argv[1]);
 	buf = tdat_buffer_get(f, 0);
-	FATAL(buf && buf->ncpus >= (argc == 3 ? 1 : 2) && !buf->latency);
+	FATAL(buf && buf->ncpus >= 2 && !buf->latency);
 
 	check_checkpoints(f, -1, 0);
 	check_checkpoints(f, -1, 3);
 	for (c = 0; c < buf->ncpus; c++)
 		check_checkpoints(f, (int)c, 0);
-	if (argc == 3)
-		goto out;
+	check_checkpoints(f, REPORT, 0);
+	check_report_single(f);
 
 	src_env_init(&e, f);
 	for (c = 0; c < buf->ncpus; c++)
 		check_source(f, &e, c);
 	text_ts_free(e.ts);
 	text_tep_free(e.tt);
+	tdat_close(f);
+	if (argc == 3) {
+		f = open_trace(argv[2]);
+		check_report_instances(f);
+		tdat_close(f);
+	}
+	goto done;
 out:
 	tdat_close(f);
+done:
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	return failures ? 1 : 0;

@@ -125,7 +125,7 @@ static void test_readdir(struct tdatfs_tree *t)
 	static const char *const root[] = {
 		"README", "errors", "events", "header_event", "header_page",
 		"info", "kallsyms", "options", "per_cpu", "printk_formats",
-		"saved_cmdlines", "sections", "trace", "trace_clock",
+		"report", "saved_cmdlines", "sections", "trace", "trace_clock",
 	};
 	struct listing l = { .n = 0 };
 	size_t i;
