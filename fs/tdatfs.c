@@ -247,6 +247,7 @@ static int go_background(void)
 /* What ready_watch() owns and frees: it may outlive serve(). */
 struct tfs_ready {
 	int fd;			/* to go_background()'s parent */
+	dev_t before;		/* st_dev of the mount point before the mount */
 	char mountpoint[];	/* absolute */
 };
 
@@ -254,7 +255,9 @@ struct tfs_ready {
  * A stat of the mount's root waits for the INIT handshake and fails only
  * if the kernel refused it or the connection is gone, which end the
  * session loop by themselves: then the parent sees the pipe close and
- * waits for the child's status.
+ * waits for the child's status.  A loop that ended fast may also have
+ * unmounted before the stat: then the stat finds the directory beneath,
+ * on the device the mount point had before, and that is no mount either.
  */
 static void *ready_watch(void *arg)
 {
@@ -267,6 +270,8 @@ static void *ready_watch(void *arg)
 			r->mountpoint, strerror(errno));
 		goto out;
 	}
+	if (st.st_dev == r->before)
+		goto out;	/* unmounted already: the loop says why */
 	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	if (null >= 0) {
 		dup2(null, STDERR_FILENO);
@@ -282,10 +287,11 @@ out:
 
 /*
  * Start ready_watch() with every signal blocked, so that a signal to the
- * process reaches the thread that serves.  @fd is closed either way (on
- * failure the parent takes that for one).  Return: 0 or -1 (said).
+ * process reaches the thread that serves; @before is the mount point's
+ * st_dev before the mount.  @fd is closed either way (on failure the
+ * parent takes that for one).  Return: 0 or -1 (said).
  */
-static int start_watch(const char *mountpoint, int fd)
+static int start_watch(const char *mountpoint, dev_t before, int fd)
 {
 	size_t len = strlen(mountpoint) + 1;
 	struct tfs_ready *r = malloc(sizeof(*r) + len);
@@ -295,6 +301,7 @@ static int start_watch(const char *mountpoint, int fd)
 
 	if (r) {
 		r->fd = fd;
+		r->before = before;
 		memcpy(r->mountpoint, mountpoint, len);
 		sigfillset(&all);
 		pthread_sigmask(SIG_BLOCK, &all, &old);
@@ -321,6 +328,7 @@ static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 	struct fuse_cmdline_opts co = { 0 };
 	int ready = -1;
 	struct fuse_session *se;
+	struct stat pre;
 	bool gone = true;
 	int ret = 1;
 
@@ -334,6 +342,11 @@ static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 	if (!se)
 		goto out;
 	fs->se = se;
+	if (stat(co.mountpoint, &pre)) {
+		fprintf(stderr, "tdatfs: mount point %s: %s\n", co.mountpoint,
+			strerror(errno));
+		goto out_destroy;
+	}
 	if (fuse_session_mount(se, co.mountpoint))
 		goto out_destroy;
 	/* Before any thread: threads do not survive the fork. */
@@ -346,7 +359,7 @@ static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 	if (fuse_set_signal_handlers(se))
 		goto out_unmount;
 	/* fuse_parse_cmdline() made the mount point absolute. */
-	if (ready >= 0 && start_watch(co.mountpoint, ready))
+	if (ready >= 0 && start_watch(co.mountpoint, pre.st_dev, ready))
 		goto out_signals;
 	if (tfs_storer_start(fs))
 		fprintf(stderr, "tdatfs: no page cache storer thread: %s\n",
