@@ -16,20 +16,13 @@
 
 #include <traceevent/event-parse.h>
 
+#include "check.h"
 #include "tdatfs-text-comm.h"
 
 #define NSTEPS		600
 #define NSTREAMS	300
 #define MAXENT		(64 + 3 * NSTEPS)
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
 
 static const char sw_fmt[] =
 	"name: sched_switch\nID: 1\nformat:\n"

@@ -13,24 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "byte-builder.h"
 #include "tdat-cursor.h"
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
-
-#define FATAL(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FATAL: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
 
 static char msg[256];
 

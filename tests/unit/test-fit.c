@@ -17,16 +17,9 @@
 
 #include <traceevent/event-parse.h>
 
+#include "check.h"
 #include "tdatfs-text-event.h"
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
 
 #define COMMON \
 	"format:\n" \

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "tdatfs-text-buf.h"
@@ -41,21 +42,6 @@ static uint64_t spacing = 16 * 1024;
 #define MAX_CKPT	4096
 #define REPORT		(-2)		/* "cpu" of the report's stream */
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
-
-#define FATAL(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FATAL: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
 
 static struct tdat_file *open_trace(const char *path)
 {

@@ -14,24 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "check.h"
 #include "tdat.h"
 #include "tdatfs-tree.h"
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
-
-#define FATAL(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FATAL: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
 
 struct fixture {
 	struct tdat_file *f;

@@ -8,17 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "byte-builder.h"
 #include "tdat.h"
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
 
 #define OPT_AT	4096	/* file offset the fixtures pretend to live at */
 

@@ -18,24 +18,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "byte-builder.h"
 #include "tdat-util.h"
 
-static int failures;
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-		failures++; \
-	} \
-} while (0)
-
-#define FATAL(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: FATAL: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
 
 /* --- a pread() that misbehaves on request --------------------------------- */
 
