@@ -6,12 +6,13 @@
 #    show every record the generator says it wrote (lines per event name
 #    and CPU, against the generator's COUNTS file);
 #  - the generator is deterministic (two runs, same bytes);
-#  - failing checks, on tdat, for the function_graph, stack and
-#    TIME_SHIFT scenarios (tdat formats them as trace-cmd does): /trace is
-#    the report and every
-#    /per_cpu/cpuN/trace the report --cpu N (without the cpus= line);
-#  - informational only (never fails): tdat's /trace against the report
-#    for the other scenarios, a one-line summary per scenario.
+#  - failing checks, on tdat, for the scenarios in $strict (today all of
+#    them: function_graph, stacks, function, TIME_SHIFT): /trace is the
+#    report and every /per_cpu/cpuN/trace the report --cpu N (without the
+#    cpus= line), and tdat check finds no damage;
+#  - informational only (never fails), for a scenario added before tdat
+#    prints it as trace-cmd does: tdat's /trace against the report, a
+#    one-line summary.
 #   gen-vs-report.sh TDAT GEN TEMPLATE VERSION
 . "$(dirname "$0")/../lib/common.sh"
 need_oracle
@@ -60,7 +61,7 @@ same_counts() {
 }
 
 # the scenarios tdat must print exactly as trace-cmd report does
-strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step "
+strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step function "
 
 # tdat_same WHAT DAT PATH ORACLE: tdat cat DAT PATH is ORACLE's text
 tdat_same() {
