@@ -247,21 +247,50 @@ static int ensure_ready(struct tdatfs_text *t)
 	return 0;
 }
 
+/* What every stream of @t reads and formats with. */
+static struct text_stream_env stream_env(const struct tdatfs_text *t)
+{
+	struct text_stream_env env = {
+		.f = t->f,
+		.fmt = t->fmt,
+		.pf = &t->pf,
+		.ts = t->ts,
+		.max_checkpoints = t->opts.max_checkpoints,
+	};
+
+	return env;
+}
+
+/*
+ * Take @t's lock and set the engine up, unless it is not set up and
+ * @create is false (a size asked before any read): then @locked is false
+ * and the return -EAGAIN.  Return: 0 or the setup's error.
+ */
+static int lock_ready(struct tdatfs_text *t, bool create, bool *locked)
+{
+	pthread_mutex_lock(&t->lock);
+	if (!t->ready && !create) {
+		pthread_mutex_unlock(&t->lock);
+		*locked = false;
+		return -EAGAIN;
+	}
+	*locked = true;
+	return ensure_ready(t);
+}
+
 /* The stream of (buffer, cpu), made on first use when @create. */
 static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
 		      struct text_stream **out)
 {
 	const struct tdat_buffer *buf;
 	struct text_stream **slot;
+	bool locked;
 	int ret;
 
 	*out = NULL;
-	pthread_mutex_lock(&t->lock);
-	if (!t->ready && !create) {
-		pthread_mutex_unlock(&t->lock);
-		return -EAGAIN;
-	}
-	ret = ensure_ready(t);
+	ret = lock_ready(t, create, &locked);
+	if (!locked)
+		return ret;
 	if (ret < 0)
 		goto out;
 	buf = tdat_buffer_get(t->f, buffer);
@@ -272,13 +301,7 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 	}
 	slot = &t->streams[buffer][cpu + 1];
 	if (!*slot && create) {
-		struct text_stream_env env = {
-			.f = t->f,
-			.fmt = t->fmt,
-			.pf = &t->pf,
-			.ts = t->ts,
-			.max_checkpoints = t->opts.max_checkpoints,
-		};
+		struct text_stream_env env = stream_env(t);
 
 		*slot = text_stream_new(&env, buffer, cpu);
 		if (!*slot)
@@ -348,13 +371,7 @@ static int report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
 /* The report's stream, made on first use when @create (engine lock held). */
 static int report_stream(struct tdatfs_text *t, bool create)
 {
-	struct text_stream_env env = {
-		.f = t->f,
-		.fmt = t->fmt,
-		.pf = &t->pf,
-		.ts = t->ts,
-		.max_checkpoints = t->opts.max_checkpoints,
-	};
+	struct text_stream_env env = stream_env(t);
 	struct text_stream_part *parts;
 	char head[32];
 	size_t i, n = 0;
@@ -379,15 +396,13 @@ static int report_stream(struct tdatfs_text *t, bool create)
 static int get_report(struct tdatfs_text *t, bool create,
 		      struct text_stream **out)
 {
+	bool locked;
 	int ret;
 
 	*out = NULL;
-	pthread_mutex_lock(&t->lock);
-	if (!t->ready && !create) {
-		pthread_mutex_unlock(&t->lock);
-		return -EAGAIN;
-	}
-	ret = ensure_ready(t);
+	ret = lock_ready(t, create, &locked);
+	if (!locked)
+		return ret;
 	if (!ret)
 		ret = report_stream(t, create);
 	*out = t->report;
