@@ -12,17 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check.h"
 #include "tdat-cache.h"
-
-static int failures;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: check failed: %s\n",		\
-			__FILE__, __LINE__, #cond);			\
-		failures++;						\
-	}								\
-} while (0)
 
 static unsigned char pattern(uint64_t key, size_t i)
 {

@@ -16,19 +16,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "check.h"
 #include "tdat-cache.h"
 #include "tdat-compress.h"
 #include "tdat-stream.h"
-
-static int failures;
-
-#define CHECK(cond) do {						\
-	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: check failed: %s\n",		\
-			__FILE__, __LINE__, #cond);			\
-		failures++;						\
-	}								\
-} while (0)
 
 /* --- building fixture files ---------------------------------------------- */
 
