@@ -32,6 +32,7 @@
 #ifndef TDATFS_TEXT_H
 #define TDATFS_TEXT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -134,5 +135,115 @@ ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
  * Context: thread-safe.
  */
 int tdatfs_text_report_size(struct tdatfs_text *t, uint64_t *size);
+
+/* ---- the index: producing texts ahead, and what that learns ----------- */
+
+/**
+ * struct tdatfs_text_key - one text of the engine
+ * @report: the report (tdatfs_text_report_read()); then @buffer and @cpu
+ *	are not used
+ * @buffer: buffer index (tdat_buffer_get())
+ * @cpu: index into the buffer's cpus, or -1 for all CPUs merged
+ */
+struct tdatfs_text_key {
+	bool report;
+	size_t buffer;
+	int cpu;
+};
+
+/**
+ * tdatfs_text_keys() - the texts an index must produce
+ * @t: engine
+ * @keys: set to up to @max keys; may be NULL when @max is 0
+ * @max: room in @keys
+ *
+ * Every non-latency buffer's merged text and each of its per-CPU texts,
+ * then the report, in that order.  The report is left out when it is
+ * made from another text (a file whose only buffer is the top one: the
+ * report is its "cpus=N" line and that buffer's merged text), so its
+ * size is known once that text's is.
+ *
+ * Return: the count of keys (may be more than @max).
+ * Context: thread-safe; does not set the engine up.
+ */
+size_t tdatfs_text_keys(struct tdatfs_text *t, struct tdatfs_text_key *keys,
+			size_t max);
+
+/**
+ * tdatfs_text_pages() - the pages producing a text passes over
+ * @t: engine
+ * @k: the text
+ *
+ * The measure of tdatfs_text_produce()'s progress: the sum of the page
+ * counts of every CPU the text's records are read from.
+ *
+ * Return: the count, 0 for a text without data or that does not exist.
+ * Context: thread-safe; does not set the engine up.
+ */
+uint64_t tdatfs_text_pages(struct tdatfs_text *t, const struct tdatfs_text_key *k);
+
+/**
+ * tdatfs_text_produce() - produce a text to its end
+ * @t: engine
+ * @k: the text
+ * @cancel: polled between pieces of text; once it is true the call stops
+ *	with -EINTR (the text stays correct, only its size unknown); may be NULL
+ * @done: set as it goes (relaxed stores) to the pages passed so far, out
+ *	of tdatfs_text_pages(); may be NULL
+ *
+ * Afterwards tdatfs_text_size() (or tdatfs_text_report_size()) of the
+ * text is exact, and its checkpoints cover it (a read anywhere decodes
+ * from the checkpoint before it).  Damage met is recorded as reads
+ * record it.
+ *
+ * Return: 0, -EINTR when cancelled, or a negative errno of the reads.
+ * Context: thread-safe; several texts of one engine produced at once
+ * share its libtraceevent handle (and its lock): to use several cores,
+ * produce on several engines of the same trace.
+ */
+int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			const _Atomic bool *cancel, _Atomic uint64_t *done);
+
+/**
+ * tdatfs_text_state_save() - what producing a text to its end learned
+ * @t: engine
+ * @k: the text, produced to its end (by tdatfs_text_produce() or reads)
+ * @blob: set to the saved state; the caller frees it with free()
+ * @len: set to its size in bytes
+ *
+ * The state is the text's size, its checkpoints (text offset, each CPU's
+ * page and record there, the learned comms visible there) and the comms
+ * trace-cmd learned while printing it.  The bytes are in this engine's
+ * own layout and byte order; they mean something only to an engine of
+ * the very same trace (the index file says which).
+ *
+ * Return: 0, -EAGAIN when the text was not produced to its end, -ENOENT
+ * for a text that does not exist, -ENOMEM.
+ * Context: thread-safe.
+ */
+int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			   void **blob, size_t *len);
+
+/**
+ * tdatfs_text_state_load() - give a text what tdatfs_text_state_save() saved
+ * @t: engine, on which the text has not been read yet
+ * @k: the text
+ * @blob: the bytes (copied)
+ * @len: their size
+ *
+ * Checks that the bytes are a state of this text (version, CPU count,
+ * checkpoints in order and inside the CPUs' pages, comm counts within
+ * what the state registers) before using any of it; on an error nothing
+ * changes.  From then on the text's size is exact without a read, and
+ * reads start from the saved checkpoints.
+ *
+ * Return: 0, -EINVAL for bytes that are not such a state, -EBUSY when the
+ * text has been read or loaded already, -ENOENT for a text that does not
+ * exist, -ENOMEM.
+ * Context: thread-safe; does not set the engine up (that waits for the
+ * first read, so loading an index costs no decoding).
+ */
+int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			   const void *blob, size_t len);
 
 #endif /* TDATFS_TEXT_H */

@@ -652,3 +652,8 @@ fail:
 	errno = -ret;
 	return NULL;
 }
+
+struct tdatfs_text *tdatfs_tree_text(struct tdatfs_tree *t)
+{
+	return t->text;
+}

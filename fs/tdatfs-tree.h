@@ -37,6 +37,7 @@
 
 struct tdat_file;
 struct tdatfs_text_opts;
+struct tdatfs_text;
 struct tdatfs_tree;
 
 /* Inode number of the root directory (as FUSE expects). */
@@ -64,6 +65,17 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
  * @t: tree, or NULL
  */
 void tdatfs_tree_free(struct tdatfs_tree *t);
+
+/**
+ * tdatfs_tree_text() - the tree's text engine
+ * @t: tree
+ *
+ * For the front ends, to give it its index (tdatfs-index.h) before the
+ * tree serves reads.
+ *
+ * Return: the engine, owned by the tree.
+ */
+struct tdatfs_text *tdatfs_tree_text(struct tdatfs_tree *t);
 
 /**
  * tdatfs_tree_lookup() - find a node by path

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-index.h - the index of a trace: every decoded text produced once,
+ * in parallel, so that each text's size is exact from the first stat and a
+ * read anywhere decodes only the pages it covers; kept in a file for the
+ * next mount.
+ *
+ * Invariants:
+ *  - An index file belongs to one trace: it is used only when the trace's
+ *    identity (size, mtime, inode, and a checksum of the bytes its layout
+ *    depends on) and the index format version match, and its own checksum
+ *    holds.  Anything else is ignored with one line saying why, and the
+ *    index is built again.  So an index never makes a text differ from
+ *    the text made without one.
+ *  - Building produces every text the engine lists (tdatfs_text_keys()) on
+ *    worker threads, each with its own engine of the same trace (so its
+ *    own libtraceevent handle); what they learned is saved, written to the
+ *    index file, and loaded into the caller's engine through the same path
+ *    as an index read from disk.
+ *  - An index file is written atomically: a temporary file in the index
+ *    directory, renamed over the old one.  Concurrent builds of one trace
+ *    each rename a whole file; none is ever seen half written.  A build
+ *    that is cancelled or fails leaves no file behind.
+ *  - When the index directory cannot be made or written, the index lives
+ *    in memory only (one warning line).  A trace found damaged while
+ *    indexing is indexed in memory only too, so that its damage is found
+ *    again and listed in errors from the start of every mount.
+ *  - Messages go to stderr, each one line starting with "PROG: TRACE: ".
+ */
+#ifndef TDATFS_INDEX_H
+#define TDATFS_INDEX_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdat_file;
+struct tdatfs_text;
+struct tdatfs_text_opts;
+
+/**
+ * enum tdatfs_index_progress - when to show the progress line
+ * @TDATFS_PROGRESS_NEVER: never
+ * @TDATFS_PROGRESS_TTY: when stderr is a terminal (updated in place)
+ * @TDATFS_PROGRESS_ALWAYS: also when it is not (one plain line now and then)
+ *
+ * Either way only for a build that has taken over a second.
+ */
+enum tdatfs_index_progress {
+	TDATFS_PROGRESS_NEVER,
+	TDATFS_PROGRESS_TTY,
+	TDATFS_PROGRESS_ALWAYS,
+};
+
+/**
+ * struct tdatfs_index_opts - how to find, build and keep an index
+ * @prog: program name for messages ("tdatfs", "tdat")
+ * @dir: index directory; NULL for the default ($XDG_CACHE_HOME/tdatfs,
+ *	else $HOME/.cache/tdatfs; neither set: in memory only, with a
+ *	warning)
+ * @threads: worker threads; 0 for the number of online cores
+ * @progress: when to show the progress line
+ * @check_only: do not build: load and check the index file only
+ *	(tdat index --check); a missing or unusable one is an error
+ * @text_opts: switches of the workers' engines, the same as the caller's
+ *	engine was made with; NULL for the defaults
+ * @cancel: polled while building; once true the build stops with -EINTR;
+ *	may be NULL
+ */
+struct tdatfs_index_opts {
+	const char *prog;
+	const char *dir;
+	unsigned int threads;
+	enum tdatfs_index_progress progress;
+	bool check_only;
+	const struct tdatfs_text_opts *text_opts;
+	const _Atomic bool *cancel;
+};
+
+/**
+ * struct tdatfs_index_result - what tdatfs_index_attach() did
+ * @loaded: an index file was loaded
+ * @built: the index was built
+ * @kept: the index is in a file (loaded, or built and written)
+ * @path: the index file's path, "" when there is none; owned by the
+ *	result, free with tdatfs_index_result_release()
+ * @why: when a file was not used or not kept, why (static text); else NULL
+ * @texts: texts indexed
+ * @bytes: their total size
+ * @file_bytes: size of the index file's contents
+ * @seconds: wall time of loading or building
+ */
+struct tdatfs_index_result {
+	bool loaded;
+	bool built;
+	bool kept;
+	char *path;
+	const char *why;
+	size_t texts;
+	uint64_t bytes;
+	uint64_t file_bytes;
+	double seconds;
+};
+
+/**
+ * tdatfs_index_attach() - load a trace's index into an engine, or build it
+ * @t: the engine to give the index to; no text of it read yet
+ * @f: its trace
+ * @trace: the trace's path as given (for messages, identity and the index
+ *	file's name)
+ * @o: options
+ * @res: set to what was done (release with tdatfs_index_result_release());
+ *	may be NULL
+ *
+ * Looks for the trace's index file in the index directory and loads it
+ * when it matches; otherwise (saying why, unless there was no file) builds
+ * the index on @o->threads workers and writes it, unless @o->check_only.
+ *
+ * Return: 0, -EINTR when cancelled (nothing written, @t unchanged),
+ * -ENOENT or -EINVAL with @o->check_only for a missing or unusable file,
+ * or another negative errno (a message said what).
+ * Context: call before @t serves reads; not thread-safe with them.
+ */
+int tdatfs_index_attach(struct tdatfs_text *t, struct tdat_file *f,
+			const char *trace, const struct tdatfs_index_opts *o,
+			struct tdatfs_index_result *res);
+
+/**
+ * tdatfs_index_result_release() - free what a result holds; NULL is fine
+ * @res: result (the struct itself is the caller's)
+ */
+void tdatfs_index_result_release(struct tdatfs_index_result *res);
+
+#endif /* TDATFS_INDEX_H */
