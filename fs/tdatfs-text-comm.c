@@ -13,7 +13,9 @@
 
 #include <traceevent/event-parse.h>
 
+#include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
+#include "tdatfs-text-pack.h"
 
 /* One registration of a comm. */
 struct text_comm {
@@ -543,6 +545,165 @@ void text_overlay_free(struct text_overlay *ov)
 	free(ov->pid);
 	free(ov->hash);
 	free(ov);
+}
+
+/* One registration's bytes: pid, length, the comm without its NUL. */
+static int pack_comm(struct text_buf *out, int pid, const char *comm)
+{
+	size_t len = strlen(comm);
+
+	if (text_pack_u32(out, (uint32_t)pid) < 0 ||
+	    text_pack_u32(out, (uint32_t)len) < 0 ||
+	    text_pack(out, comm, len) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * text_overlay_save() - the registrations a model was made of
+ * @ov: model
+ * @out: where the bytes are appended
+ *
+ * The model is a function of its registrations (tdatfs-text-comm.h): the
+ * list before the array, whether the array was made, and the pids added
+ * after it.  text_overlay_load() replays them.
+ *
+ * Return: 0 or -ENOMEM (then @out holds part of the bytes).
+ * Context: the caller holds the stream lock.
+ */
+int text_overlay_save(const struct text_overlay *ov, struct text_buf *out)
+{
+	size_t i;
+
+	if (text_pack_u64(out, ov->n1) < 0)
+		return -ENOMEM;
+	for (i = 0; i < ov->n1; i++)
+		if (pack_comm(out, ov->pid1[i], ov->comm1[i]) < 0)
+			return -ENOMEM;
+	if (text_pack_u32(out, ov->built) < 0 || text_pack_u64(out, ov->n) < 0)
+		return -ENOMEM;
+	for (i = 0; i < ov->n; i++)
+		if (pack_comm(out, ov->pid[i], ov->comm[i]) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * A count of registrations and then each one, checked to fit: *@n set
+ * to the count.  With @cb, it is called for each in turn (the comm is
+ * not NUL-terminated: @len bytes); without, they are only checked.
+ */
+static int unpack_regs(struct text_unpack *u, uint64_t *n,
+		       int (*cb)(void *arg, int pid, const char *comm, size_t len),
+		       void *arg)
+{
+	uint64_t i;
+	int ret;
+
+	*n = text_unpack_u64(u);
+	/* each registration is at least a pid and a length */
+	if (!text_pack_fits(u, *n, 8) || *n >= INT32_MAX - 1)
+		return -EINVAL;
+	for (i = 0; i < *n; i++) {
+		int pid = (int)text_unpack_u32(u);
+		uint32_t len = text_unpack_u32(u);
+		const char *comm = (const char *)u->p;
+
+		if (u->bad || len > u->left || memchr(comm, 0, len))
+			return -EINVAL;
+		u->p += len;
+		u->left -= len;
+		if (cb) {
+			ret = cb(arg, pid, comm, len);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/**
+ * text_overlay_check() - whether bytes are a saved model, and its size
+ * @u: the bytes, read past the model's on success
+ * @nreg: set to the count of registrations the model was made of (the
+ *	most a position of its stream may see)
+ *
+ * Checks the layout only: whether the pids fit the array needs the comms
+ * (text_overlay_load()).
+ *
+ * Return: 0 or -EINVAL.
+ */
+int text_overlay_check(struct text_unpack *u, size_t *nreg)
+{
+	uint64_t n1, n;
+	uint32_t built;
+
+	if (unpack_regs(u, &n1, NULL, NULL) < 0)
+		return -EINVAL;
+	built = text_unpack_u32(u);
+	if (u->bad || built > 1 || unpack_regs(u, &n, NULL, NULL) < 0 ||
+	    (!built && n))
+		return -EINVAL;
+	*nreg = n1 + n;
+	return 0;
+}
+
+static int replay_list(void *arg, int pid, const char *comm, size_t len)
+{
+	return list_add(arg, pid, comm, len);
+}
+
+/* register_after() at the frontier, as the pid was first met there. */
+static int replay_after(void *arg, int pid, const char *comm, size_t len)
+{
+	struct text_overlay *ov = arg;
+
+	/* register_after() adds only a pid that is neither 0 nor known */
+	if (!pid || tab_find(ov->tab, pid) >= 0 || ov_find(ov, pid) >= 0)
+		return -EINVAL;
+	if (dup_reserve(ov) < 0 || ov_add(ov, pid, comm, len) < 0)
+		return -ENOMEM;
+	dup_shift(ov, pid, ov->n1 + ov->n);
+	return 0;
+}
+
+/**
+ * text_overlay_load() - make a model again from its saved registrations
+ * @ov: an empty model (text_overlay_new())
+ * @t: the comms of the engine the model was saved from
+ * @u: bytes text_overlay_save() wrote, read past the model
+ *
+ * Replays the registrations in their order as the stream met them, so
+ * the model ends as the saved one was.
+ *
+ * Return: 0, -EINVAL for bytes that are not a model of these comms (a pid
+ * added after the array that it could not add), -ENOMEM.  On an error
+ * @ov holds part of the model: the caller frees it.
+ */
+int text_overlay_load(struct text_overlay *ov, const struct text_comms *t,
+		      struct text_unpack *u)
+{
+	uint64_t n1, n;
+	uint32_t built;
+	int ret;
+
+	if (ov->n1 || ov->built)
+		return -EINVAL;
+	ret = unpack_regs(u, &n1, replay_list, ov);
+	if (ret < 0)
+		return ret;
+	built = text_unpack_u32(u);
+	if (u->bad || built > 1)
+		return -EINVAL;
+	if (built) {
+		ret = model_build(t, ov);
+		if (ret < 0)
+			return ret;
+	}
+	ret = unpack_regs(u, &n, built ? replay_after : NULL, ov);
+	if (ret < 0)
+		return ret;
+	return !built && n ? -EINVAL : 0;
 }
 
 /**

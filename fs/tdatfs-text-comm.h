@@ -22,6 +22,9 @@
  *    stream's frontier and what a position sees is a function of that
  *    count, so text never depends on read order.
  *  - A model belongs to its stream and is used under the stream lock.
+ *  - A model is a function of its registrations (the list, whether the
+ *    array was made, the pids added after it): saved as those and made
+ *    again by replaying them (text_overlay_save(), text_overlay_load()).
  */
 #ifndef TDATFS_TEXT_COMM_H
 #define TDATFS_TEXT_COMM_H
@@ -29,8 +32,10 @@
 #include <stddef.h>
 
 struct tep_handle;
+struct text_buf;
 struct text_comms;
 struct text_overlay;
+struct text_unpack;
 
 /* Where a record's comm lookups and registrations go. */
 struct text_comm_ctx {
@@ -48,5 +53,9 @@ int text_comms_learn(const struct text_comms *cm, int id,
 
 struct text_overlay *text_overlay_new(void);
 void text_overlay_free(struct text_overlay *ov);
+int text_overlay_save(const struct text_overlay *ov, struct text_buf *out);
+int text_overlay_check(struct text_unpack *u, size_t *nreg);
+int text_overlay_load(struct text_overlay *ov, const struct text_comms *t,
+		      struct text_unpack *u);
 
 #endif /* TDATFS_TEXT_COMM_H */

@@ -6,7 +6,9 @@
  * Invariants:
  *  - The stream returned is the one tdatfs_text_read() of the same
  *    (buffer, cpu), or tdatfs_text_report_read(), uses; it belongs to
- *    the engine.
+ *    the engine.  A report made of one buffer's merged text (see
+ *    tdatfs_text_keys()) is read from that text, not from the stream
+ *    text_engine_report() makes, which is the same text made apart.
  */
 #ifndef TDATFS_TEXT_ENGINE_H
 #define TDATFS_TEXT_ENGINE_H

@@ -16,67 +16,7 @@
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
-
-#define NCURSORS	4
-#define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
-/*
- * Checkpoint memory of one stream, at most: past it every other
- * checkpoint is dropped and the spacing doubles, so memory stays flat
- * however long the text (a read then decodes at most the spacing from
- * the checkpoint before it: 512 KiB for 16 copies of big.dat).
- */
-#define CKPT_MEM	(512 * 1024)
-
-struct text_cursor {
-	bool valid;
-	uint64_t used;		/* LRU tick */
-	struct text_source **src;	/* one per part */
-	struct text_buf line;	/* text [off, off + line.len) */
-	uint64_t off;
-	size_t seen;		/* learned comms visible here */
-	bool eof;
-};
-
-/*
- * A buffer of the stream: its CPUs are the slots [first, first + ncpu),
- * and the text of each of its records starts with @prefix.
- */
-struct stream_part {
-	size_t b;
-	unsigned int first;
-	unsigned int ncpu;
-	char *prefix;
-	size_t plen;
-};
-
-struct text_stream {
-	pthread_mutex_t lock;
-	struct text_stream_env env;
-	size_t nparts;
-	struct stream_part *parts;
-	unsigned int ncpu;	/* slots: the CPUs of every part */
-	size_t *cidx;		/* buffer cpu index of each slot */
-	int only;		/* the one slot printed, or -1: all of them */
-	struct text_buf discard;	/* markers of slots not printed */
-	uint64_t *npages;
-	char *head;		/* text before the first record's */
-	size_t hlen;
-
-	size_t nckpt;
-	size_t ckpt_cap;
-	size_t ckpt_max;		/* thinned out when reached */
-	uint64_t ckpt_every;		/* text bytes between checkpoints */
-	uint64_t *ckpt_off;
-	size_t *ckpt_seen;
-	struct text_pos *ckpt_pos;	/* nckpt * ncpu */
-	struct text_overlay *ov;
-
-	bool size_known;
-	uint64_t size;
-
-	uint64_t tick;
-	struct text_cursor cur[NCURSORS];
-};
+#include "tdatfs-text-stream-int.h"
 
 static void cursor_release(struct text_stream *st, struct text_cursor *cu)
 {
@@ -178,6 +118,27 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 	return 0;
 }
 
+/**
+ * text_stream_cpu_pages() - the page count of a CPU as a stream counts it
+ * @f: the trace
+ * @b: buffer index
+ * @c: cpu index in the buffer, whose page size the caller checked
+ *
+ * Pages follow trace-cmd's get_next_page(); a CPU whose size does not
+ * read has none.
+ *
+ * Return: the count.
+ */
+uint64_t text_stream_cpu_pages(struct tdat_file *f, size_t b, size_t c)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(f, b);
+	uint64_t size = 0;
+
+	if (tdat_cpu_size(f, b, c, &size) < 0)
+		size = 0;
+	return (size + buf->page_size - 1) / buf->page_size;
+}
+
 /*
  * Part @p's slots: buffer cpu index @cpu alone, or all of them (-1), and
  * their page counts.  Return: 0, or -EINVAL for a page size no kernel
@@ -193,13 +154,9 @@ static int part_cpus(struct text_stream *st, size_t p, int cpu)
 		return -EINVAL;
 	for (i = 0; i < pt->ncpu; i++) {
 		size_t s = pt->first + i;
-		uint64_t size = 0;
 
 		st->cidx[s] = cpu < 0 ? i : (size_t)cpu;
-		/* a CPU whose size is unreadable shows as empty */
-		if (tdat_cpu_size(st->env.f, pt->b, st->cidx[s], &size) < 0)
-			size = 0;
-		st->npages[s] = (size + buf->page_size - 1) / buf->page_size;
+		st->npages[s] = text_stream_cpu_pages(st->env.f, pt->b, st->cidx[s]);
 	}
 	return 0;
 }
@@ -657,4 +614,44 @@ void text_stream_drop_cursors(struct text_stream *st)
 	for (i = 0; i < NCURSORS; i++)
 		st->cur[i].valid = false;
 	pthread_mutex_unlock(&st->lock);
+}
+
+/**
+ * text_stream_frontier_pages() - how far the text was produced, in pages
+ * @st: stream
+ *
+ * The sum over the slots the text prints (of a one-CPU stream that reads
+ * every CPU, only that CPU) of the page the furthest cursor stands at, a
+ * CPU at its end counting all its pages: a measure of progress.
+ *
+ * Return: the count; every page once the size is known.
+ */
+uint64_t text_stream_frontier_pages(struct text_stream *st)
+{
+	struct text_cursor *cu = NULL;
+	struct text_pos *pos;
+	uint64_t sum = 0;
+	unsigned int s;
+	size_t p;
+	int i;
+
+	pthread_mutex_lock(&st->lock);
+	for (i = 0; i < NCURSORS; i++)
+		if (st->cur[i].valid && st->cur[i].src &&
+		    (!cu || st->cur[i].off > cu->off))
+			cu = &st->cur[i];
+	pos = calloc(st->ncpu + 1, sizeof(*pos));
+	for (p = 0; pos && cu && !st->size_known && p < st->nparts; p++)
+		text_source_tell(cu->src[p], pos + st->parts[p].first);
+	for (s = 0; pos && s < st->ncpu; s++) {
+		if (st->only >= 0 && (int)s != st->only)
+			continue;
+		if (st->size_known || pos[s].done || pos[s].page > st->npages[s])
+			sum += st->npages[s];
+		else
+			sum += pos[s].page;
+	}
+	pthread_mutex_unlock(&st->lock);
+	free(pos);
+	return sum;
 }

@@ -28,6 +28,8 @@
  *    bounded: past a count every other one is dropped and the spacing
  *    doubles.
  *  - Once the text was produced to its end its size is exact.
+ *  - Its state (size, checkpoints, comm model) can be saved and loaded
+ *    into a new stream of the same text (tdatfs-text-state.h).
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H
@@ -67,6 +69,10 @@ void text_stream_free(struct text_stream *st);
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
 			 uint64_t off);
 int text_stream_size(struct text_stream *st, uint64_t *size);
+
+/* How far a stream's text was produced, in pages (the index's progress). */
+uint64_t text_stream_frontier_pages(struct text_stream *st);
+uint64_t text_stream_cpu_pages(struct tdat_file *f, size_t b, size_t c);
 
 /* For tests: make checkpoints often, list them, forget every cursor. */
 void text_stream_set_spacing(struct text_stream *st, uint64_t bytes);

@@ -7,10 +7,11 @@
  * Layers, each calling only those before it: text_buf; the handle
  * (tdatfs-text-tep.c), timestamps, comms and compiled formats; the event
  * table; the record source; the formatter (tdatfs-text-line.c); the
- * stream; this file.
+ * stream; its saved states (tdatfs-text-state.c); this file.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +21,22 @@
 #include "tdatfs-text-engine.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-line.h"
+#include "tdatfs-text-state.h"
 #include "tdatfs-text-stream.h"
 #include "tdatfs-text-tep.h"
 #include "tdatfs-text-ts.h"
+
+/*
+ * A state loaded for a text (tdatfs_text_state_load()), kept until the
+ * text's stream is made, so that loading sets nothing up.
+ */
+struct text_stash {
+	void *blob;		/* checked bytes, until the stream takes them */
+	size_t len;
+	uint64_t size;		/* the text's size, from the state */
+	bool loaded;
+	int err;		/* <0: the stream made did not take it */
+};
 
 struct tdatfs_text {
 	struct tdat_file *f;
@@ -41,7 +55,44 @@ struct tdatfs_text {
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
 	struct text_stream *report;	/* every buffer merged */
+
+	/* loaded states: [buffer][0 merged, 1 + cpu index], and the report's */
+	struct text_stash **stash;
+	struct text_stash rstash;
+	/* the buffer whose merged text the report is made of, or -1 */
+	long alias;
+	char head[32];			/* the report's first line */
 };
+
+/* Whether a buffer has lines in the report: not latency, some CPU. */
+static bool in_report(const struct tdat_buffer *buf)
+{
+	return buf && !buf->latency && buf->ncpus;
+}
+
+/*
+ * The buffer whose merged text the report is made of, or -1: when it has
+ * the only lines of the report and no buffer has a name, report_parts()
+ * gives one part without a prefix, and the report is its head and that
+ * text.  Depends on the buffer table alone, so it is known at creation.
+ */
+static long report_alias(const struct tdatfs_text *t)
+{
+	size_t b, n = 0;
+	long a = -1;
+
+	for (b = 0; b < t->nbuffers; b++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+
+		if (buf && buf->name && *buf->name)
+			return -1;
+		if (in_report(buf)) {
+			a = (long)b;
+			n++;
+		}
+	}
+	return n == 1 ? a : -1;
+}
 
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 				    const struct tdatfs_text_opts *opts)
@@ -59,6 +110,9 @@ struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 	if (opts)
 		t->opts = *opts;
 	pthread_mutex_init(&t->lock, NULL);
+	t->nbuffers = tdat_buffer_count(f);
+	t->alias = report_alias(t);
+	snprintf(t->head, sizeof(t->head), "cpus=%u\n", tdat_cpu_count(f));
 	return t;
 }
 
@@ -97,9 +151,21 @@ static void teardown(struct tdatfs_text *t)
 
 void tdatfs_text_free(struct tdatfs_text *t)
 {
+	size_t b;
+
 	if (!t)
 		return;
 	teardown(t);
+	for (b = 0; t->stash && b < t->nbuffers; b++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+		size_t i, n = 1 + (buf ? buf->ncpus : 0);
+
+		for (i = 0; t->stash[b] && i < n; i++)
+			free(t->stash[b][i].blob);
+		free(t->stash[b]);
+	}
+	free(t->stash);
+	free(t->rstash.blob);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -278,12 +344,63 @@ static int lock_ready(struct tdatfs_text *t, bool create, bool *locked)
 	return ensure_ready(t);
 }
 
+/*
+ * The stash of (buffer, cpu), or of the report when @buffer is
+ * t->nbuffers; made when @create (engine lock held).  NULL when there is
+ * none, or out of memory.
+ */
+static struct text_stash *stash_get(struct tdatfs_text *t, size_t buffer,
+				    int cpu, bool create)
+{
+	const struct tdat_buffer *buf;
+
+	if (buffer == t->nbuffers)
+		return &t->rstash;
+	buf = tdat_buffer_get(t->f, buffer);
+	if (!buf || buffer > t->nbuffers || cpu < -1 ||
+	    (cpu >= 0 && (unsigned int)cpu >= buf->ncpus))
+		return NULL;
+	if (!t->stash && create)
+		t->stash = calloc(t->nbuffers + 1, sizeof(*t->stash));
+	if (!t->stash)
+		return NULL;
+	if (!t->stash[buffer] && create)
+		t->stash[buffer] = calloc(buf->ncpus + 2, sizeof(**t->stash));
+	return t->stash[buffer] ? &t->stash[buffer][cpu + 1] : NULL;
+}
+
+/*
+ * Give the stream just made in *@slot the state loaded for it, if any.
+ * A state the stream does not take (it was checked against the trace, so
+ * only an engine that makes other streams gets here) leaves no stream:
+ * its reads fail, as the size already given may not be the text's.
+ * Return: 0 or -EIO.
+ */
+static int stash_install(struct tdatfs_text *t, struct text_stash *sh,
+			 struct text_stream **slot)
+{
+	int ret;
+
+	if (!sh || !sh->blob)
+		return 0;
+	ret = text_stream_state_load(*slot, t->comms, sh->blob, sh->len);
+	free(sh->blob);
+	sh->blob = NULL;
+	if (ret < 0) {
+		text_stream_free(*slot);
+		*slot = NULL;
+		sh->err = -EIO;
+	}
+	return sh->err;
+}
+
 /* The stream of (buffer, cpu), made on first use when @create. */
 static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
 		      struct text_stream **out)
 {
 	const struct tdat_buffer *buf;
 	struct text_stream **slot;
+	struct text_stash *sh;
 	bool locked;
 	int ret;
 
@@ -300,12 +417,19 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 		goto out;
 	}
 	slot = &t->streams[buffer][cpu + 1];
+	sh = stash_get(t, buffer, cpu, false);
+	if (sh && sh->err) {
+		ret = sh->err;
+		goto out;
+	}
 	if (!*slot && create) {
 		struct text_stream_env env = stream_env(t);
 
 		*slot = text_stream_new(&env, buffer, cpu);
 		if (!*slot)
 			ret = -errno;
+		else
+			ret = stash_install(t, sh, slot);
 	}
 	*out = *slot;
 	if (!*out && !ret)
@@ -352,7 +476,7 @@ static int report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
 		bool named = buf && buf->name && *buf->name;
 		char *pre = NULL;
 
-		if (!buf || buf->latency || !buf->ncpus)
+		if (!in_report(buf))
 			continue;
 		if (w < 0)
 			pre = strdup("");
@@ -373,18 +497,20 @@ static int report_stream(struct tdatfs_text *t, bool create)
 {
 	struct text_stream_env env = stream_env(t);
 	struct text_stream_part *parts;
-	char head[32];
 	size_t i, n = 0;
 	int ret;
 
+	if (t->rstash.err)
+		return t->rstash.err;
 	if (t->report || !create)
 		return t->report ? 0 : -EAGAIN;
 	ret = report_parts(t, &parts, &n);
-	snprintf(head, sizeof(head), "cpus=%u\n", tdat_cpu_count(t->f));
 	if (!ret) {
-		t->report = text_stream_new_multi(&env, parts, n, head);
+		t->report = text_stream_new_multi(&env, parts, n, t->head);
 		if (!t->report)
 			ret = -errno;
+		else
+			ret = stash_install(t, &t->rstash, &t->report);
 	}
 	for (i = 0; i < n; i++)
 		free((char *)parts[i].prefix);
@@ -410,6 +536,47 @@ static int get_report(struct tdatfs_text *t, bool create,
 	return ret;
 }
 
+/*
+ * The size a loaded state gives (buffer, cpu), or the report when
+ * @buffer is t->nbuffers: true and *@size set when one was loaded.
+ */
+static bool stash_size(struct tdatfs_text *t, size_t buffer, int cpu,
+		       uint64_t *size)
+{
+	struct text_stash *sh;
+	bool ret = false;
+
+	pthread_mutex_lock(&t->lock);
+	sh = stash_get(t, buffer, cpu, false);
+	if (sh && sh->loaded) {
+		*size = sh->size;
+		ret = true;
+	}
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}
+
+/*
+ * The report made of buffer @a's merged text: the head, then that text.
+ * The text is read first, so that an error of the engine's setup is the
+ * report's whatever the offset.
+ */
+static ssize_t alias_read(struct tdatfs_text *t, size_t a, char *buf,
+			  size_t len, uint64_t off)
+{
+	size_t hlen = strlen(t->head), n = 0;
+	ssize_t r;
+
+	if (off < hlen)
+		n = hlen - off < len ? hlen - off : len;
+	r = tdatfs_text_read(t, a, -1, buf + n, len - n, off < hlen ? 0 : off - hlen);
+	if (r < 0)
+		return r;
+	if (n)
+		memcpy(buf, t->head + off, n);
+	return n + r;
+}
+
 ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
 				uint64_t off)
 {
@@ -418,6 +585,8 @@ ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
 
 	if (!t || (!buf && len))
 		return -EINVAL;
+	if (t->alias >= 0)
+		return alias_read(t, t->alias, buf, len, off);
 	ret = get_report(t, true, &st);
 	if (ret < 0)
 		return ret;
@@ -431,6 +600,14 @@ int tdatfs_text_report_size(struct tdatfs_text *t, uint64_t *size)
 
 	if (!t || !size)
 		return -EINVAL;
+	if (t->alias >= 0) {
+		ret = tdatfs_text_size(t, t->alias, -1, size);
+		if (!ret)
+			*size += strlen(t->head);
+		return ret;
+	}
+	if (stash_size(t, t->nbuffers, -1, size))
+		return 0;
 	ret = get_report(t, false, &st);
 	if (ret < 0)
 		return ret;
@@ -462,10 +639,268 @@ int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *si
 	buf = tdat_buffer_get(t->f, buffer);
 	if (!buf || cpu < -1 || (cpu >= 0 && (unsigned int)cpu >= buf->ncpus))
 		return -ENOENT;
+	if (stash_size(t, buffer, cpu, size))
+		return 0;
 	ret = get_stream(t, buffer, cpu, false, &st);
 	if (ret < 0)
 		return ret;
 	return text_stream_size(st, size);
+}
+
+/* ---- the index ------------------------------------------------------- */
+
+/* Whether @k is a text of @t, and for a buffer's text its buffer. */
+static const struct tdat_buffer *key_buffer(const struct tdatfs_text *t,
+					    const struct tdatfs_text_key *k)
+{
+	const struct tdat_buffer *buf;
+
+	if (k->report)
+		return NULL;
+	buf = tdat_buffer_get(t->f, k->buffer);
+	if (!buf || k->cpu < -1 || (k->cpu >= 0 && (unsigned int)k->cpu >= buf->ncpus))
+		return NULL;
+	return buf;
+}
+
+/* The text @k is made of: the report of one buffer is that buffer's text. */
+static struct tdatfs_text_key key_text(const struct tdatfs_text *t,
+				       const struct tdatfs_text_key *k)
+{
+	struct tdatfs_text_key m = *k;
+
+	if (k->report && t->alias >= 0) {
+		m.report = false;
+		m.buffer = t->alias;
+		m.cpu = -1;
+	}
+	return m;
+}
+
+size_t tdatfs_text_keys(struct tdatfs_text *t, struct tdatfs_text_key *keys,
+			size_t max)
+{
+	size_t b, n = 0;
+	int c;
+
+	if (!t)
+		return 0;
+	for (b = 0; b < t->nbuffers; b++) {
+		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+
+		if (!buf || buf->latency)
+			continue;
+		for (c = -1; c < (int)buf->ncpus; c++, n++)
+			if (n < max)
+				keys[n] = (struct tdatfs_text_key){ .buffer = b, .cpu = c };
+	}
+	if (t->alias < 0) {
+		if (n < max)
+			keys[n] = (struct tdatfs_text_key){ .report = true, .cpu = -1 };
+		n++;
+	}
+	return n;
+}
+
+/* The pages of buffer @b's cpu index @c, or of all its CPUs (-1). */
+static uint64_t buffer_pages(struct tdatfs_text *t, size_t b, int c)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
+	uint64_t sum = 0;
+	size_t i;
+
+	if (!buf || buf->page_size < 64 || buf->page_size > (1u << 27))
+		return 0;
+	for (i = 0; i < buf->ncpus; i++)
+		if (c < 0 || i == (size_t)c)
+			sum += text_stream_cpu_pages(t->f, b, i);
+	return sum;
+}
+
+/*
+ * A one-CPU text counts its CPU's pages alone, even when its stream
+ * reads every CPU (function_graph, text_stream_new()): whether it does
+ * is known only once the engine is set up, and the frontier of such a
+ * stream counts that CPU alone too.
+ */
+uint64_t tdatfs_text_pages(struct tdatfs_text *t, const struct tdatfs_text_key *k)
+{
+	uint64_t sum = 0;
+	size_t b;
+
+	if (!t || !k)
+		return 0;
+	if (!k->report)
+		return key_buffer(t, k) ? buffer_pages(t, k->buffer, k->cpu) : 0;
+	for (b = 0; b < t->nbuffers; b++)
+		if (in_report(tdat_buffer_get(t->f, b)))
+			sum += buffer_pages(t, b, -1);
+	return sum;
+}
+
+/* The stream of a text (not the report of one buffer), made when @create. */
+static int key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+		      bool create, struct text_stream **st)
+{
+	if (k->report)
+		return get_report(t, create, st);
+	return get_stream(t, k->buffer, k->cpu, create, st);
+}
+
+static int key_size(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+		    uint64_t *size)
+{
+	if (k->report)
+		return tdatfs_text_report_size(t, size);
+	return tdatfs_text_size(t, k->buffer, k->cpu, size);
+}
+
+static ssize_t key_read(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			char *buf, size_t len, uint64_t off)
+{
+	if (k->report)
+		return tdatfs_text_report_read(t, buf, len, off);
+	return tdatfs_text_read(t, k->buffer, k->cpu, buf, len, off);
+}
+
+/* What tdatfs_text_produce() reads at a time, between polls of @cancel. */
+#define PRODUCE_PIECE	(256 * 1024)
+
+int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			const _Atomic bool *cancel, _Atomic uint64_t *done)
+{
+	struct tdatfs_text_key m;
+	struct text_stream *st;
+	uint64_t off = 0, size;
+	ssize_t n;
+	char *buf;
+
+	if (!t || !k)
+		return -EINVAL;
+	m = key_text(t, k);
+	if (!m.report && !key_buffer(t, &m))
+		return -ENOENT;
+	if (key_size(t, &m, &size) == 0) {
+		/* produced or loaded already: its checkpoints cover it */
+		if (done)
+			atomic_store_explicit(done, tdatfs_text_pages(t, k),
+					      memory_order_relaxed);
+		return 0;
+	}
+	buf = malloc(PRODUCE_PIECE);
+	if (!buf)
+		return -ENOMEM;
+	do {
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
+			n = -EINTR;
+			break;
+		}
+		n = key_read(t, &m, buf, PRODUCE_PIECE, off);
+		if (n > 0)
+			off += n;
+		if (n >= 0 && done && key_stream(t, &m, false, &st) == 0)
+			atomic_store_explicit(done, text_stream_frontier_pages(st),
+					      memory_order_relaxed);
+	} while (n > 0);
+	free(buf);
+	return n < 0 ? (int)n : 0;
+}
+
+int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			   void **blob, size_t *len)
+{
+	struct text_stream *st;
+	struct text_stash *sh;
+	int ret;
+
+	if (!t || !k || !blob || !len)
+		return -EINVAL;
+	/* the report of one buffer has no state of its own */
+	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)))
+		return -ENOENT;
+	pthread_mutex_lock(&t->lock);
+	sh = stash_get(t, k->report ? t->nbuffers : k->buffer, k->cpu, false);
+	if (sh && sh->blob) {
+		/* loaded, not read yet: the state is what was loaded */
+		*blob = malloc(sh->len + 1);
+		*len = sh->len;
+		if (*blob)
+			memcpy(*blob, sh->blob, sh->len);
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (sh && sh->blob)
+		return *blob ? 0 : -ENOMEM;
+	ret = key_stream(t, k, false, &st);
+	if (ret < 0)
+		return ret == -ENOENT ? ret : -EAGAIN;
+	return text_stream_state_save(st, blob, len);
+}
+
+/* Check @blob as a state of @k's text (no setup). */
+static int state_check(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+		       const void *blob, size_t len, uint64_t *size)
+{
+	struct text_stream_part *parts;
+	size_t i, n = 0;
+	int ret;
+
+	if (!k->report)
+		return text_stream_state_check(t->f, NULL, 0, NULL, k->buffer, k->cpu,
+					       blob, len, size);
+	ret = report_parts(t, &parts, &n);
+	if (!ret)
+		ret = text_stream_state_check(t->f, parts, n, t->head, 0, -1,
+					      blob, len, size);
+	for (i = 0; i < n; i++)
+		free((char *)parts[i].prefix);
+	free(parts);
+	return ret;
+}
+
+/* Whether the text of @k was read (its stream made); engine lock held. */
+static bool key_used(const struct tdatfs_text *t, const struct tdatfs_text_key *k)
+{
+	if (k->report)
+		return t->report;
+	return t->streams && t->streams[k->buffer] &&
+	       t->streams[k->buffer][k->cpu + 1];
+}
+
+int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			   const void *blob, size_t len)
+{
+	struct text_stash *sh;
+	uint64_t size;
+	void *copy;
+	int ret;
+
+	if (!t || !k || (!blob && len))
+		return -EINVAL;
+	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)))
+		return -ENOENT;
+	ret = state_check(t, k, blob, len, &size);
+	if (ret < 0)
+		return ret;
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, blob, len);
+	pthread_mutex_lock(&t->lock);
+	sh = stash_get(t, k->report ? t->nbuffers : k->buffer, k->cpu, true);
+	if (!sh)
+		ret = -ENOMEM;
+	else if (sh->loaded || key_used(t, k))
+		ret = -EBUSY;
+	if (!ret) {
+		sh->blob = copy;
+		sh->len = len;
+		sh->size = size;
+		sh->loaded = true;
+		copy = NULL;
+	}
+	pthread_mutex_unlock(&t->lock);
+	free(copy);
+	return ret;
 }
 
 /**

@@ -175,7 +175,9 @@ size_t tdatfs_text_keys(struct tdatfs_text *t, struct tdatfs_text_key *keys,
  * @k: the text
  *
  * The measure of tdatfs_text_produce()'s progress: the sum of the page
- * counts of every CPU the text's records are read from.
+ * counts of every CPU the text's records are read from (of a one-CPU
+ * text, that CPU's alone, even where its records are read along with
+ * the others').
  *
  * Return: the count, 0 for a text without data or that does not exist.
  * Context: thread-safe; does not set the engine up.

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-stream-int.h - the inside of a text stream, shared by
+ * tdatfs-text-stream.c (producing text) and tdatfs-text-state.c (saving
+ * and loading a stream's state).  Not a public header.
+ *
+ * Invariants:
+ *  - Every field is used under the stream's @lock.
+ *  - Checkpoint 0 is the start of the text (offset 0, nothing seen,
+ *    every position zero); checkpoint offsets rise strictly, each a step
+ *    boundary, and ckpt_seen never falls.
+ *  - Once @size_known, no checkpoint is added.
+ */
+#ifndef TDATFS_TEXT_STREAM_INT_H
+#define TDATFS_TEXT_STREAM_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-stream.h"
+
+#define NCURSORS	4
+#define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
+/*
+ * Checkpoint memory of one stream, at most: past it every other
+ * checkpoint is dropped and the spacing doubles, so memory stays flat
+ * however long the text (a read then decodes at most the spacing from
+ * the checkpoint before it: 512 KiB for 16 copies of big.dat).
+ */
+#define CKPT_MEM	(512 * 1024)
+
+struct text_cursor {
+	bool valid;
+	uint64_t used;		/* LRU tick */
+	struct text_source **src;	/* one per part */
+	struct text_buf line;	/* text [off, off + line.len) */
+	uint64_t off;
+	size_t seen;		/* learned comms visible here */
+	bool eof;
+};
+
+/*
+ * A buffer of the stream: its CPUs are the slots [first, first + ncpu),
+ * and the text of each of its records starts with @prefix.
+ */
+struct stream_part {
+	size_t b;
+	unsigned int first;
+	unsigned int ncpu;
+	char *prefix;
+	size_t plen;
+};
+
+struct text_stream {
+	pthread_mutex_t lock;
+	struct text_stream_env env;
+	size_t nparts;
+	struct stream_part *parts;
+	unsigned int ncpu;	/* slots: the CPUs of every part */
+	size_t *cidx;		/* buffer cpu index of each slot */
+	int only;		/* the one slot printed, or -1: all of them */
+	struct text_buf discard;	/* markers of slots not printed */
+	uint64_t *npages;
+	char *head;		/* text before the first record's */
+	size_t hlen;
+
+	size_t nckpt;
+	size_t ckpt_cap;
+	size_t ckpt_max;		/* thinned out when reached */
+	uint64_t ckpt_every;		/* text bytes between checkpoints */
+	uint64_t *ckpt_off;
+	size_t *ckpt_seen;
+	struct text_pos *ckpt_pos;	/* nckpt * ncpu */
+	struct text_overlay *ov;
+
+	bool size_known;
+	uint64_t size;
+
+	uint64_t tick;
+	struct text_cursor cur[NCURSORS];
+};
+
+#endif /* TDATFS_TEXT_STREAM_INT_H */
