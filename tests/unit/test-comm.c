@@ -5,10 +5,12 @@
  * entries are inserted into, glibc's bisection over it), on random
  * streams with many duplicate pids; then the same streams replayed from
  * every position with only the count a checkpoint keeps, by two cursors
- * in turn.  No trace file: the sched formats are parsed from text here.
+ * in turn; and the same again from a model saved and loaded (replayed).
+ * No trace file: the sched formats are parsed from text here.
  *
  * Usage: test-comm
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,9 @@
 #include <traceevent/event-parse.h>
 
 #include "check.h"
+#include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
+#include "tdatfs-text-pack.h"
 
 #define NSTEPS		600
 #define NSTREAMS	300
@@ -228,6 +232,39 @@ static void replay(const struct text_comms *cm, struct text_overlay *ov,
 	}
 }
 
+/*
+ * The model saved and loaded again (text_overlay_save(), _load()): every
+ * truncation of its bytes refused, the whole taken, with as many
+ * registrations as the stream made.  Return: the loaded model.
+ */
+static struct text_overlay *saved_again(const struct text_comms *cm,
+					const struct text_overlay *ov, size_t nreg)
+{
+	struct text_buf b = { 0 };
+	struct text_overlay *ov2;
+	struct text_unpack u;
+	size_t len, n;
+
+	FATAL(text_overlay_save(ov, &b) == 0);
+	for (len = 0; len < b.len; len += 1 + len / 8) {
+		u = (struct text_unpack){ .p = (unsigned char *)b.p, .left = len };
+		CHECK(text_overlay_check(&u, &n) == -EINVAL);
+		u = (struct text_unpack){ .p = (unsigned char *)b.p, .left = len };
+		ov2 = text_overlay_new();
+		FATAL(ov2);
+		CHECK(text_overlay_load(ov2, cm, &u) == -EINVAL);
+		text_overlay_free(ov2);
+	}
+	u = (struct text_unpack){ .p = (unsigned char *)b.p, .left = b.len };
+	CHECK(text_overlay_check(&u, &n) == 0 && !u.left && n == nreg);
+	u = (struct text_unpack){ .p = (unsigned char *)b.p, .left = b.len };
+	ov2 = text_overlay_new();
+	FATAL(ov2);
+	CHECK(text_overlay_load(ov2, cm, &u) == 0 && !u.left);
+	text_buf_release(&b);
+	return ov2;
+}
+
 static void one_stream(struct tep_handle *tep)
 {
 	static struct step st[NSTEPS];
@@ -236,7 +273,7 @@ static void one_stream(struct tep_handle *tep)
 	static struct ref m;
 	char *saved, got[16];
 	struct text_comms *cm;
-	struct text_overlay *ov;
+	struct text_overlay *ov, *ov2;
 	struct text_comm_ctx cc;
 	int k, lead = rand() % 8;
 
@@ -263,6 +300,11 @@ static void one_stream(struct tep_handle *tep)
 	}
 	for (k = 0; k < 20; k++)
 		replay(cm, ov, st, want, seen);
+	/* a model made again from its bytes looks up as the first did */
+	ov2 = saved_again(cm, ov, seen[NSTEPS]);
+	for (k = 0; k < 20; k++)
+		replay(cm, ov2, st, want, seen);
+	text_overlay_free(ov2);
 	text_overlay_free(ov);
 	text_comms_free(cm);
 	free(saved);

@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-text-state.c - the text engine's side of the index: an engine that
+ * produced every text saves their states, a fresh engine of the same
+ * trace loads them, and then knows every size without a read and reads
+ * every byte as the first one did, at any offset in any order.  Damaged
+ * states (every truncation, flipped bytes) are refused or harmless,
+ * never a crash, and a refused one leaves the text as it was.
+ *
+ * Usage: test-text-state TRACE...
+ *   each trace is tested with the default checkpoints and with at most
+ *   four (so that thinning happened before the save).
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "tdat.h"
+#include "tdatfs-text.h"
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-engine.h"
+#include "tdatfs-text-stream.h"
+
+/* Flips and truncations tried per state, at most (all on small ones). */
+#define SAMPLE		300
+/* Damaged states accepted whose text is then read through, per text. */
+#define READ_ACCEPTED	2
+
+/* One text of engine A: what it produced and saved. */
+struct ref {
+	struct tdatfs_text_key k;
+	char *text;
+	size_t len;
+	void *blob;
+	size_t blen;
+	uint64_t *ckpt;
+	size_t nckpt;
+};
+
+static struct tdat_file *open_trace(const char *path)
+{
+	char err[512] = "";
+	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
+
+	if (!f)
+		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
+	FATAL(f);
+	return f;
+}
+
+static ssize_t key_read(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			char *buf, size_t len, uint64_t off)
+{
+	if (k->report)
+		return tdatfs_text_report_read(t, buf, len, off);
+	return tdatfs_text_read(t, k->buffer, k->cpu, buf, len, off);
+}
+
+static int key_size(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+		    uint64_t *size)
+{
+	if (k->report)
+		return tdatfs_text_report_size(t, size);
+	return tdatfs_text_size(t, k->buffer, k->cpu, size);
+}
+
+static const char *key_name(const struct tdatfs_text_key *k)
+{
+	static char name[64];
+
+	if (k->report)
+		return "report";
+	snprintf(name, sizeof(name), "buffer %zu cpu %d", k->buffer, k->cpu);
+	return name;
+}
+
+/* The whole text, read from 0 in pieces; NULL on an error. */
+static char *read_all(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+		      size_t *len)
+{
+	struct text_buf b = { 0 };
+	static char tmp[65536];
+	ssize_t n;
+
+	while ((n = key_read(t, k, tmp, sizeof(tmp), b.len)) > 0)
+		FATAL(text_buf_put(&b, tmp, n) == 0);
+	*len = b.len;
+	if (n < 0) {
+		text_buf_release(&b);
+		return NULL;
+	}
+	if (!b.p)
+		b.p = calloc(1, 1);
+	return b.p;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Engine A's work on one text: produce, save, read it all, list checkpoints. */
+static void make_ref(struct tdatfs_text *a, struct ref *r)
+{
+	uint64_t pages = tdatfs_text_pages(a, &r->k), size = 0;
+	_Atomic uint64_t done = 0;
+	struct text_stream *st;
+	double t0 = now();
+
+	CHECK(tdatfs_text_state_save(a, &r->k, &r->blob, &r->blen) == -EAGAIN);
+	CHECK(tdatfs_text_produce(a, &r->k, NULL, &done) == 0);
+	CHECK(atomic_load(&done) == pages);
+	CHECK(key_size(a, &r->k, &size) == 0);
+	FATAL(tdatfs_text_state_save(a, &r->k, &r->blob, &r->blen) == 0);
+	printf("  %-20s %10llu bytes of text, %6llu pages, state %8zu bytes, produced in %.3f s\n",
+	       key_name(&r->k), (unsigned long long)size, (unsigned long long)pages,
+	       r->blen, now() - t0);
+	r->text = read_all(a, &r->k, &r->len);
+	FATAL(r->text);
+	CHECK(r->len == size);
+	st = r->k.report ? text_engine_report(a) :
+	     text_engine_stream(a, r->k.buffer, r->k.cpu);
+	FATAL(st);
+	r->nckpt = text_stream_checkpoints(st, NULL, 0);
+	r->ckpt = calloc(r->nckpt + 1, sizeof(*r->ckpt));
+	FATAL(r->ckpt);
+	text_stream_checkpoints(st, r->ckpt, r->nckpt);
+}
+
+/* A read of up to 4097 bytes at @off gives the reference's bytes. */
+static void check_at(struct tdatfs_text *t, const struct ref *r, uint64_t off)
+{
+	static char buf[4097];
+	size_t want = off >= r->len ? 0 : r->len - off;
+	ssize_t n = key_read(t, &r->k, buf, sizeof(buf), off);
+
+	if (want > sizeof(buf))
+		want = sizeof(buf);
+	if (n != (ssize_t)want || memcmp(buf, r->text + off, want)) {
+		fprintf(stderr, "%s: read at %llu: %zd bytes, want %zu%s\n",
+			key_name(&r->k), (unsigned long long)off, n, want,
+			n == (ssize_t)want ? " (other bytes)" : "");
+		failures++;
+	}
+}
+
+/* Reads at every checkpoint, next to it, the end and elsewhere, shuffled. */
+static void check_reads(struct tdatfs_text *t, const struct ref *r)
+{
+	size_t n = 0, cap = 3 * r->nckpt + 64, i;
+	uint64_t *off = calloc(cap, sizeof(*off));
+
+	FATAL(off);
+	for (i = 0; i < r->nckpt; i++) {
+		off[n++] = r->ckpt[i];
+		off[n++] = r->ckpt[i] ? r->ckpt[i] - 1 : 0;
+		off[n++] = r->ckpt[i] + 1;
+	}
+	off[n++] = r->len;
+	off[n++] = r->len ? r->len - 1 : 0;
+	off[n++] = r->len + 10;
+	while (n < cap)
+		off[n++] = r->len ? (uint64_t)rand() * 7919 % r->len : 0;
+	for (i = n - 1; i > 0; i--) {
+		size_t j = rand() % (i + 1);
+		uint64_t x = off[i];
+
+		off[i] = off[j];
+		off[j] = x;
+	}
+	for (i = 0; i < n; i++)
+		check_at(t, r, off[i]);
+	free(off);
+}
+
+/*
+ * Load a damaged copy of @r's state into a fresh engine: refused (then
+ * the text has no size and, while @refused lasts, reads right) or taken
+ * (then, while @taken lasts, reading it through must only not crash).
+ * Return: the load's result.
+ */
+static int try_damaged(struct tdat_file *f, const struct tdatfs_text_opts *o,
+		       const struct ref *r, const void *blob, size_t len,
+		       int *refused, int *taken)
+{
+	struct tdatfs_text *c = tdatfs_text_new(f, o);
+	int ret, *budget;
+	uint64_t size;
+	size_t got;
+	char *text;
+
+	FATAL(c);
+	ret = tdatfs_text_state_load(c, &r->k, blob, len);
+	CHECK(ret == 0 || ret == -EINVAL);
+	if (ret == -EINVAL)
+		CHECK(key_size(c, &r->k, &size) == -EAGAIN);
+	budget = ret ? refused : taken;
+	if (*budget > 0) {
+		(*budget)--;
+		text = read_all(c, &r->k, &got);
+		if (ret == -EINVAL)
+			CHECK(text && got == r->len && !memcmp(text, r->text, got));
+		free(text);
+	}
+	tdatfs_text_free(c);
+	return ret;
+}
+
+/* Every truncation (or a sample) refused; flipped bytes harmless. */
+static void check_damage(struct tdat_file *f, const struct tdatfs_text_opts *o,
+			 const struct ref *r)
+{
+	unsigned char *copy = malloc(r->blen + 1);
+	int refused = 1, taken = READ_ACCEPTED, none = 0;
+	size_t i, n, len, pos;
+
+	FATAL(copy);
+	n = r->blen <= SAMPLE ? r->blen : SAMPLE;
+	for (i = 0; i < n; i++) {
+		if (r->blen <= SAMPLE || i < 32)
+			len = i;
+		else if (i < SAMPLE / 2)
+			len = r->blen - 1 - (i - 32);
+		else
+			len = (size_t)rand() % r->blen;
+		CHECK(try_damaged(f, o, r, r->blob, len, &refused, &none) == -EINVAL);
+	}
+	refused = 0;
+	for (i = 0; i < n; i++) {
+		pos = r->blen <= SAMPLE || i < 64 ? i : (size_t)rand() % r->blen;
+		memcpy(copy, r->blob, r->blen);
+		copy[pos] ^= i & 1 ? 0xff : 1u << (rand() % 8);
+		try_damaged(f, o, r, copy, r->blen, &refused, &taken);
+	}
+	free(copy);
+}
+
+/*
+ * A state whose slots a stream of this engine does not have, though they
+ * fit the trace: a one-CPU text given the merged text's slots, marked as
+ * reading every CPU.  Its reads fail (-EIO), never give other bytes.
+ */
+static void check_mismatch(struct tdat_file *f, const struct tdatfs_text_opts *o,
+			   const struct ref *merged, const struct ref *one)
+{
+	struct tdatfs_text *c = tdatfs_text_new(f, o);
+	unsigned char *copy = malloc(merged->blen);
+	int32_t only = one->k.cpu;
+	uint32_t ncpu1;
+	char buf[64];
+
+	FATAL(c && copy);
+	/* the layout's fields: magic, version, slot count, the CPU printed */
+	memcpy(&ncpu1, (const char *)one->blob + 8, 4);
+	memcpy(copy, merged->blob, merged->blen);
+	memcpy(copy + 12, &only, 4);
+	if (ncpu1 == 1) {
+		CHECK(tdatfs_text_state_load(c, &one->k, copy, merged->blen) == 0);
+		CHECK(key_read(c, &one->k, buf, sizeof(buf), 0) == -EIO);
+		CHECK(key_read(c, &one->k, buf, sizeof(buf), 100) == -EIO);
+	}
+	free(copy);
+	tdatfs_text_free(c);
+}
+
+/* Engine B loads what A saved, and answers and reads as A did. */
+static void check_loaded(struct tdat_file *f, const struct tdatfs_text_opts *o,
+			 struct ref *refs, size_t n, uint64_t rsize)
+{
+	struct tdatfs_text *b = tdatfs_text_new(f, o);
+	uint64_t size;
+	size_t i, len;
+	void *blob;
+
+	FATAL(b);
+	for (i = 0; i < n; i++)
+		CHECK(tdatfs_text_state_load(b, &refs[i].k, refs[i].blob,
+					     refs[i].blen) == 0);
+	for (i = 0; n && i < n; i++)
+		CHECK(tdatfs_text_state_load(b, &refs[i].k, refs[i].blob,
+					     refs[i].blen) == -EBUSY);
+	/* sizes before any read: nothing was set up */
+	for (i = 0; i < n; i++)
+		CHECK(key_size(b, &refs[i].k, &size) == 0 && size == refs[i].len);
+	CHECK(tdatfs_text_report_size(b, &size) == 0 && size == rsize);
+	for (i = 0; i < n; i++) {
+		CHECK(tdatfs_text_state_save(b, &refs[i].k, &blob, &len) == 0 &&
+		      len == refs[i].blen && !memcmp(blob, refs[i].blob, len));
+		free(blob);
+	}
+	for (i = 0; i < n; i++)
+		check_reads(b, &refs[i]);
+	/* once read, a loaded text saves what was loaded: the replayed
+	 * comm model is the saved one */
+	for (i = 0; i < n; i++) {
+		CHECK(tdatfs_text_state_save(b, &refs[i].k, &blob, &len) == 0 &&
+		      len == refs[i].blen && !memcmp(blob, refs[i].blob, len));
+		free(blob);
+	}
+	tdatfs_text_free(b);
+}
+
+/* The report of one buffer is its head and that buffer's text. */
+static void check_alias(struct tdat_file *f, struct tdatfs_text *a,
+			const struct ref *refs, size_t n, uint64_t *rsize)
+{
+	struct tdatfs_text_key rk = { .report = true, .cpu = -1 };
+	char head[32];
+	bool report_key = false;
+	size_t i, len;
+	char *rep;
+
+	for (i = 0; i < n; i++)
+		report_key |= refs[i].k.report;
+	CHECK(tdatfs_text_report_size(a, rsize) == 0);
+	if (report_key)
+		return;
+	snprintf(head, sizeof(head), "cpus=%u\n", tdat_cpu_count(f));
+	rep = read_all(a, &rk, &len);
+	CHECK(rep && n && refs[0].k.cpu == -1 && len == strlen(head) + refs[0].len &&
+	      len == *rsize && !memcmp(rep, head, strlen(head)) &&
+	      !memcmp(rep + strlen(head), refs[0].text, refs[0].len));
+	free(rep);
+	CHECK(tdatfs_text_state_load(a, &rk, refs[0].blob, refs[0].blen) == -ENOENT);
+}
+
+static void check_trace(const char *path, unsigned int max_ckpt)
+{
+	struct tdatfs_text_opts o = { .max_checkpoints = max_ckpt };
+	struct tdat_file *f = open_trace(path);
+	struct tdatfs_text *a = tdatfs_text_new(f, &o);
+	_Atomic bool cancel = true;
+	struct ref *refs;
+	uint64_t rsize = 0, size;
+	size_t n, i;
+
+	FATAL(a);
+	printf("%s, max_checkpoints %u:\n", path, max_ckpt);
+	n = tdatfs_text_keys(a, NULL, 0);
+	refs = calloc(n + 1, sizeof(*refs));
+	FATAL(refs);
+	{
+		struct tdatfs_text_key *keys = calloc(n + 1, sizeof(*keys));
+
+		FATAL(keys && tdatfs_text_keys(a, keys, n) == n);
+		for (i = 0; i < n; i++)
+			refs[i].k = keys[i];
+		free(keys);
+	}
+	/* cancelled at once: no size, no error but -EINTR */
+	if (n) {
+		CHECK(tdatfs_text_produce(a, &refs[0].k, &cancel, NULL) == -EINTR);
+		CHECK(key_size(a, &refs[0].k, &size) == -EAGAIN);
+	}
+	for (i = 0; i < n; i++) {
+		make_ref(a, &refs[i]);
+		CHECK(!max_ckpt || refs[i].nckpt <= max_ckpt);
+	}
+	check_alias(f, a, refs, n, &rsize);
+	check_loaded(f, &o, refs, n, rsize);
+	for (i = 0; i < n; i++)
+		check_damage(f, &o, &refs[i]);
+	for (i = 0; i + 1 < n; i++)
+		if (!refs[i].k.report && refs[i].k.cpu == -1 &&
+		    !refs[i + 1].k.report && refs[i + 1].k.cpu == 0 &&
+		    refs[i + 1].k.buffer == refs[i].k.buffer &&
+		    tdat_buffer_get(f, refs[i].k.buffer)->ncpus > 1)
+			check_mismatch(f, &o, &refs[i], &refs[i + 1]);
+	for (i = 0; i < n; i++) {
+		free(refs[i].text);
+		free(refs[i].blob);
+		free(refs[i].ckpt);
+	}
+	free(refs);
+	tdatfs_text_free(a);
+	tdat_close(f);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s TRACE...\n", argv[0]);
+		return 2;
+	}
+	srand(1);
+	for (i = 1; i < argc; i++) {
+		check_trace(argv[i], 0);
+		check_trace(argv[i], 4);
+	}
+	if (failures)
+		fprintf(stderr, "%d failures\n", failures);
+	return failures ? 1 : 0;
+}
