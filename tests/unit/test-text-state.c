@@ -10,6 +10,8 @@
  * Usage: test-text-state TRACE...
  *   each trace is tested with the default checkpoints and with at most
  *   four (so that thinning happened before the save).
+ *        test-text-state --spacing BYTES TRACE...
+ *   the same with a checkpoint every BYTES of text (tiny traces).
  *        test-text-state --measure TRACE
  *   the figures only: each text's produce time and state size.
  */
@@ -28,6 +30,9 @@
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-engine.h"
 #include "tdatfs-text-stream.h"
+
+/* Text between checkpoints, or 0 for the engine's default. */
+static uint64_t spacing;
 
 /* Flips and truncations tried per state, at most (all on small ones). */
 #define SAMPLE		300
@@ -119,6 +124,12 @@ static void make_ref(struct tdatfs_text *a, struct ref *r)
 	double t0 = now();
 
 	CHECK(tdatfs_text_state_save(a, &r->k, &r->blob, &r->blen) == -EAGAIN);
+	if (spacing) {
+		st = r->k.report ? text_engine_report(a) :
+		     text_engine_stream(a, r->k.buffer, r->k.cpu);
+		FATAL(st);
+		text_stream_set_spacing(st, spacing);
+	}
 	CHECK(tdatfs_text_produce(a, &r->k, NULL, &done) == 0);
 	CHECK(atomic_load(&done) == pages);
 	CHECK(key_size(a, &r->k, &size) == 0);
@@ -457,8 +468,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s TRACE...\n", argv[0]);
 		return 2;
 	}
+	i = 1;
+	if (argc > 3 && !strcmp(argv[1], "--spacing")) {
+		spacing = strtoull(argv[2], NULL, 0);
+		FATAL(spacing > 0);
+		i = 3;
+	}
 	srand(1);
-	for (i = 1; i < argc; i++) {
+	for (; i < argc; i++) {
 		check_trace(argv[i], 0);
 		check_trace(argv[i], 4);
 	}
