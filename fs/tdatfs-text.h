@@ -220,7 +220,8 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
  * the very same trace (the index file says which).
  *
  * Return: 0, -EAGAIN when the text was not produced to its end, -ENOENT
- * for a text that does not exist, -ENOMEM.
+ * for a text that does not exist or has no state of its own (the report
+ * when tdatfs_text_keys() leaves it out), -ENOMEM.
  * Context: thread-safe.
  */
 int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *k,
@@ -241,7 +242,8 @@ int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *
  *
  * Return: 0, -EINVAL for bytes that are not such a state, -EBUSY when the
  * text has been read or loaded already, -ENOENT for a text that does not
- * exist, -ENOMEM.
+ * exist or has no state of its own (as for tdatfs_text_state_save()),
+ * -ENOMEM.
  * Context: thread-safe; does not set the engine up (that waits for the
  * first read, so loading an index costs no decoding).
  */
