@@ -424,7 +424,7 @@ static void measure(const char *path)
 	struct tdatfs_text *a = tdatfs_text_new(f, NULL), *b = tdatfs_text_new(f, NULL);
 	size_t n = tdatfs_text_keys(a, NULL, 0), i, blen, total = 0;
 	struct tdatfs_text_key *keys = calloc(n + 1, sizeof(*keys));
-	double t0, build = 0;
+	double t0, build = 0, load = 0;
 	uint64_t size;
 	void *blob;
 
@@ -440,12 +440,15 @@ static void measure(const char *path)
 		       key_name(&keys[i]), (unsigned long long)size, blen, now() - t0);
 		t0 = now();
 		CHECK(tdatfs_text_state_load(b, &keys[i], blob, blen) == 0);
+		load += now() - t0;
 		total += blen;
 		free(blob);
 	}
+	t0 = now();
 	CHECK(tdatfs_text_report_size(b, &size) == 0);
-	printf("%zu texts, states %zu bytes, produced in %.3f s; report %llu bytes%s\n",
-	       n, total, build, (unsigned long long)size,
+	printf("%zu texts, states %zu bytes, produced in %.3f s, loaded (and the "
+	       "report's size known) in %.4f s; report %llu bytes%s\n",
+	       n, total, build, load + now() - t0, (unsigned long long)size,
 	       n && keys[n - 1].report ? "" : " (from the merged text)");
 	if (n && !keys[n - 1].report)
 		printf("the report produced apart, as before: %.3f s more\n",
