@@ -94,6 +94,26 @@ static long report_alias(const struct tdatfs_text *t)
 	return n == 1 ? a : -1;
 }
 
+/*
+ * The text (buffer, @cpu) is made of: the one CPU of a one-CPU buffer has
+ * the buffer's merged text.  Its stream would read the same records in the
+ * same order, print them alone and learn the same comms (function_graph's
+ * reading of every CPU needs several), so its bytes are the same; making
+ * it once halves what an index of such a trace produces.
+ */
+static int text_cpu(const struct tdatfs_text *t, size_t buffer, int cpu)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(t->f, buffer);
+
+	return cpu == 0 && buf && buf->ncpus == 1 ? -1 : cpu;
+}
+
+/* Whether (buffer, @cpu) is made of another text (text_cpu()). */
+static bool cpu_aliased(const struct tdatfs_text *t, size_t buffer, int cpu)
+{
+	return text_cpu(t, buffer, cpu) != cpu;
+}
+
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 				    const struct tdatfs_text_opts *opts)
 {
@@ -622,7 +642,7 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 
 	if (!t || (!buf && len))
 		return -EINVAL;
-	ret = get_stream(t, buffer, cpu, true, &st);
+	ret = get_stream(t, buffer, text_cpu(t, buffer, cpu), true, &st);
 	if (ret < 0)
 		return ret;
 	return text_stream_read(st, buf, len, off);
@@ -639,6 +659,7 @@ int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *si
 	buf = tdat_buffer_get(t->f, buffer);
 	if (!buf || cpu < -1 || (cpu >= 0 && (unsigned int)cpu >= buf->ncpus))
 		return -ENOENT;
+	cpu = text_cpu(t, buffer, cpu);
 	if (stash_size(t, buffer, cpu, size))
 		return 0;
 	ret = get_stream(t, buffer, cpu, false, &st);
@@ -673,6 +694,8 @@ static struct tdatfs_text_key key_text(const struct tdatfs_text *t,
 		m.report = false;
 		m.buffer = t->alias;
 		m.cpu = -1;
+	} else if (!k->report) {
+		m.cpu = text_cpu(t, k->buffer, k->cpu);
 	}
 	return m;
 }
@@ -690,9 +713,13 @@ size_t tdatfs_text_keys(struct tdatfs_text *t, struct tdatfs_text_key *keys,
 
 		if (!buf || buf->latency)
 			continue;
-		for (c = -1; c < (int)buf->ncpus; c++, n++)
+		for (c = -1; c < (int)buf->ncpus; c++) {
+			if (cpu_aliased(t, b, c))
+				continue;
 			if (n < max)
 				keys[n] = (struct tdatfs_text_key){ .buffer = b, .cpu = c };
+			n++;
+		}
 	}
 	if (t->alias < 0) {
 		if (n < max)
@@ -816,7 +843,8 @@ int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *
 	if (!t || !k || !blob || !len)
 		return -EINVAL;
 	/* the report of one buffer has no state of its own */
-	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)))
+	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)) ||
+	    (!k->report && cpu_aliased(t, k->buffer, k->cpu)))
 		return -ENOENT;
 	pthread_mutex_lock(&t->lock);
 	sh = stash_get(t, k->report ? t->nbuffers : k->buffer, k->cpu, false);
@@ -876,7 +904,8 @@ int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *
 
 	if (!t || !k || (!blob && len))
 		return -EINVAL;
-	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)))
+	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)) ||
+	    (!k->report && cpu_aliased(t, k->buffer, k->cpu)))
 		return -ENOENT;
 	ret = state_check(t, k, blob, len, &size);
 	if (ret < 0)

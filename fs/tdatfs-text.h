@@ -160,8 +160,10 @@ struct tdatfs_text_key {
  * Every non-latency buffer's merged text and each of its per-CPU texts,
  * then the report, in that order.  The report is left out when it is
  * made from another text (a file whose only buffer is the top one: the
- * report is its "cpus=N" line and that buffer's merged text), so its
- * size is known once that text's is.
+ * report is its "cpus=N" line and that buffer's merged text), and so is
+ * the per-CPU text of a buffer with one CPU (it is the buffer's merged
+ * text: the same records, in the same order, printed alone); their sizes
+ * are known once those texts' are.
  *
  * Return: the count of keys (may be more than @max).
  * Context: thread-safe; does not set the engine up.
@@ -221,7 +223,7 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
  *
  * Return: 0, -EAGAIN when the text was not produced to its end, -ENOENT
  * for a text that does not exist or has no state of its own (the report
- * when tdatfs_text_keys() leaves it out), -ENOMEM.
+ * and the texts tdatfs_text_keys() leaves out), -ENOMEM.
  * Context: thread-safe.
  */
 int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *k,
