@@ -11,6 +11,7 @@
 
 #include "tdat.h"
 #include "tdatfs-text-bytes.h"
+#include "tdatfs-text-limits.h"
 #include "tdatfs-text-tep.h"
 
 struct text_tep {
@@ -234,7 +235,7 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 		done += r;
 	}
 	(*buf)[done] = '\0';
-	if (format_is_sane(*buf, done))
+	if (format_is_sane(*buf, done) && text_format_within_limits(*buf, done))
 		tep_parse_event(tt->tep, *buf, done, ev->system);
 	return 0;
 }
