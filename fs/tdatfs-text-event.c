@@ -227,23 +227,29 @@ static int fill(const struct text_events *t, struct text_event *te,
 }
 
 /*
- * Parse the format of @te and publish the slot.  Without memory the slot
- * stays without an event: its records then go through libtraceevent whole
- * (format_slow()), which prints them the same.
+ * Parse the format of @te and publish the slot.  Without memory for the
+ * event's own tables (fill()) the slot stays without an event: its records
+ * then go through libtraceevent whole (format_slow()), which prints them
+ * the same.  Without memory for the format's text the slot stays unloaded
+ * and the lookup fails: a format left out would print other text.
  */
-static void load_locked(struct text_events *t, struct text_event *te)
+static int load_locked(struct text_events *t, struct text_event *te)
 {
 	char *buf = NULL;
 	size_t cap = 0;
+	int ret = text_tep_parse_format(t->tt, te->fmt, &buf, &cap);
 
-	if (text_tep_parse_format(t->tt, te->fmt, &buf, &cap) == 0) {
+	free(buf);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret == 0) {
 		struct tep_event *ev = tep_find_event(text_tep_handle(t->tt), te->id);
 
 		if (ev)
 			fill(t, te, ev);
 	}
-	free(buf);
 	atomic_store_explicit(&te->loaded, true, memory_order_release);
+	return 0;
 }
 
 static int read_full(struct tdat_file *f, size_t i, char *buf, size_t len)
@@ -435,7 +441,7 @@ int text_events_preload(struct text_events *t)
 	};
 	struct tep_handle *tep = text_tep_handle(t->tt);
 	size_t i, n = tdat_event_count(t->f);
-	int *ids;
+	int *ids, ret = 0;
 
 	ids = malloc(n * sizeof(*ids) + 1);
 	if (!ids)
@@ -444,17 +450,17 @@ int text_events_preload(struct text_events *t)
 		ids[i] = tdat_event_get(t->f, i)->id;
 	qsort(ids, n, sizeof(*ids), cmp_int);
 	text_tep_lock(t->tt);
-	for (i = 0; i < n && tep_get_events_count(tep) == 0; i++)
-		load_locked(t, &t->tab[ev_slot(t, ids[i])]);
-	for (i = 0; i < sizeof(comm_events) / sizeof(comm_events[0]); i++) {
+	for (i = 0; i < n && tep_get_events_count(tep) == 0 && !ret; i++)
+		ret = load_locked(t, &t->tab[ev_slot(t, ids[i])]);
+	for (i = 0; i < sizeof(comm_events) / sizeof(comm_events[0]) && !ret; i++) {
 		struct text_event *te = slot_by_name(t, "sched", comm_events[i]);
 
 		if (te && !atomic_load_explicit(&te->loaded, memory_order_relaxed))
-			load_locked(t, te);
+			ret = load_locked(t, te);
 	}
 	text_tep_unlock(t->tt);
 	free(ids);
-	return 0;
+	return ret;
 }
 
 static bool number_field(const struct tep_format_field *fl, unsigned int *off,
@@ -531,21 +537,23 @@ static int table_from_tep(struct text_events *t)
  */
 int text_events_finish(struct text_events *t)
 {
+	int ret = 0;
+
 	find_common_fields(t);
 	if (!t->lazy)
 		return table_from_tep(t);
 	if (t->type_size && t->pid_size)
 		return 0;
 	text_tep_lock(t->tt);
-	for (size_t k = 0; k < t->cap; k++) {
+	for (size_t k = 0; k < t->cap && !ret; k++) {
 		struct text_event *te = &t->tab[k];
 
 		if (te->used && !atomic_load_explicit(&te->loaded,
 						      memory_order_relaxed))
-			load_locked(t, te);
+			ret = load_locked(t, te);
 	}
 	text_tep_unlock(t->tt);
-	return 0;
+	return ret;
 }
 
 /**
@@ -567,36 +575,44 @@ void text_events_free(struct text_events *t)
 }
 
 /**
- * text_event_find() - the table entry of an event id, parsed if need be
+ * text_event_lookup() - the table entry of an event id, parsed if need be
  * @t: table (set up)
  * @id: common_type of a record
+ * @d: set to the entry, or NULL for an id without a parsed format
  *
- * Return: the entry, or NULL for an id without a parsed format.
+ * Return: 0, or -ENOMEM when the format could not be read for want of
+ * memory (the id stays unparsed: a later lookup tries again).
  * Context: lock-free once the id is loaded; the first lookup of an id
  * takes the tep lock (the caller must not hold it).
  */
-const struct text_event_desc *text_event_find(struct text_events *t, int id)
+int text_event_lookup(struct text_events *t, int id,
+		      const struct text_event_desc **d)
 {
 	struct text_event *te;
+	int ret = 0;
 
+	*d = NULL;
 	if (!t->cap)
-		return NULL;
+		return 0;
 	te = &t->tab[ev_slot(t, id)];
 	if (!te->used)
-		return NULL;
+		return 0;
 	if (!atomic_load_explicit(&te->loaded, memory_order_acquire)) {
 		text_tep_lock(t->tt);
 		if (!atomic_load_explicit(&te->loaded, memory_order_relaxed))
-			load_locked(t, te);
+			ret = load_locked(t, te);
 		text_tep_unlock(t->tt);
 	}
-	return te->d.ev ? &te->d : NULL;
+	if (ret < 0)
+		return ret;
+	*d = te->d.ev ? &te->d : NULL;
+	return 0;
 }
 
 /**
  * text_event_fits() - text_fit_check() of a record of a table entry
  * @t: table
- * @d: the record's entry, from text_event_find()
+ * @d: the record's entry, from text_event_lookup()
  * @data: the record
  * @n: its size
  *
@@ -615,7 +631,7 @@ bool text_event_fits(const struct text_events *t,
 /**
  * text_event_whole() - whether a record holds all the fixed fields of
  *	its entry, the last array whole
- * @d: the record's entry, from text_event_find()
+ * @d: the record's entry, from text_event_lookup()
  * @n: the record's size
  *
  * A record that fits (text_event_fits()) but is not whole ends inside

@@ -79,7 +79,8 @@ bool text_events_lazy(const struct text_events *evs);
 int text_events_preload(struct text_events *evs);
 int text_events_finish(struct text_events *evs);
 
-const struct text_event_desc *text_event_find(struct text_events *evs, int id);
+int text_event_lookup(struct text_events *evs, int id,
+		      const struct text_event_desc **d);
 bool text_event_fits(const struct text_events *evs,
 		     const struct text_event_desc *d,
 		     const unsigned char *data, size_t n);

@@ -294,8 +294,11 @@ int text_graph_info(struct text_graph *g, const struct text_event_desc *d,
 	    (d->ev->id != g->entry_id && d->ev->id != g->exit_id))
 		return 1;
 	entry = d->ev->id == g->entry_id;
-	ed = entry ? d : text_event_find(g->evs, g->entry_id);
-	xd = entry ? text_event_find(g->evs, g->exit_id) : d;
+	ed = xd = d;
+	ret = text_event_lookup(g->evs, entry ? g->exit_id : g->entry_id,
+				entry ? &xd : &ed);
+	if (ret < 0)
+		return ret;
 	if (!ed || !xd || ed->dup || xd->dup)
 		return 1;
 	if (entry && src) {

@@ -430,8 +430,11 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		return ret;
 
 	/* looked up (so parsed) whenever libtraceevent can read the type */
-	if (text_record_type(t->evs, data, n, &id))
-		te = text_event_find(t->evs, id);
+	if (text_record_type(t->evs, data, n, &id)) {
+		ret = text_event_lookup(t->evs, id, &te);
+		if (ret < 0)
+			return ret;
+	}
 	if (!te || te->dup || !text_record_pid(t->evs, data, n, &pid)) {
 		ret = format_slow(t, r, n, cc, out);
 	} else if (!text_event_fits(t->evs, te, data, n)) {

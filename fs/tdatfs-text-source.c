@@ -212,6 +212,17 @@ static void mark_unparsed(struct text_source *st, struct src_cpu *tc,
 }
 
 /*
+ * Whether a page load failed because the file is damaged there (-EIO: the
+ * data does not read or decompress; -EBADMSG: it does not parse).  Any
+ * other error (-ENOMEM above all) says nothing of the file: it fails the
+ * read instead of turning into a marker line and other text.
+ */
+static bool is_damage(int err)
+{
+	return err == -EIO || err == -EBADMSG;
+}
+
+/*
  * Skip the run of damaged pages starting at tc->pos.page (whose load
  * failed with @err) and put ONE marker line for all of it, so a damaged
  * chunk of many pages is one line.  The run is decided by the data alone,
@@ -236,6 +247,12 @@ static int skip_damaged(struct text_source *st, struct src_cpu *tc, int err,
 		if (!err) {
 			tc->loaded = true;
 			break;
+		}
+		/* not damage (no memory): the run is decided again on a retry */
+		if (!is_damage(err)) {
+			tc->pos.page = first;
+			tc->loaded = false;
+			return err;
 		}
 		if (bad && err != -EBADMSG) {
 			mark_unparsed(st, tc, bad_first, tc->pos.page);
@@ -263,6 +280,12 @@ static int next_page(struct text_source *st, struct src_cpu *tc,
 	tc->page = tc->spare;
 	tc->spare = p;
 	ret = load_page(st, tc);
+	if (ret < 0 && !is_damage(ret)) {
+		/* the page of the last record stays where it was */
+		tc->spare = tc->page;
+		tc->page = p;
+		return ret;
+	}
 	if (ret < 0)
 		return skip_damaged(st, tc, ret, markers);
 	tc->loaded = true;

@@ -47,6 +47,8 @@ static int zlib_decompress(const void *src, size_t src_len, void *dst,
 	if ((size_t)out != dst_len || (size_t)(uLong)src_len != src_len)
 		return -EIO;
 	ret = uncompress(dst, &out, src, (uLong)src_len);
+	if (ret == Z_MEM_ERROR)
+		return -ENOMEM;	/* says nothing of the data */
 	if (ret != Z_OK || out != dst_len)
 		return -EIO;
 	return 0;
