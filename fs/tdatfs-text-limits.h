@@ -9,7 +9,7 @@
  *    about 40,000 levels overflow an 8 MiB stack.  A format deeper than
  *    TEXT_FORMAT_MAX_DEPTH, or longer than TEXT_FORMAT_MAX_LEN (which
  *    bounds every other chain of recursion too), is refused as one
- *    libtraceevent cannot parse (tdatfs(1), LIMITS).
+ *    libtraceevent cannot parse (tdatfs(1), DAMAGED TRACES).
  *  - The bounds are ten times what the formats of real kernels reach
  *    (tests/damaged/gen-sections measure), and far below a depth that
  *    crashes.

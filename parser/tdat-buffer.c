@@ -314,7 +314,17 @@ const struct tdat_buffer *tdat_buffer_get(const struct tdat_file *f, size_t i)
 	return i < f->nbufs ? &f->bufs[i].pub : NULL;
 }
 
-/* Caller holds f->lock. */
+/*
+ * A stream that could not be made for want of memory is tried again at
+ * the next read: only a stream the file does not allow is failed for good
+ * (reads of it are -EIO, which the text engine takes for damage).
+ */
+static bool no_memory(int err)
+{
+	return err == ENOMEM || err == EAGAIN;
+}
+
+/* Caller holds f->lock; NULL: b->failed[c] says for good or not. */
 static struct tdp_stream *cpu_stream_locked(struct tdat_file *f,
 					    struct tdp_buf *b, size_t c)
 {
@@ -328,7 +338,7 @@ static struct tdp_stream *cpu_stream_locked(struct tdat_file *f,
 		b->streams[c] = tdp_stream_new(&f->src, b->kind, b->cpus[c].offset,
 					       b->cpus[c].stored_size + b->extra[c],
 					       msg, sizeof(msg));
-		b->failed[c] = !b->streams[c];
+		b->failed[c] = !b->streams[c] && !no_memory(errno);
 		return b->streams[c];
 	}
 	/*
@@ -339,7 +349,7 @@ static struct tdp_stream *cpu_stream_locked(struct tdat_file *f,
 						b->cpus[c].stored_size + b->extra[c],
 						b->pub.page_size, &d, msg,
 						sizeof(msg));
-	b->failed[c] = !b->streams[c];
+	b->failed[c] = !b->streams[c] && !no_memory(errno);
 	if (b->streams[c] && d.table) {
 		memset(&e, 0, sizeof(e));
 		snprintf(e.what, sizeof(e.what),
@@ -361,14 +371,16 @@ static int cpu_stream(struct tdat_file *f, size_t b, size_t c,
 		      struct tdp_stream **out)
 {
 	struct tdp_buf *buf;
+	int r;
 
 	if (b >= f->nbufs || c >= f->bufs[b].pub.ncpus)
 		return -ENOENT;
 	buf = &f->bufs[b];
 	pthread_mutex_lock(&f->lock);
 	*out = cpu_stream_locked(f, buf, c);
+	r = *out ? 0 : buf->failed[c] ? -EIO : -ENOMEM;
 	pthread_mutex_unlock(&f->lock);
-	return *out ? 0 : -EIO;
+	return r;
 }
 
 int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)

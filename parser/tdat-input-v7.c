@@ -140,9 +140,11 @@ static int read_strings(struct tdat_file *f)
 			return -errno;
 		s->s = st;
 		sz = tdp_stream_size(st);
-		if (sz > TDAT_STREAM_MAX_BLOCK || len + sz + 1 > TDAT_STREAM_MAX_BLOCK)
-			return tdp_fail(f, EINVAL, "section %zu (id 15) at offset %llu: strings too big",
-					i, (unsigned long long)s->pub.offset);
+		if (sz > TDP_MAX_STRINGS || len + sz + 1 > TDP_MAX_STRINGS)
+			return tdp_fail(f, EINVAL,
+					"section %zu (id 15) at offset %llu: %llu bytes of strings, over the limit of %u MiB",
+					i, (unsigned long long)s->pub.offset,
+					(unsigned long long)(len + sz), TDP_MAX_STRINGS >> 20);
 		n = tdp_grow(f->strings, &cap, len + (size_t)sz + 1, 1, 0);
 		if (!n)
 			return -ENOMEM;
@@ -174,6 +176,12 @@ static int read_options_section(struct tdat_file *f, size_t i, uint64_t *next)
 		return tdp_fail(f, EINVAL, "options section at offset %llu cannot be read",
 				(unsigned long long)s->pub.offset);
 	len = tdp_stream_size(s->s);
+	/* the options are kept in memory: refuse before allocating a lie */
+	if (len > TDP_MAX_OPTIONS)
+		return tdp_fail(f, EINVAL,
+				"options section at offset %llu: %llu bytes, over the limit of %u MiB",
+				(unsigned long long)s->pub.offset,
+				(unsigned long long)len, TDP_MAX_OPTIONS >> 20);
 	buf = malloc(len ? (size_t)len : 1);
 	if (!buf)
 		return -ENOMEM;

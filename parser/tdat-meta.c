@@ -252,6 +252,39 @@ int tdp_meta_header_info(struct tdp_cur *c, bool markers)
 	return 0;
 }
 
+/*
+ * The size a blob the text engine reads whole may have (UINT32_MAX: not
+ * read whole, served in pieces).
+ */
+static uint32_t meta_limit(enum tdat_meta which)
+{
+	switch (which) {
+	case TDAT_META_KALLSYMS:
+		return TDP_MAX_KALLSYMS;
+	case TDAT_META_PRINTK:
+		return TDP_MAX_PRINTK;
+	case TDAT_META_CMDLINES:
+		return TDP_MAX_CMDLINES;
+	default:
+		return UINT32_MAX;
+	}
+}
+
+/* The blob a metadata section of @id holds, for its limit. */
+static uint32_t section_limit(unsigned int id)
+{
+	switch (id) {
+	case TDAT_OPT_KALLSYMS:
+		return TDP_MAX_KALLSYMS + 4;
+	case TDAT_OPT_PRINTK:
+		return TDP_MAX_PRINTK + 4;
+	case TDAT_OPT_CMDLINES:
+		return TDP_MAX_CMDLINES + 8;
+	default:
+		return UINT32_MAX;
+	}
+}
+
 /**
  * tdp_meta_sized() - index a text with a size prefix (or none)
  * @c: cursor at the prefix
@@ -287,6 +320,10 @@ int tdp_meta_sized(struct tdp_cur *c, enum tdat_meta which, unsigned int prefix)
 				names[which], tdp_where(c, c->pos - prefix, w, sizeof(w)),
 				(unsigned long long)size,
 				(unsigned long long)(c->end - c->pos));
+	if (size > meta_limit(which))
+		return tdp_fail(c->f, EINVAL, "%s at %s: size %llu is over the limit of %u MiB",
+				names[which], tdp_where(c, c->pos - prefix, w, sizeof(w)),
+				(unsigned long long)size, meta_limit(which) >> 20);
 	c->f->meta[which].s = c->s;
 	c->f->meta[which].off = c->pos;
 	c->f->meta[which].size = size;
@@ -304,6 +341,12 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu cannot be read",
 				i, id, (unsigned long long)s->pub.offset);
 	c.end = tdp_stream_size(s->s);
+	/* before decompressing what a block header claims */
+	if (c.end > section_limit(id))
+		return tdp_fail(f, EINVAL,
+				"section %zu (id %u, %s) at offset %llu: %llu bytes, over the limit of %u MiB",
+				i, id, tdat_option_name(id), (unsigned long long)s->pub.offset,
+				(unsigned long long)c.end, section_limit(id) >> 20);
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
 		/* Decompress once (in pieces) for the check; parse through the stream. */
 		r = tdp_stream_check(s->s);

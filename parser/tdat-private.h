@@ -34,6 +34,17 @@
 #define TDP_SCAN_MAX		8192	/* bytes of a format scanned for name/ID */
 #define TDP_MIN_PAGE		256u
 #define TDP_MAX_PAGE		(16u << 20)
+/*
+ * Metadata the text engine holds whole: each at least four times the
+ * largest of real traces (kallsyms 16.5 MB, saved_cmdlines 73 KB, printk
+ * formats 6 KB, an OPTIONS section 3.5 KB, STRINGS 172 bytes), so that a
+ * size beyond is a lie (tdatfs(1), DAMAGED TRACES).
+ */
+#define TDP_MAX_KALLSYMS	(64u << 20)
+#define TDP_MAX_CMDLINES	(16u << 20)
+#define TDP_MAX_PRINTK		(16u << 20)
+#define TDP_MAX_OPTIONS		(32u << 20)	/* one OPTIONS section */
+#define TDP_MAX_STRINGS		(1u << 20)	/* all STRINGS sections */
 
 /* Sizes the file format fixes. */
 #define TDP_SECTION_HDR		16	/* v7: u16 id, u16 flags, u32 string, u64 size */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Memory failure is an error, never other text (tdatfs(1), BAD INPUT).
+# Memory failure is an error, never other text (tdatfs(1), DAMAGED TRACES).
 #   usage: alloc.sh TDAT TRACE STEP_MB FROM_MB TO_MB [TRACE STEP FROM TO]...
 #
 # `tdat cat TRACE trace` under `prlimit --as=N` for N from FROM_MB to TO_MB

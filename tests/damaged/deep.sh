@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Deeply nested event formats (tdatfs(1), LIMITS).
+# Deeply nested event formats (tdatfs(1), DAMAGED TRACES).
 #   usage: deep.sh GEN TDAT TDATFS DATADIR
 #
 # GEN (gen-sections deep) gives the irq_handler_entry format of small-v6.dat

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * gen-sections.c - make traces whose metadata is hostile although the
- * file's structure is sound (tdatfs(1), BAD INPUT and LIMITS).
+ * file's structure is sound (tdatfs(1), DAMAGED TRACES).
  *
  * usage: gen-sections deep TRACE OUTDIR NAME DEPTH...
  *        gen-sections bomb TRACE OUTDIR NAME MIB
@@ -25,7 +25,7 @@
  * (the DONE of the last one points to it) of one MIB MiB unknown option.
  *
  * measure: the deepest nesting and the longest format over every event of
- * every TRACE, as the text engine counts them (tdatfs(1), LIMITS).
+ * every TRACE, as the text engine counts them (tdatfs(1), DAMAGED TRACES).
  *
  * One line per file made goes to stdout.
  */
@@ -417,7 +417,7 @@ static void bomb_one(struct tdat_file *f, const unsigned char *file, size_t flen
 		die("malloc");
 	/* lines of a plausible kind, their size prefix claiming them all */
 	for (size_t i = 0; i < n; i++)
-		p[i] = "0 T x\n"[i % 6];
+		p[i] = "1 T x\n"[i % 6];
 	for (size_t i = 0; i < prefix; i++)
 		p[i] = (unsigned char)((n - prefix) >> (8 * i));
 	o = append_section(f, file, flen, id, option_at(f, id), p, n, true);
