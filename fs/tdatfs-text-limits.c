@@ -3,6 +3,8 @@
  * tdatfs-text-limits.c - the nesting and length bounds of event formats.
  * The functions are documented in tdatfs-text-limits.h.
  */
+#include <string.h>
+
 #include "tdatfs-text-limits.h"
 
 /*
@@ -23,9 +25,29 @@ static size_t skip_literal(const char *fmt, size_t len, size_t i)
 	return len;
 }
 
+/* An operator byte; "->" (a field of REC) is no operator. */
+static bool is_op(const char *fmt, size_t len, size_t i)
+{
+	if (!fmt[i] || !strchr("!~-+*/%<>=&|^?:", fmt[i]))
+		return false;
+	if (fmt[i] == '-' && i + 1 < len && fmt[i + 1] == '>')
+		return false;
+	return !(fmt[i] == '>' && i > 0 && fmt[i - 1] == '-');
+}
+
+/* Whether the ')' at @i is followed by an operand. */
+static bool casts(const char *fmt, size_t len, size_t i)
+{
+	for (i++; i < len && (fmt[i] == ' ' || fmt[i] == '\t'); i++)
+		;
+	return i < len && !strchr(",;)]}\n", fmt[i]) && !is_op(fmt, len, i);
+}
+
 size_t text_format_depth(const char *fmt, size_t len)
 {
-	size_t i = 0, depth = 0, deepest = 0;
+	/* operators since the last ',' or ';' at each open bracket level */
+	size_t ops[TEXT_FORMAT_MAX_DEPTH + 2] = { 0 };
+	size_t i = 0, depth = 0, cost = 0, deepest = 0;
 
 	while (i < len) {
 		char c = fmt[i];
@@ -35,11 +57,26 @@ size_t text_format_depth(const char *fmt, size_t len)
 			continue;
 		}
 		if (c == '(' || c == '[' || c == '{') {
-			if (++depth > deepest)
-				deepest = depth;
+			/* past the bound the exact figure does not matter */
+			if (++depth > TEXT_FORMAT_MAX_DEPTH)
+				return cost + depth > deepest ? cost + depth : deepest;
+			ops[depth] = 0;
 		} else if ((c == ')' || c == ']' || c == '}') && depth) {
-			depth--;
+			cost -= ops[depth--];
+			/* "(type)" and then an operand: a cast, which recurses */
+			if (c == ')' && casts(fmt, len, i)) {
+				ops[depth]++;
+				cost++;
+			}
+		} else if (c == ',' || c == ';') {
+			cost -= ops[depth];
+			ops[depth] = 0;
+		} else if (is_op(fmt, len, i)) {
+			ops[depth]++;
+			cost++;
 		}
+		if (cost + depth > deepest)
+			deepest = cost + depth;
 		i++;
 	}
 	return deepest;

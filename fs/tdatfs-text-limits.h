@@ -5,14 +5,16 @@
  *
  * Invariants of this module:
  *  - libtraceevent parses a format and evaluates its print arguments by
- *    recursion, one level per nesting of parentheses, brackets or braces:
- *    about 40,000 levels overflow an 8 MiB stack.  A format deeper than
- *    TEXT_FORMAT_MAX_DEPTH, or longer than TEXT_FORMAT_MAX_LEN (which
- *    bounds every other chain of recursion too), is refused as one
- *    libtraceevent cannot parse (tdatfs(1), DAMAGED TRACES).
- *  - The bounds are ten times what the formats of real kernels reach
- *    (tests/damaged/gen-sections measure), and far below a depth that
- *    crashes.
+ *    recursion, a level per bracket (parentheses, brackets, braces), per
+ *    operator of a chain ("!!!x", "1+1+1", "a?b:c?d:e") and per cast:
+ *    about 40,000 levels overflow an 8 MiB stack.  A format whose nesting
+ *    of these (text_format_depth()) is over TEXT_FORMAT_MAX_DEPTH, or that
+ *    is longer than TEXT_FORMAT_MAX_LEN, is refused as one libtraceevent
+ *    cannot parse (tdatfs(1), DAMAGED TRACES).
+ *  - The bounds are about ten times the nesting (39) and sixteen times
+ *    the length (8193 bytes) the formats of real kernels reach
+ *    (tests/damaged/gen-sections measure), and a hundred times below a
+ *    nesting that crashes.
  *  - Nothing here allocates or keeps state: callable from any thread.
  */
 #ifndef TDATFS_TEXT_LIMITS_H
@@ -21,19 +23,21 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define TEXT_FORMAT_MAX_DEPTH	200		/* nesting of ( [ { */
+#define TEXT_FORMAT_MAX_DEPTH	400		/* text_format_depth() */
 #define TEXT_FORMAT_MAX_LEN	(128u << 10)	/* bytes of one format */
 
 /**
- * text_format_depth() - the deepest nesting of a format's brackets
+ * text_format_depth() - how deep libtraceevent's parser recurses, at most
  * @fmt: format text (need not be NUL-terminated)
  * @len: its size
  *
- * Counts '(', '[' and '{' against their closing bytes outside string and
- * character literals, which end as libtraceevent's tokenizer ends them (at
- * the same quote not escaped by a backslash, or at the end of the text).
+ * At each byte, the brackets open plus, at every open level, the
+ * operators and casts since its last ',' or ';'.  Literals do not count:
+ * they end as libtraceevent's tokenizer ends them (at the same quote not
+ * escaped by a backslash, or at the end of the text).
  *
- * Return: the greatest number of brackets open at once.
+ * Return: the greatest such figure; past TEXT_FORMAT_MAX_DEPTH brackets
+ * the count stops, with a figure over the bound.
  */
 size_t text_format_depth(const char *fmt, size_t len);
 

@@ -4,9 +4,11 @@
 #   usage: deep.sh GEN TDAT TDATFS DATADIR
 #
 # GEN (gen-sections deep) gives the irq_handler_entry format of small-v6.dat
-# (v6), small.dat (v7 zstd) and small-zlib.dat (v7 zlib) a print fmt nested
-# 40000 and 200000 parentheses deep, its section compressed and (v7) stored
-# plain, plus the same file with the format as it was (deep0, the control).
+# (v6), small.dat (v7 zstd) and small-zlib.dat (v7 zlib) a print fmt whose
+# first argument is nested 40000 and 200000 parentheses deep, or wrapped in
+# a chain of 100000 '!', 60000 '1+', 24000 casts or 30000 '1?2:' (each
+# under the length bound), its section compressed and (v7) stored plain,
+# plus the same file with the format as it was (the control).
 # libtraceevent's recursive parser overflows the stack on such a format
 # (trace-cmd report dies of SIGSEGV); tdatfs refuses it as a format that
 # does not parse.  For each variant:
@@ -23,7 +25,8 @@ mkdir -p "$mnt" "$work/v"
 trap 'cleanup_mount "$mnt"; rm -rf "$work"' EXIT
 
 for t in small-v6 small small-zlib; do
-	"$gen" deep "$data/$t.dat" "$work/v" irq:irq_handler_entry 40000 200000
+	"$gen" deep "$data/$t.dat" "$work/v" irq:irq_handler_entry 40000 200000 \
+		not:100000 plus:60000 cast:24000 tern:30000 >/dev/null
 done
 
 # others FILE: the lines of every event but irq_handler_entry
@@ -34,9 +37,8 @@ others() {
 worst=0
 for v in "$work"/v/*.dat; do
 	name=$(basename "$v")
-	case $name in *deep0.dat | *plain0.dat) continue ;; esac
-	control=${v/%.plain*.dat/.plain0.dat}
-	control=${control/%.deep*.dat/.deep0.dat}
+	case $name in *.control.dat) continue ;; esac
+	control=${v%.*.dat}.control.dat
 	[ -f "$work/$(basename "$control").txt" ] ||
 		"$tdat" cat "$control" trace >"$work/$(basename "$control").txt"
 	for opt in lazy eager; do
@@ -70,8 +72,8 @@ done
 echo "worst time of tdat cat: $worst ms"
 
 need_fuse
-for v in "$work"/v/small.deep40000.dat "$work"/v/small-v6.deep200000.dat \
-	 "$work"/v/small-zlib.plain200000.dat; do
+for v in "$work"/v/small.file.paren40000.dat "$work"/v/small-v6.file.not100000.dat \
+	 "$work"/v/small-zlib.plain.plus60000.dat; do
 	name=$(basename "$v")
 	start_mount "$tdatfs" "$v" "$mnt"
 	if timeout -s KILL 30 cat "$mnt/trace" >"$work/mnt.txt" &&

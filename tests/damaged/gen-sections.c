@@ -3,20 +3,22 @@
  * gen-sections.c - make traces whose metadata is hostile although the
  * file's structure is sound (tdatfs(1), DAMAGED TRACES).
  *
- * usage: gen-sections deep TRACE OUTDIR NAME DEPTH...
- *        gen-sections bomb TRACE OUTDIR NAME MIB
+ * usage: gen-sections deep TRACE OUTDIR SYS:EVENT [KIND:]N...
+ *        gen-sections bomb TRACE OUTDIR MIB
  *        gen-sections measure TRACE...
  *
- * deep: the format of the event NAME (system:event) of TRACE gets a print
- * fmt that nests parentheses DEPTH deep around its first argument, the rest
- * of the format unchanged.  A v6 TRACE is rewritten with the new format in
- * place (everything after it moved, the CPU data kept page-aligned); in a
- * v7 TRACE the events-format section is written again at the end of the
- * file, compressed as the file is, and the option that names it points
- * there.  OUTDIR/<base>.deep<DEPTH>.dat for each DEPTH, and
- * OUTDIR/<base>.deep0.dat with the format as it was (the same layout: the
- * control for the other events' lines).  A v7 TRACE also gives
- * <base>.plain<DEPTH>.dat, its section stored uncompressed.
+ * deep: the format of the event SYS:EVENT of TRACE gets a print fmt whose
+ * first argument is wrapped N times in one of libtraceevent's recursions,
+ * the rest of the format unchanged: KIND paren (the default) ((((x)))),
+ * not !!!!x, plus 1+1+1+x, cast (int)(int)x, tern 1?2:1?2:x.  A v6 TRACE
+ * is rewritten with the new format in place (everything after it moved,
+ * the CPU data kept page-aligned); in a v7 TRACE the events-format section
+ * is written again at the end of the file, compressed as the file is, and
+ * the option that names it points there.  Written as
+ * OUTDIR/<base>.file.<KIND><N>.dat, and <base>.file.control.dat with the
+ * format as it was (the same layout: the control for the other events'
+ * lines); a compressed v7 TRACE also gives <base>.plain.*.dat, the section
+ * stored uncompressed.
  *
  * bomb (a compressed v7 TRACE): sections written at the end of the file,
  * each a block of MIB MiB of repeated bytes that compresses to a few KB,
@@ -168,11 +170,37 @@ static size_t find_event(struct tdat_file *f, const char *name)
 	exit(2);
 }
 
+/* What wraps the first argument, N times: each a level of recursion. */
+static const struct kind {
+	const char *name, *before, *after;
+} kinds[] = {
+	{ "paren", "(", ")" },		/* ((((x)))) */
+	{ "not", "!", "" },		/* !!!!x */
+	{ "plus", "1+", "" },		/* 1+1+1+x */
+	{ "cast", "(int)", "" },	/* (int)(int)x */
+	{ "tern", "1?2:", "" },		/* 1?2:1?2:x */
+};
+
+/* "[KIND:]N" (KIND paren when left out); exits on anything else. */
+static const struct kind *parse_kind(const char *arg, unsigned long *n)
+{
+	const char *colon = strchr(arg, ':');
+
+	*n = strtoul(colon ? colon + 1 : arg, NULL, 10);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!colon || (strlen(kinds[k].name) == (size_t)(colon - arg) &&
+			       !strncmp(kinds[k].name, arg, colon - arg)))
+			return &kinds[k];
+	fprintf(stderr, "unknown kind in %s\n", arg);
+	exit(2);
+}
+
 /*
  * @fmt with its first print fmt argument (what follows the format string)
- * wrapped in @depth parentheses.
+ * wrapped @n times in @k.
  */
-static struct out deepen(const char *fmt, size_t len, unsigned long depth)
+static struct out deepen(const char *fmt, size_t len, const struct kind *k,
+			 unsigned long n)
 {
 	const char *p = strstr(fmt, "print fmt: \""), *q;
 	struct out o = { 0 };
@@ -185,15 +213,15 @@ static struct out deepen(const char *fmt, size_t len, unsigned long depth)
 		die("a print fmt with arguments");
 	q += 3;
 	put(&o, fmt, q - fmt);
-	for (unsigned long i = 0; i < depth; i++)
-		put(&o, "(", 1);
+	for (unsigned long i = 0; i < n; i++)
+		put(&o, k->before, strlen(k->before));
 	/* the first argument ends at the first ',' or newline at depth 0 */
 	p = q;
 	for (int d = 0; *p && *p != '\n' && (d || *p != ','); p++)
 		d += (*p == '(') - (*p == ')');
 	put(&o, q, p - q);
-	for (unsigned long i = 0; i < depth; i++)
-		put(&o, ")", 1);
+	for (unsigned long i = 0; i < n; i++)
+		put(&o, k->after, strlen(k->after));
 	put(&o, p, fmt + len - p);
 	return o;
 }
@@ -378,18 +406,24 @@ static int deep(int argc, char **argv)
 	snprintf(base, sizeof(base), "%s", basename(argv[2]));
 	if (strlen(base) > 4 && !strcmp(base + strlen(base) - 4, ".dat"))
 		base[strlen(base) - 4] = '\0';
+	/* argv[4] stands for the control: the format as it was */
 	for (int a = 4; a < argc; a++) {
-		unsigned long depth = a == 4 ? 0 : strtoul(argv[a], NULL, 10);
-		struct out text = deepen(fmt, len, depth);
+		unsigned long n = 0;
+		const struct kind *k = a == 4 ? NULL : parse_kind(argv[a], &n);
+		struct out text = deepen(fmt, len, k ? k : kinds, n);
+		bool comp = strcmp(tdat_compression(f), "none");
+		char kind[48];
 
-		snprintf(what, sizeof(what), "deep%lu", depth);
+		if (k)
+			snprintf(kind, sizeof(kind), "%s%lu", k->name, n);
+		else
+			snprintf(kind, sizeof(kind), "control");
+		snprintf(what, sizeof(what), "file.%s", kind);
 		if (tdat_version(f) == 6) {
 			deep_v6(f, file, flen, ev, &text, argv[3], base, what);
 		} else {
-			bool comp = strcmp(tdat_compression(f), "none");
-
 			deep_v7(f, file, flen, ev, &text, argv[3], base, what, comp);
-			snprintf(what, sizeof(what), "plain%lu", depth);
+			snprintf(what, sizeof(what), "plain.%s", kind);
 			if (comp)
 				deep_v7(f, file, flen, ev, &text, argv[3], base,
 					what, false);
@@ -511,7 +545,7 @@ int main(int argc, char **argv)
 		return bomb(argv);
 	if (argc >= 3 && !strcmp(argv[1], "measure"))
 		return measure(argc, argv);
-	fprintf(stderr, "usage: gen-sections deep TRACE OUTDIR SYS:EVENT DEPTH...\n"
+	fprintf(stderr, "usage: gen-sections deep TRACE OUTDIR SYS:EVENT [KIND:]N...\n"
 		"       gen-sections bomb TRACE OUTDIR MIB\n"
 		"       gen-sections measure TRACE...\n");
 	return 2;
