@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-limits.c - the nesting and length bounds of event formats.
- * The functions are documented in tdatfs-text-limits.h.
  */
 #include <string.h>
 
@@ -43,6 +42,19 @@ static bool casts(const char *fmt, size_t len, size_t i)
 	return i < len && !strchr(",;)]}\n", fmt[i]) && !is_op(fmt, len, i);
 }
 
+/**
+ * text_format_depth() - how deep libtraceevent's parser recurses, at most
+ * @fmt: format text (need not be NUL-terminated)
+ * @len: its size
+ *
+ * At each byte, the brackets open plus, at every open level, the
+ * operators and casts since its last ',' or ';'.  Literals do not count:
+ * they end as libtraceevent's tokenizer ends them (at the same quote not
+ * escaped by a backslash, or at the end of the text).
+ *
+ * Return: the greatest such figure; past TEXT_FORMAT_MAX_DEPTH brackets
+ * the count stops, with a figure over the bound.
+ */
 size_t text_format_depth(const char *fmt, size_t len)
 {
 	/* operators since the last ',' or ';' at each open bracket level */
@@ -82,6 +94,14 @@ size_t text_format_depth(const char *fmt, size_t len)
 	return deepest;
 }
 
+/**
+ * text_format_within_limits() - whether a format may go to libtraceevent
+ * @fmt: format text
+ * @len: its size
+ *
+ * Return: true when @len is at most TEXT_FORMAT_MAX_LEN and the nesting
+ * at most TEXT_FORMAT_MAX_DEPTH.
+ */
 bool text_format_within_limits(const char *fmt, size_t len)
 {
 	return len <= TEXT_FORMAT_MAX_LEN &&

@@ -26,29 +26,7 @@
 #define TEXT_FORMAT_MAX_DEPTH	400		/* text_format_depth() */
 #define TEXT_FORMAT_MAX_LEN	(128u << 10)	/* bytes of one format */
 
-/**
- * text_format_depth() - how deep libtraceevent's parser recurses, at most
- * @fmt: format text (need not be NUL-terminated)
- * @len: its size
- *
- * At each byte, the brackets open plus, at every open level, the
- * operators and casts since its last ',' or ';'.  Literals do not count:
- * they end as libtraceevent's tokenizer ends them (at the same quote not
- * escaped by a backslash, or at the end of the text).
- *
- * Return: the greatest such figure; past TEXT_FORMAT_MAX_DEPTH brackets
- * the count stops, with a figure over the bound.
- */
 size_t text_format_depth(const char *fmt, size_t len);
-
-/**
- * text_format_within_limits() - whether a format may go to libtraceevent
- * @fmt: format text
- * @len: its size
- *
- * Return: true when @len is at most TEXT_FORMAT_MAX_LEN and the nesting
- * at most TEXT_FORMAT_MAX_DEPTH.
- */
 bool text_format_within_limits(const char *fmt, size_t len);
 
 #endif /* TDATFS_TEXT_LIMITS_H */
