@@ -253,10 +253,10 @@ int tdp_meta_header_info(struct tdp_cur *c, bool markers)
 }
 
 /*
- * The size a blob the text engine reads whole may have (UINT32_MAX: not
+ * The size a blob the text engine reads whole may have (UINT64_MAX: not
  * read whole, served in pieces).
  */
-static uint32_t meta_limit(enum tdat_meta which)
+static uint64_t meta_limit(enum tdat_meta which)
 {
 	switch (which) {
 	case TDAT_META_KALLSYMS:
@@ -266,22 +266,22 @@ static uint32_t meta_limit(enum tdat_meta which)
 	case TDAT_META_CMDLINES:
 		return TDP_MAX_CMDLINES;
 	default:
-		return UINT32_MAX;
+		return UINT64_MAX;
 	}
 }
 
-/* The blob a metadata section of @id holds, for its limit. */
-static uint32_t section_limit(unsigned int id)
+/* The payload a metadata section of @id may have, its size prefix included. */
+static uint64_t section_limit(unsigned int id)
 {
 	switch (id) {
 	case TDAT_OPT_KALLSYMS:
-		return TDP_MAX_KALLSYMS + 4;
+		return TDP_MAX_KALLSYMS + 4ull;
 	case TDAT_OPT_PRINTK:
-		return TDP_MAX_PRINTK + 4;
+		return TDP_MAX_PRINTK + 4ull;
 	case TDAT_OPT_CMDLINES:
-		return TDP_MAX_CMDLINES + 8;
+		return TDP_MAX_CMDLINES + 8ull;
 	default:
-		return UINT32_MAX;
+		return UINT64_MAX;
 	}
 }
 
@@ -321,9 +321,10 @@ int tdp_meta_sized(struct tdp_cur *c, enum tdat_meta which, unsigned int prefix)
 				(unsigned long long)size,
 				(unsigned long long)(c->end - c->pos));
 	if (size > meta_limit(which))
-		return tdp_fail(c->f, EINVAL, "%s at %s: size %llu is over the limit of %u MiB",
+		return tdp_fail(c->f, EINVAL, "%s at %s: %llu bytes, over the limit of %u MiB",
 				names[which], tdp_where(c, c->pos - prefix, w, sizeof(w)),
-				(unsigned long long)size, meta_limit(which) >> 20);
+				(unsigned long long)size,
+				(unsigned int)(meta_limit(which) >> 20));
 	c->f->meta[which].s = c->s;
 	c->f->meta[which].off = c->pos;
 	c->f->meta[which].size = size;
@@ -346,7 +347,8 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 		return tdp_fail(f, EINVAL,
 				"section %zu (id %u, %s) at offset %llu: %llu bytes, over the limit of %u MiB",
 				i, id, tdat_option_name(id), (unsigned long long)s->pub.offset,
-				(unsigned long long)c.end, section_limit(id) >> 20);
+				(unsigned long long)c.end,
+				(unsigned int)(section_limit(id) >> 20));
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
 		/* Decompress once (in pieces) for the check; parse through the stream. */
 		r = tdp_stream_check(s->s);
