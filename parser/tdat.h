@@ -35,6 +35,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct stat;
 struct tdat_file;
 
 /* Option ids (also the v7 section ids), as in trace-cmd-private.h. */
@@ -125,6 +126,32 @@ const char *tdat_compression_version(const struct tdat_file *f);
 
 /** tdat_file_size() - Return: the size of the trace file */
 uint64_t tdat_file_size(const struct tdat_file *f);
+
+/**
+ * tdat_layout_crc() - CRC32 of what the file's layout depends on
+ * @f: handle
+ * @crc: set to the checksum (zlib's crc32())
+ *
+ * For an index of the trace to recognise it: v6, every byte before the
+ * first CPU data (header, metadata, options, CPU table); v7, the initial
+ * header, every section header and the stored bytes of every section but
+ * the buffers'; both, the file size and each buffer's name, clock, page
+ * size and CPU table (CPU, offset, stored size).  No trace data is read
+ * or decompressed (a compressed CPU's chunk headers are not covered).
+ *
+ * Return: 0, -EIO when the file has shrunk, or the negative errno of a
+ * failed read or allocation.
+ */
+int tdat_layout_crc(const struct tdat_file *f, uint32_t *crc);
+
+/**
+ * tdat_file_stat() - fstat() of the file as opened
+ * @f: handle
+ * @st: filled in
+ *
+ * Return: 0, or the negative errno of fstat().
+ */
+int tdat_file_stat(const struct tdat_file *f, struct stat *st);
 
 /**
  * tdat_cpu_count() - the number of CPUs of the traced system
