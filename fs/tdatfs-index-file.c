@@ -1,0 +1,538 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-index-file.c - the index file's bytes, checks, place and atomic
+ * write (invariants in tdatfs-index-file.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "tdat-config.h"
+#include "tdatfs-index-file.h"
+
+#define NAME_KEEP	64	/* bytes of the trace's name kept in the file name */
+
+/* ---- bytes ----------------------------------------------------------- */
+
+static uint32_t crc_of(const void *p, size_t len)
+{
+	const Bytef *b = p;
+	uLong crc = crc32(0L, Z_NULL, 0);
+
+	while (len) {
+		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		crc = crc32(crc, b, n);
+		b += n;
+		len -= n;
+	}
+	return (uint32_t)crc;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* The machine tag: 1 for little-endian, 2 for big; pointer and long sizes. */
+static void machine_tag(uint8_t tag[4])
+{
+	const uint16_t one = 1;
+
+	tag[0] = *(const uint8_t *)&one ? 1 : 2;
+	tag[1] = (uint8_t)sizeof(void *);
+	tag[2] = (uint8_t)sizeof(long);
+	tag[3] = 0;
+}
+
+static void put_version(uint8_t *p, const char *v)
+{
+	memset(p, 0, IDX_VERSION_LEN);
+	strncpy((char *)p, v, IDX_VERSION_LEN - 1);
+}
+
+/* A text's key as its head in the file stores it (the first 16 bytes). */
+static void put_key(uint8_t *p, const struct tdatfs_text_key *k)
+{
+	memset(p, 0, 16);
+	p[0] = k->report;
+	put32(p + 4, (uint32_t)(k->report ? -1 : k->cpu));
+	put64(p + 8, k->report ? 0 : k->buffer);
+}
+
+static void put_head(uint8_t *p, const struct idx_identity *id, size_t n,
+		     size_t total)
+{
+	memcpy(p + IDX_AT_MAGIC, IDX_MAGIC, sizeof(IDX_MAGIC));
+	put32(p + IDX_AT_FORMAT, IDX_FORMAT_VERSION);
+	machine_tag(p + IDX_AT_MACHINE);
+	put64(p + IDX_AT_LENGTH, total);
+	put_version(p + IDX_AT_PROG, TDAT_VERSION);
+	put_version(p + IDX_AT_TEP, TDAT_TEP_VERSION);
+	put64(p + IDX_AT_SIZE, id->size);
+	put64(p + IDX_AT_MTIME, id->mtime_ns);
+	put64(p + IDX_AT_INODE, id->inode);
+	put32(p + IDX_AT_LAYOUT, id->layout_crc);
+	put32(p + IDX_AT_CHECKPOINTS, id->max_checkpoints);
+	put32(p + IDX_AT_COUNT, (uint32_t)n);
+	put32(p + IDX_AT_COUNT + 4, 0);
+}
+
+/**
+ * idx_encode() - the bytes of an index file
+ * @id: the trace's identity
+ * @texts: the texts' states, in the order tdatfs_text_keys() lists them
+ * @n: entries in @texts
+ * @buf: set to the bytes; the caller frees them with free()
+ * @len: set to their size
+ *
+ * Return: 0, -EOVERFLOW for more texts than a u32 counts, or -ENOMEM.
+ */
+int idx_encode(const struct idx_identity *id, const struct idx_text *texts,
+	       size_t n, void **buf, size_t *len)
+{
+	size_t total = IDX_HEAD + IDX_CRC_LEN, at = IDX_HEAD;
+	uint8_t *p;
+
+	if (n > UINT32_MAX)
+		return -EOVERFLOW;
+	for (size_t i = 0; i < n; i++) {
+		if (texts[i].len > SIZE_MAX - total - IDX_TEXT_HEAD)
+			return -ENOMEM;
+		total += IDX_TEXT_HEAD + texts[i].len;
+	}
+	p = malloc(total);
+	if (!p)
+		return -ENOMEM;
+	put_head(p, id, n, total);
+	for (size_t i = 0; i < n; i++) {
+		const struct idx_text *x = &texts[i];
+
+		put_key(p + at, &x->key);
+		put64(p + at + 16, x->len);
+		if (x->len)
+			memcpy(p + at + IDX_TEXT_HEAD, x->blob, x->len);
+		at += IDX_TEXT_HEAD + x->len;
+	}
+	put32(p + at, crc_of(p, at));
+	*buf = p;
+	*len = total;
+	return 0;
+}
+
+/* ---- checks ----------------------------------------------------------- */
+
+/* Refuse with @why, and @fmt... as the line (just @why when NULL). */
+static int refuse(struct idx_refusal *no, const char *why, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int refuse(struct idx_refusal *no, const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	no->why = why;
+	if (!fmt) {
+		snprintf(no->line, sizeof(no->line), "%s", why);
+		return -EINVAL;
+	}
+	va_start(ap, fmt);
+	vsnprintf(no->line, sizeof(no->line), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* A version field as a printable string (at most IDX_VERSION_LEN - 1 bytes). */
+static void get_version(char out[IDX_VERSION_LEN], const uint8_t *p)
+{
+	size_t i;
+
+	for (i = 0; i < IDX_VERSION_LEN - 1 && p[i]; i++)
+		out[i] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+	out[i] = '\0';
+}
+
+/* Magic, format, machine and length: what a file of another kind fails. */
+static int check_kind(const uint8_t *p, size_t len, struct idx_refusal *no)
+{
+	uint8_t tag[4];
+	uint64_t total;
+
+	if (len >= sizeof(IDX_MAGIC) && memcmp(p, IDX_MAGIC, sizeof(IDX_MAGIC)))
+		return refuse(no, "not an index file", NULL);
+	if (len < IDX_HEAD + IDX_CRC_LEN)
+		return refuse(no, "truncated", "truncated (%zu bytes)", len);
+	if (get32(p + IDX_AT_FORMAT) != IDX_FORMAT_VERSION)
+		return refuse(no, "another format version",
+			      "another format version (%u)", get32(p + IDX_AT_FORMAT));
+	machine_tag(tag);
+	if (memcmp(p + IDX_AT_MACHINE, tag, sizeof(tag)))
+		return refuse(no, "made on another kind of machine",
+			      "made on another kind of machine (%s-endian, %u-byte pointers)",
+			      p[IDX_AT_MACHINE] == 2 ? "big" : "little",
+			      p[IDX_AT_MACHINE + 1]);
+	total = get64(p + IDX_AT_LENGTH);
+	if (total > len)
+		return refuse(no, "truncated", "truncated (%zu of %llu bytes)",
+			      len, (unsigned long long)total);
+	if (total < len)
+		return refuse(no, "bytes after its end",
+			      "%llu bytes after its end",
+			      (unsigned long long)(len - total));
+	if (get32(p + len - IDX_CRC_LEN) != crc_of(p, len - IDX_CRC_LEN))
+		return refuse(no, "bad checksum", NULL);
+	return 0;
+}
+
+/* Who made it and of which trace. */
+static int check_origin(const uint8_t *p, const struct idx_identity *id,
+			struct idx_refusal *no)
+{
+	uint8_t want[IDX_VERSION_LEN];
+	char got[IDX_VERSION_LEN];
+
+	put_version(want, TDAT_VERSION);
+	get_version(got, p + IDX_AT_PROG);
+	if (memcmp(p + IDX_AT_PROG, want, IDX_VERSION_LEN))
+		return refuse(no, "made by another tdatfs", "made by tdatfs %s", got);
+	put_version(want, TDAT_TEP_VERSION);
+	get_version(got, p + IDX_AT_TEP);
+	if (memcmp(p + IDX_AT_TEP, want, IDX_VERSION_LEN))
+		return refuse(no, "made with another libtraceevent",
+			      "made with libtraceevent %s", got);
+	if (get64(p + IDX_AT_SIZE) != id->size)
+		return refuse(no, "for another trace (size differs)", NULL);
+	if (get64(p + IDX_AT_INODE) != id->inode)
+		return refuse(no, "for another trace (inode differs)", NULL);
+	if (get64(p + IDX_AT_MTIME) != id->mtime_ns)
+		return refuse(no, "the trace changed (mtime)", NULL);
+	if (get32(p + IDX_AT_LAYOUT) != id->layout_crc)
+		return refuse(no, "the trace's layout differs", NULL);
+	if (get32(p + IDX_AT_CHECKPOINTS) != id->max_checkpoints)
+		return refuse(no, "made with another max_checkpoints",
+			      "made with max_checkpoints=%u",
+			      get32(p + IDX_AT_CHECKPOINTS));
+	return 0;
+}
+
+/* The texts, into @out (room for @nkeys), each checked against @keys. */
+static int check_texts(const uint8_t *p, size_t len,
+		       const struct tdatfs_text_key *keys, size_t nkeys,
+		       struct idx_text *out, struct idx_refusal *no)
+{
+	size_t at = IDX_HEAD, end = len - IDX_CRC_LEN;
+
+	for (size_t i = 0; i < nkeys; i++) {
+		struct idx_text *x = &out[i];
+		uint8_t want[16];
+		uint64_t blen;
+
+		if (end - at < IDX_TEXT_HEAD)
+			return refuse(no, "malformed", "malformed (text %zu runs past the end)", i);
+		put_key(want, &keys[i]);
+		if (memcmp(p + at, want, sizeof(want)))
+			return refuse(no, "for other texts",
+				      "for other texts (text %zu is another one)", i);
+		blen = get64(p + at + 16);
+		at += IDX_TEXT_HEAD;
+		if (blen > end - at)
+			return refuse(no, "malformed", "malformed (text %zu runs past the end)", i);
+		x->key = keys[i];
+		x->blob = p + at;
+		x->len = (size_t)blen;
+		at += (size_t)blen;
+	}
+	if (at != end)
+		return refuse(no, "malformed", "malformed (%zu bytes after the texts)",
+			      end - at);
+	return 0;
+}
+
+/**
+ * idx_decode() - check an index file's bytes and find its texts
+ * @buf: the file's bytes
+ * @len: their size
+ * @id: the trace's identity
+ * @keys: the texts expected (tdatfs_text_keys()), in that order
+ * @nkeys: entries in @keys
+ * @texts: set to @nkeys texts whose blobs point into @buf; the caller
+ *	frees the array with free() (not the blobs)
+ * @no: set to why, on -EINVAL
+ *
+ * Return: 0, -EINVAL for a file refused (@no says why), or -ENOMEM.
+ */
+int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
+	       const struct tdatfs_text_key *keys, size_t nkeys,
+	       struct idx_text **texts, struct idx_refusal *no)
+{
+	const uint8_t *p = buf;
+	struct idx_text *out;
+	uint32_t count;
+	int r;
+
+	r = check_kind(p, len, no);
+	if (!r)
+		r = check_origin(p, id, no);
+	if (r)
+		return r;
+	count = get32(p + IDX_AT_COUNT);
+	if (count != nkeys)
+		return refuse(no, "for other texts", "for other texts (%u, not %zu)",
+			      count, nkeys);
+	if (get32(p + IDX_AT_COUNT + 4))
+		return refuse(no, "malformed", "malformed (reserved field)");
+	/* Bounded by the bytes: each text takes a head in the file. */
+	if (nkeys > (len - IDX_HEAD - IDX_CRC_LEN) / IDX_TEXT_HEAD)
+		return refuse(no, "malformed", "malformed (%u texts in %zu bytes)",
+			      count, len);
+	out = calloc(nkeys ? nkeys : 1, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	r = check_texts(p, len, keys, nkeys, out, no);
+	if (r) {
+		free(out);
+		return r;
+	}
+	*texts = out;
+	return 0;
+}
+
+/* ---- the file ----------------------------------------------------------- */
+
+/**
+ * idx_read() - read a whole index file
+ * @path: its path
+ * @buf: set to its bytes (never more than its size at open); the caller
+ *	frees them with free()
+ * @len: set to their size
+ *
+ * Return: 0, -ENOENT when there is none, -EINVAL for something that is
+ * not a regular file, -EFBIG for one too large for memory, or the
+ * negative errno of open() or read().
+ */
+int idx_read(const char *path, void **buf, size_t *len)
+{
+	struct stat st;
+	size_t got = 0;
+	uint8_t *p;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (!S_ISREG(st.st_mode))
+		r = -EINVAL;
+	if (r) {
+		close(fd);
+		return r;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
+		close(fd);
+		return -EFBIG;
+	}
+	p = malloc(st.st_size ? (size_t)st.st_size : 1);
+	if (!p) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			r = -errno;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (r) {
+		free(p);
+		return r;
+	}
+	*buf = p;
+	*len = got;
+	return 0;
+}
+
+/* 64-bit FNV-1a: names one trace's file among others of the same name. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static char *cat_path(const char *a, const char *b)
+{
+	char *s;
+
+	return asprintf(&s, "%s/%s", a, b) < 0 ? NULL : s;
+}
+
+/**
+ * idx_path() - where a trace's index file lives
+ * @dir: the index directory asked for (-o index_dir), or NULL
+ * @xdg_cache: $XDG_CACHE_HOME, or NULL (used only when absolute)
+ * @home: $HOME, or NULL
+ * @trace: the trace's real path (its name and hash name the file)
+ * @dirp: set to the directory; the caller frees it
+ * @pathp: set to the file, "DIR/NAME-HASH.tdatidx"; the caller frees it
+ * @dflt: set when the directory is the default one (made private)
+ * @why: set to the reason when there is none (static text)
+ *
+ * Return: 0, -ENOENT without @dir, $XDG_CACHE_HOME or $HOME, or -ENOMEM.
+ */
+int idx_path(const char *dir, const char *xdg_cache, const char *home,
+	     const char *trace, char **dirp, char **pathp, bool *dflt,
+	     const char **why)
+{
+	const char *base = strrchr(trace, '/');
+	char *d = NULL, *name;
+
+	*dflt = !dir || !*dir;
+	if (!*dflt)
+		d = strdup(dir);
+	else if (xdg_cache && xdg_cache[0] == '/')
+		d = cat_path(xdg_cache, "tdatfs");
+	else if (home && *home)
+		d = cat_path(home, ".cache/tdatfs");
+	else {
+		*why = "neither $XDG_CACHE_HOME nor $HOME is set";
+		return -ENOENT;
+	}
+	if (!d)
+		return -ENOMEM;
+	base = base ? base + 1 : trace;
+	if (asprintf(&name, "%s/%.*s-%016llx%s", d, NAME_KEEP, *base ? base : "trace",
+		     (unsigned long long)name_hash(trace), IDX_SUFFIX) < 0) {
+		free(d);
+		return -ENOMEM;
+	}
+	*dirp = d;
+	*pathp = name;
+	return 0;
+}
+
+/* mkdir -p @dir with @mode for what it makes; an existing one must be a directory. */
+static int make_dirs(const char *dir, mode_t mode)
+{
+	char *p = strdup(dir);
+	struct stat st;
+	int r = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = p + 1; ; s++) {
+		char c = *s;
+
+		if (c && c != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, mode) < 0 && errno != EEXIST) {
+			r = -errno;
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	if (!r && stat(dir, &st) < 0)
+		r = -errno;
+	else if (!r && !S_ISDIR(st.st_mode))
+		r = -ENOTDIR;
+	return r;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/**
+ * idx_write() - write an index file atomically
+ * @dir: its directory, made when missing (mkdir -p)
+ * @dflt: @dir is the default one: what is made is private (0700)
+ * @path: the file, inside @dir
+ * @buf: the bytes (idx_encode())
+ * @len: their size
+ *
+ * A temporary file in @dir is written, synced and renamed over @path, so
+ * a reader sees the old file or the new one, whole; two writers at once
+ * each rename a whole file.  On failure the temporary file is removed.
+ *
+ * Return: 0, or the negative errno of the step that failed.
+ */
+int idx_write(const char *dir, bool dflt, const char *path, const void *buf,
+	      size_t len)
+{
+	char *tmp;
+	int fd, r;
+
+	r = make_dirs(dir, dflt ? 0700 : 0777);
+	if (r)
+		return r;
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		free(tmp);
+		return r;
+	}
+	r = write_all(fd, buf, len);
+	if (!r && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(tmp, path) < 0)
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-index-file.h - the index file, internal to tdatfs-index.c: its
+ * bytes, the checks made before any of them is used, where it lives, and
+ * how it is written.
+ *
+ * Invariants:
+ *  - Pure: no threads, no text engine, no environment; what the caller
+ *    knows (the trace's identity, the texts it expects, $XDG_CACHE_HOME
+ *    and $HOME) comes in as arguments.
+ *  - The layout (IDX_AT_* offsets; numbers in host order) is: a magic, a
+ *    format version, a machine tag (byte order, pointer and long sizes:
+ *    an index serves the kind of machine that wrote it), its own length,
+ *    the tdatfs and libtraceevent versions that made the texts, the
+ *    trace's identity (size, mtime in ns, inode, layout CRC, the engine's
+ *    checkpoint bound), the texts (key, then the opaque state bytes), and
+ *    a CRC32 of every byte before it.
+ *  - idx_decode() checks the whole file before it returns any text: every
+ *    field, the checksum, every count against the bytes left, and that the
+ *    texts are exactly the ones expected, in order.  It allocates nothing
+ *    in proportion to a count read from the file.  A refusal comes with a
+ *    static reason and a line saying what differs.
+ *  - idx_write() never leaves a partial file under the index's name: it
+ *    writes a temporary file in the same directory, syncs it and renames
+ *    it over; on failure the temporary file is removed.
+ */
+#ifndef TDATFS_INDEX_FILE_H
+#define TDATFS_INDEX_FILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdatfs-text.h"
+
+#define IDX_FORMAT_VERSION	1
+#define IDX_MAGIC		"tdatidx"	/* with its NUL: 8 bytes */
+#define IDX_SUFFIX		".tdatidx"
+#define IDX_VERSION_LEN		24		/* version strings, NUL padded */
+
+/* Where the fields are, for the code and for tests that forge files. */
+enum {
+	IDX_AT_MAGIC = 0,
+	IDX_AT_FORMAT = 8,		/* u32 */
+	IDX_AT_MACHINE = 12,		/* u8 order, pointer size, long size, 0 */
+	IDX_AT_LENGTH = 16,		/* u64: the whole file, CRC included */
+	IDX_AT_PROG = 24,		/* tdatfs version */
+	IDX_AT_TEP = IDX_AT_PROG + IDX_VERSION_LEN,	/* libtraceevent's */
+	IDX_AT_SIZE = IDX_AT_TEP + IDX_VERSION_LEN,	/* u64 */
+	IDX_AT_MTIME = IDX_AT_SIZE + 8,	/* u64 ns */
+	IDX_AT_INODE = IDX_AT_MTIME + 8,	/* u64 */
+	IDX_AT_LAYOUT = IDX_AT_INODE + 8,	/* u32 */
+	IDX_AT_CHECKPOINTS = IDX_AT_LAYOUT + 4,	/* u32 */
+	IDX_AT_COUNT = IDX_AT_CHECKPOINTS + 4,	/* u32 texts */
+	IDX_HEAD = IDX_AT_COUNT + 8,	/* u32 count, u32 0 */
+	IDX_TEXT_HEAD = 24,		/* u8 report, 3 x 0, s32 cpu, u64 buffer, u64 len */
+	IDX_CRC_LEN = 4,
+};
+
+/**
+ * struct idx_identity - what says an index file is of this trace
+ * @size: file size
+ * @mtime_ns: modification time in ns
+ * @inode: inode number (the device is left out: it changes across boots
+ *	and containers)
+ * @layout_crc: tdat_layout_crc()
+ * @max_checkpoints: the engine option (the saved states depend on it)
+ */
+struct idx_identity {
+	uint64_t size;
+	uint64_t mtime_ns;
+	uint64_t inode;
+	uint32_t layout_crc;
+	uint32_t max_checkpoints;
+};
+
+/**
+ * struct idx_text - one text's state in an index file
+ * @key: the text
+ * @blob: its saved state (tdatfs_text_state_save())
+ * @len: bytes at @blob
+ */
+struct idx_text {
+	struct tdatfs_text_key key;
+	const void *blob;
+	size_t len;
+};
+
+/**
+ * struct idx_refusal - why an index file is not used
+ * @why: the reason, static text ("truncated", "bad checksum", ...)
+ * @line: the reason with what differs ("another format version (2)")
+ */
+struct idx_refusal {
+	const char *why;
+	char line[160];
+};
+
+int idx_encode(const struct idx_identity *id, const struct idx_text *texts,
+	       size_t n, void **buf, size_t *len);
+int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
+	       const struct tdatfs_text_key *keys, size_t nkeys,
+	       struct idx_text **texts, struct idx_refusal *no);
+int idx_read(const char *path, void **buf, size_t *len);
+int idx_path(const char *dir, const char *xdg_cache, const char *home,
+	     const char *trace, char **dirp, char **pathp, bool *dflt,
+	     const char **why);
+int idx_write(const char *dir, bool dflt, const char *path, const void *buf,
+	      size_t len);
+
+#endif /* TDATFS_INDEX_FILE_H */

@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-index-file.c - the index file (fs/tdatfs-index-file.h) on fake
+ * states: a round trip; every byte flipped and every truncation refused;
+ * forged files of another version, machine or trace refused with the
+ * right reason; where the file lives; the atomic write leaving nothing
+ * behind when it fails.  And tdat_layout_crc() on the traces given.
+ *
+ * usage: test-index-file [TRACE...]
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "check.h"
+#include "tdat.h"
+#include "tdatfs-index-file.h"
+
+static const struct idx_identity ident = {
+	.size = 123456, .mtime_ns = 1700000000123456789ull, .inode = 4242,
+	.layout_crc = 0xdeadbeef, .max_checkpoints = 0,
+};
+
+static const struct tdatfs_text_key keys[] = {
+	{ .buffer = 0, .cpu = -1 },
+	{ .buffer = 0, .cpu = 0 },
+	{ .buffer = 0, .cpu = 1 },
+	{ .report = true },
+};
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static uint8_t blob0[40], blob3[7];
+
+/* A small index of four texts, one of them with an empty state. */
+static void make_index(void **buf, size_t *len)
+{
+	struct idx_text t[NKEYS];
+
+	for (size_t i = 0; i < sizeof(blob0); i++)
+		blob0[i] = (uint8_t)(i * 7 + 1);
+	memcpy(blob3, "report", 7);
+	for (size_t i = 0; i < NKEYS; i++)
+		t[i] = (struct idx_text){ .key = keys[i] };
+	t[0].blob = blob0, t[0].len = sizeof(blob0);
+	t[1].blob = "cpu0", t[1].len = 4;
+	t[3].blob = blob3, t[3].len = sizeof(blob3);
+	FATAL(idx_encode(&ident, t, NKEYS, buf, len) == 0);
+}
+
+static int decode(const void *buf, size_t len, struct idx_refusal *no)
+{
+	struct idx_text *t = NULL;
+	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, no);
+
+	free(t);
+	return r;
+}
+
+static void test_round_trip(void)
+{
+	struct idx_refusal no = { 0 };
+	struct idx_text *t = NULL;
+	void *buf;
+	size_t len;
+
+	make_index(&buf, &len);
+	CHECK(len == IDX_HEAD + IDX_CRC_LEN + NKEYS * IDX_TEXT_HEAD +
+	      sizeof(blob0) + 4 + sizeof(blob3));
+	CHECK(idx_decode(buf, len, &ident, keys, NKEYS, &t, &no) == 0);
+	FATAL(t);
+	CHECK(t[0].len == sizeof(blob0) && !memcmp(t[0].blob, blob0, sizeof(blob0)));
+	CHECK(t[1].len == 4 && !memcmp(t[1].blob, "cpu0", 4));
+	CHECK(t[2].len == 0);
+	CHECK(t[3].len == sizeof(blob3) && !memcmp(t[3].blob, "report", 7));
+	CHECK(t[3].key.report && !t[0].key.report && t[2].key.cpu == 1);
+	free(t);
+	free(buf);
+}
+
+static void test_damage(void)
+{
+	struct idx_refusal no;
+	uint8_t *p;
+	void *buf;
+	size_t len, bad = 0;
+
+	make_index(&buf, &len);
+	p = buf;
+	for (size_t i = 0; i < len; i++)
+		for (unsigned int m = 1; m < 256; m <<= 1) {
+			p[i] ^= (uint8_t)m;
+			if (decode(p, len, &no) != -EINVAL)
+				bad++;
+			p[i] ^= (uint8_t)m;
+		}
+	CHECK(bad == 0);
+	for (size_t n = 0; n < len; n++) {
+		int r = decode(p, n, &no);
+
+		CHECK(r == -EINVAL);
+		if (n >= IDX_HEAD + IDX_CRC_LEN)
+			CHECK(!strcmp(no.why, "truncated"));
+	}
+	CHECK(decode(p, len, &no) == 0);
+	p = realloc(p, len + 1);
+	FATAL(p);
+	p[len] = 0;
+	CHECK(decode(p, len + 1, &no) == -EINVAL && !strcmp(no.why, "bytes after its end"));
+	free(p);
+}
+
+/* Change @n bytes at @at to @v, then seal the file again with a good CRC. */
+static void forge(uint8_t *p, size_t len, size_t at, const void *v, size_t n)
+{
+	uint32_t crc;
+
+	memcpy(p + at, v, n);
+	crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), p, (uInt)(len - IDX_CRC_LEN));
+	memcpy(p + len - IDX_CRC_LEN, &crc, sizeof(crc));
+}
+
+static void expect(size_t at, const void *v, size_t n, const char *why,
+		   const char *line)
+{
+	struct idx_refusal no = { 0 };
+	void *buf;
+	size_t len;
+
+	make_index(&buf, &len);
+	forge(buf, len, at, v, n);
+	CHECK(decode(buf, len, &no) == -EINVAL);
+	if (!no.why || strcmp(no.why, why) || (line && strcmp(no.line, line)))
+		fprintf(stderr, "at %zu: want \"%s\" / \"%s\", got \"%s\" / \"%s\"\n", at,
+			why, line ? line : "", no.why ? no.why : "", no.line);
+	CHECK(no.why && !strcmp(no.why, why));
+	CHECK(!line || !strcmp(no.line, line));
+	free(buf);
+}
+
+static void test_forged(void)
+{
+	uint32_t two = 2, zero = 0, five = 5;
+	uint64_t other = 99;
+	uint8_t tag[4] = { 2, 4, 4, 0 };
+	char ver[IDX_VERSION_LEN] = "0.0.1";
+	struct idx_refusal no = { 0 };
+	struct tdatfs_text_key k2[NKEYS];
+	void *buf;
+	size_t len;
+
+	expect(IDX_AT_FORMAT, &two, 4, "another format version", "another format version (2)");
+	expect(IDX_AT_MACHINE, tag, 4, "made on another kind of machine", NULL);
+	expect(IDX_AT_PROG, ver, sizeof(ver), "made by another tdatfs", "made by tdatfs 0.0.1");
+	expect(IDX_AT_TEP, ver, sizeof(ver), "made with another libtraceevent",
+	       "made with libtraceevent 0.0.1");
+	expect(IDX_AT_SIZE, &other, 8, "for another trace (size differs)", NULL);
+	expect(IDX_AT_INODE, &other, 8, "for another trace (inode differs)", NULL);
+	expect(IDX_AT_MTIME, &other, 8, "the trace changed (mtime)", NULL);
+	expect(IDX_AT_LAYOUT, &zero, 4, "the trace's layout differs", NULL);
+	expect(IDX_AT_CHECKPOINTS, &five, 4, "made with another max_checkpoints",
+	       "made with max_checkpoints=5");
+	expect(IDX_AT_COUNT, &five, 4, "for other texts", "for other texts (5, not 4)");
+	expect(IDX_AT_MAGIC, "tdatidy", 8, "not an index file", NULL);
+	/* A blob length that runs past the end, with a good checksum. */
+	other = 1u << 20;
+	expect(IDX_HEAD + 16, &other, 8, "malformed", NULL);
+
+	make_index(&buf, &len);
+	memcpy(k2, keys, sizeof(k2));
+	k2[2].cpu = 2;
+	struct idx_text *t = NULL;
+	CHECK(idx_decode(buf, len, &ident, k2, NKEYS, &t, &no) == -EINVAL);
+	CHECK(!strcmp(no.line, "for other texts (text 2 is another one)"));
+	CHECK(idx_decode(buf, len, &ident, keys, NKEYS - 1, &t, &no) == -EINVAL);
+	CHECK(!strcmp(no.why, "for other texts"));
+	free(buf);
+}
+
+static void test_path(void)
+{
+	char *d = NULL, *p = NULL, *p2 = NULL;
+	const char *why = NULL;
+	bool dflt;
+
+	CHECK(idx_path("/x/idx", "/xdg", "/home/u", "/a/b/t.dat", &d, &p, &dflt, &why) == 0);
+	CHECK(!dflt && !strcmp(d, "/x/idx"));
+	CHECK(p && !strncmp(p, "/x/idx/t.dat-", 13) && strlen(p) == 13 + 16 + strlen(IDX_SUFFIX));
+	free(d);
+	CHECK(idx_path(NULL, "/xdg", "/home/u", "/a/c/t.dat", &d, &p2, &dflt, &why) == 0);
+	CHECK(dflt && !strcmp(d, "/xdg/tdatfs"));
+	/* Same name, another directory: another hash. */
+	CHECK(strcmp(strrchr(p, '/'), strrchr(p2, '/')));
+	free(d), free(p), free(p2);
+	CHECK(idx_path("", "rel", "/home/u", "/t.dat", &d, &p, &dflt, &why) == 0);
+	CHECK(dflt && !strcmp(d, "/home/u/.cache/tdatfs"));
+	free(d), free(p);
+	d = p = NULL;
+	CHECK(idx_path(NULL, NULL, "", "/t.dat", &d, &p, &dflt, &why) == -ENOENT);
+	CHECK(why && !d && !p);
+}
+
+/* Entries of @dir other than "." and ".." (and the names, on stderr). */
+static int entries(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!dp)
+		return -1;
+	while ((e = readdir(dp)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(dp);
+	return n;
+}
+
+/* Print into a path buffer; a path that does not fit ends the test. */
+#define PATHF(buf, ...) FATAL(snprintf(buf, sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
+
+static void test_write(void)
+{
+	char top[] = "/tmp/test-index-file.XXXXXX", d[256], path[300], f[300];
+	struct stat st;
+	void *buf, *back = NULL;
+	size_t len, blen = 0;
+	int fd;
+
+	FATAL(mkdtemp(top));
+	make_index(&buf, &len);
+	PATHF(d, "%s/a/b", top);
+	PATHF(path, "%s/x.tdatidx", d);
+	CHECK(idx_read(path, &back, &blen) == -ENOENT);
+	CHECK(idx_write(d, true, path, buf, len) == 0);
+	CHECK(stat(d, &st) == 0 && (st.st_mode & 0777) == 0700);
+	CHECK(idx_read(path, &back, &blen) == 0 && blen == len && !memcmp(back, buf, len));
+	free(back);
+	/* Over the old one: the same name, one entry. */
+	CHECK(idx_write(d, true, path, buf, len / 2) == 0);
+	CHECK(idx_read(path, &back, &blen) == 0 && blen == len / 2);
+	free(back);
+	CHECK(entries(d) == 1);
+	CHECK(idx_read(d, &back, &blen) == -EINVAL);
+
+	/* A directory under a regular file cannot be made, even by root. */
+	PATHF(f, "%s/file", top);
+	fd = open(f, O_CREAT | O_WRONLY, 0600);
+	FATAL(fd >= 0);
+	close(fd);
+	PATHF(d, "%s/sub", f);
+	PATHF(path, "%s/x.tdatidx", d);
+	CHECK(idx_write(d, false, path, buf, len) == -ENOTDIR);
+	CHECK(idx_write(f, false, path, buf, len) == -ENOTDIR);
+	CHECK(entries(top) == 2);
+	/* A file that cannot be renamed over: a directory in its place. */
+	PATHF(d, "%s/c", top);
+	PATHF(path, "%s/c/x.tdatidx", top);
+	CHECK(mkdir(d, 0700) == 0 && mkdir(path, 0700) == 0);
+	PATHF(f, "%s/y", path);
+	CHECK(mkdir(f, 0700) == 0);
+	CHECK(idx_write(d, false, path, buf, len) < 0);
+	CHECK(entries(d) == 1);
+	rmdir(f);
+	rmdir(path);
+	rmdir(d);
+	PATHF(path, "%s/a/b/x.tdatidx", top);
+	unlink(path);
+	PATHF(d, "%s/a/b", top);
+	rmdir(d);
+	PATHF(d, "%s/a", top);
+	rmdir(d);
+	PATHF(f, "%s/file", top);
+	unlink(f);
+	CHECK(rmdir(top) == 0);
+	free(buf);
+}
+
+/* The layout CRC: the same for the same file, another for another one. */
+static void test_layout(int n, char **traces)
+{
+	uint32_t prev = 0;
+
+	for (int i = 0; i < n; i++) {
+		char err[256];
+		struct tdat_file *f = tdat_open(traces[i], NULL, err, sizeof(err));
+		struct tdat_file *g = tdat_open(traces[i], NULL, err, sizeof(err));
+		uint32_t a = 0, b = 1;
+
+		FATAL(f && g);
+		CHECK(tdat_layout_crc(f, &a) == 0 && tdat_layout_crc(g, &b) == 0);
+		CHECK(a == b);
+		CHECK(i == 0 || a != prev);
+		prev = a;
+		tdat_close(f);
+		tdat_close(g);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	test_round_trip();
+	test_damage();
+	test_forged();
+	test_path();
+	test_write();
+	test_layout(argc - 1, argv + 1);
+	if (failures)
+		fprintf(stderr, "test-index-file: %d failures\n", failures);
+	return failures != 0;
+}
