@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-index-build.c - every text of a trace produced on worker
+ * threads, while the calling thread shows progress (invariants in
+ * tdatfs-index-build.h).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tdat.h"
+#include "tdatfs-index-build.h"
+#include "tdatfs-text.h"
+
+#define WATCH_NS	50000000L	/* the watcher polls cancel this often */
+#define SHOW_AFTER	1.0		/* seconds of building before a line */
+#define TTY_EVERY	0.2		/* seconds between updates on a terminal */
+#define PLAIN_EVERY	2.0		/* and between plain lines */
+
+struct job {
+	struct tdatfs_text_key key;
+	size_t index;			/* in the caller's key order */
+	uint64_t pages;
+	_Atomic uint64_t done;
+	void *blob;
+	size_t len;
+};
+
+struct build {
+	struct tdat_file *f;
+	const struct tdatfs_text_opts *topts;
+	struct job *jobs;		/* largest first */
+	size_t n;
+	_Atomic size_t next;
+	_Atomic bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t running;			/* under @lock */
+	int err;			/* the first failure, under @lock */
+	size_t err_job;
+};
+
+struct progress {
+	const char *prog, *trace;
+	bool on, tty, shown;
+	double start, next;
+	int width;			/* of the last line on a terminal */
+	uint64_t total, page_size;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- workers ------------------------------------------------------------ */
+
+static void build_fail(struct build *b, int err, size_t job)
+{
+	pthread_mutex_lock(&b->lock);
+	if (!b->err) {
+		b->err = err;
+		b->err_job = job;
+	}
+	pthread_mutex_unlock(&b->lock);
+	atomic_store(&b->stop, true);
+}
+
+/* Produce one text to its end and save what that learned. */
+static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
+{
+	int r;
+
+	if (!*t) {
+		*t = tdatfs_text_new(b->f, b->topts);
+		if (!*t)
+			return errno ? -errno : -ENOMEM;
+	}
+	r = tdatfs_text_produce(*t, &j->key, &b->stop, &j->done);
+	if (!r)
+		r = tdatfs_text_state_save(*t, &j->key, &j->blob, &j->len);
+	if (!r)
+		atomic_store_explicit(&j->done, j->pages, memory_order_relaxed);
+	return r;
+}
+
+static void *worker(void *arg)
+{
+	struct build *b = arg;
+	struct tdatfs_text *t = NULL;
+
+	while (!atomic_load(&b->stop)) {
+		size_t i = atomic_fetch_add(&b->next, 1);
+		int r;
+
+		if (i >= b->n)
+			break;
+		r = run_job(b, &t, &b->jobs[i]);
+		if (r) {
+			build_fail(b, r, i);
+			break;
+		}
+	}
+	tdatfs_text_free(t);
+	pthread_mutex_lock(&b->lock);
+	b->running--;
+	pthread_cond_signal(&b->cond);
+	pthread_mutex_unlock(&b->lock);
+	return NULL;
+}
+
+/* ---- the progress line -------------------------------------------------- */
+
+static void progress_show(struct progress *p, uint64_t done, double t, bool last)
+{
+	double secs = t - p->start, mbs = (double)(done * p->page_size) / 1e6 / secs;
+	char line[200], left[48] = "";
+	int len;
+
+	if (done && done < p->total)
+		snprintf(left, sizeof(left), ", %.0f s left",
+			 secs * (double)(p->total - done) / (double)done);
+	len = snprintf(line, sizeof(line), "%s: %s: indexing: %u%% of %llu pages, %.1f MB/s%s",
+		       p->prog, p->trace, (unsigned int)(done * 100 / p->total),
+		       (unsigned long long)p->total, mbs, left);
+	if (len < 0)
+		return;
+	if (p->tty) {
+		/* Spaces over what a longer line left, then back. */
+		fprintf(stderr, "\r%s%*s%s", line, p->width > len ? p->width - len : 0, "",
+			last ? "\n" : "");
+		p->width = len;
+	} else {
+		fprintf(stderr, "%s\n", line);
+	}
+	fflush(stderr);
+	p->shown = true;
+	p->next = t + (p->tty ? TTY_EVERY : PLAIN_EVERY);
+}
+
+static uint64_t pages_done(struct build *b)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		sum += atomic_load_explicit(&b->jobs[i].done, memory_order_relaxed);
+	return sum;
+}
+
+static void progress_tick(struct progress *p, struct build *b)
+{
+	double t;
+
+	if (!p->on)
+		return;
+	t = now_s();
+	if (t - p->start >= SHOW_AFTER && t >= p->next)
+		progress_show(p, pages_done(b), t, false);
+}
+
+/* A line left on a terminal is finished with its last figures. */
+static void progress_end(struct progress *p, struct build *b)
+{
+	if (p->on && p->shown && p->tty)
+		progress_show(p, pages_done(b), now_s(), true);
+}
+
+static void progress_init(struct progress *p, const char *trace,
+			  const struct tdatfs_index_opts *o, struct tdat_file *f,
+			  uint64_t total)
+{
+	memset(p, 0, sizeof(*p));
+	p->prog = o->prog ? o->prog : "tdatfs";
+	p->trace = trace;
+	p->tty = isatty(STDERR_FILENO);
+	p->on = total && (o->progress == TDATFS_PROGRESS_ALWAYS ||
+			  (o->progress == TDATFS_PROGRESS_TTY && p->tty));
+	p->total = total;
+	p->page_size = tdat_page_size(f);
+	p->start = now_s();
+}
+
+/* ---- the build ---------------------------------------------------------- */
+
+static int by_pages(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+
+	if (x->pages != y->pages)
+		return x->pages > y->pages ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The jobs, largest first; *@total is their pages. */
+static struct job *make_jobs(struct tdatfs_text *t, const struct tdatfs_text_key *keys,
+			     size_t n, uint64_t *total)
+{
+	struct job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+
+	if (!jobs)
+		return NULL;
+	*total = 0;
+	for (size_t i = 0; i < n; i++) {
+		jobs[i].key = keys[i];
+		jobs[i].index = i;
+		jobs[i].pages = tdatfs_text_pages(t, &keys[i]);
+		*total += jobs[i].pages;
+	}
+	qsort(jobs, n, sizeof(*jobs), by_pages);
+	return jobs;
+}
+
+static unsigned int thread_count(const struct tdatfs_index_opts *o, size_t n)
+{
+	long cores = o->threads ? (long)o->threads : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cores < 1)
+		cores = 1;
+	if ((size_t)cores > n)
+		cores = (long)(n ? n : 1);
+	return (unsigned int)cores;
+}
+
+/* Wait for the workers, polling cancel and showing progress meanwhile. */
+static void watch(struct build *b, struct progress *p, const _Atomic bool *cancel)
+{
+	struct timespec until;
+
+	pthread_mutex_lock(&b->lock);
+	while (b->running) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += WATCH_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&b->cond, &b->lock, &until);
+		pthread_mutex_unlock(&b->lock);
+		if (cancel && atomic_load(cancel))
+			atomic_store(&b->stop, true);
+		progress_tick(p, b);
+		pthread_mutex_lock(&b->lock);
+	}
+	pthread_mutex_unlock(&b->lock);
+}
+
+/* Start up to @want workers; Return: how many run (0: errno of the first failure). */
+static unsigned int start_workers(struct build *b, pthread_t *tids, unsigned int want,
+				  int *err)
+{
+	unsigned int k;
+
+	for (k = 0; k < want; k++) {
+		pthread_mutex_lock(&b->lock);
+		b->running++;
+		pthread_mutex_unlock(&b->lock);
+		*err = pthread_create(&tids[k], NULL, worker, b);
+		if (*err) {
+			pthread_mutex_lock(&b->lock);
+			b->running--;
+			pthread_mutex_unlock(&b->lock);
+			break;
+		}
+	}
+	return k;
+}
+
+static int build_init(struct build *b, struct tdat_file *f,
+		      const struct tdatfs_index_opts *o)
+{
+	pthread_condattr_t ca;
+
+	memset(b, 0, sizeof(*b));
+	b->f = f;
+	b->topts = o->text_opts;
+	if (pthread_condattr_init(&ca))
+		return -ENOMEM;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&b->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&b->lock, NULL);
+	return 0;
+}
+
+/* What a text is called in a message. */
+static void key_name(struct tdat_file *f, const struct tdatfs_text_key *k,
+		     char *out, size_t len)
+{
+	const struct tdat_buffer *b = k->report ? NULL : tdat_buffer_get(f, k->buffer);
+	const char *name = b && b->name[0] ? b->name : "top";
+
+	if (k->report)
+		snprintf(out, len, "the report");
+	else if (k->cpu < 0 || !b || (unsigned int)k->cpu >= b->ncpus)
+		snprintf(out, len, "the trace of buffer %s", name);
+	else
+		snprintf(out, len, "the trace of buffer %s cpu%u", name,
+			 b->cpus[k->cpu].cpu);
+}
+
+/* Hand the states over in key order, or free them all. */
+static int build_finish(struct build *b, const char *prog, const char *trace,
+			bool cancelled, struct idx_text *out)
+{
+	int r = cancelled ? -EINTR : b->err;
+
+	if (r && r != -EINTR) {
+		char what[128];
+
+		key_name(b->f, &b->jobs[b->err_job].key, what, sizeof(what));
+		fprintf(stderr, "%s: %s: cannot index %s: %s\n", prog, trace, what,
+			strerror(-r));
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		struct job *j = &b->jobs[i];
+
+		if (r) {
+			free(j->blob);
+			continue;
+		}
+		out[j->index].key = j->key;
+		out[j->index].blob = j->blob;
+		out[j->index].len = j->len;
+	}
+	return r;
+}
+
+/**
+ * idx_build() - produce every text on worker threads and save their states
+ * @t: the caller's engine, only asked for page counts
+ * @f: its trace
+ * @trace: its path, for messages
+ * @o: options: threads, progress, text_opts, cancel, prog
+ * @keys: the texts (tdatfs_text_keys())
+ * @n: entries in @keys
+ * @out: set, on success, to each text's state in @keys order; the blobs
+ *	are the caller's (idx_texts_free())
+ *
+ * Return: 0, -EINTR when *@o->cancel became true, or the negative errno
+ * of the first text that failed (a message says which).
+ */
+int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
+	      const struct tdatfs_index_opts *o,
+	      const struct tdatfs_text_key *keys, size_t n,
+	      struct idx_text *out)
+{
+	const char *prog = o->prog ? o->prog : "tdatfs";
+	unsigned int want = thread_count(o, n), k;
+	struct progress p;
+	struct build b;
+	pthread_t *tids;
+	uint64_t total = 0;
+	int r;
+
+	if (o->cancel && atomic_load(o->cancel))
+		return -EINTR;
+	r = build_init(&b, f, o);
+	if (r)
+		return r;
+	b.jobs = make_jobs(t, keys, n, &total);
+	tids = calloc(want, sizeof(*tids));
+	if (!b.jobs || !tids) {
+		free(b.jobs);
+		free(tids);
+		return -ENOMEM;
+	}
+	b.n = n;
+	progress_init(&p, trace, o, f, total);
+	k = start_workers(&b, tids, want, &r);
+	if (!k) {
+		fprintf(stderr, "%s: %s: cannot start a thread to index: %s\n", prog,
+			trace, strerror(r));
+		b.stop = true;
+	}
+	watch(&b, &p, o->cancel);
+	for (unsigned int i = 0; i < k; i++)
+		pthread_join(tids[i], NULL);
+	progress_end(&p, &b);
+	/* Without a worker there is no state to free, only the error. */
+	r = k ? build_finish(&b, prog, trace, o->cancel && atomic_load(o->cancel), out) : -r;
+	free(b.jobs);
+	free(tids);
+	pthread_cond_destroy(&b.cond);
+	pthread_mutex_destroy(&b.lock);
+	return r;
+}
+
+/**
+ * idx_texts_free() - free the states idx_build() handed over
+ * @texts: the texts, or NULL
+ * @n: entries in @texts
+ *
+ * Frees each blob, not the array.
+ */
+void idx_texts_free(struct idx_text *texts, size_t n)
+{
+	for (size_t i = 0; texts && i < n; i++) {
+		free((void *)texts[i].blob);
+		texts[i].blob = NULL;
+	}
+}

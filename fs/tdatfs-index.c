@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-index.c - find a trace's index file and load it, or build the
+ * index and keep it (the invariants are in tdatfs-index.h; the file in
+ * tdatfs-index-file.c, the build in tdatfs-index-build.c).
+ *
+ * The public functions defined here are documented in tdatfs-index.h.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "tdat.h"
+#include "tdatfs-index.h"
+#include "tdatfs-index-build.h"
+#include "tdatfs-index-file.h"
+#include "tdatfs-text.h"
+
+/* What one attach knows; @path is NULL when the index lives in memory only. */
+struct attach {
+	struct tdatfs_text *t;
+	struct tdat_file *f;
+	const char *trace, *prog;
+	const struct tdatfs_index_opts *o;
+	struct tdatfs_index_result *res;
+	struct idx_identity id;
+	struct tdatfs_text_key *keys;
+	size_t nkeys;
+	char *dir, *path;
+	bool dflt;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The trace's identity as opened; Return: 0 or a negative errno. */
+static int identify(struct attach *a)
+{
+	const struct tdatfs_text_opts *to = a->o->text_opts;
+	struct stat st;
+	int r;
+
+	r = tdat_file_stat(a->f, &st);
+	if (r)
+		return r;
+	a->id.size = (uint64_t)st.st_size;
+	a->id.mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
+			 (uint64_t)st.st_mtim.tv_nsec;
+	a->id.inode = (uint64_t)st.st_ino;
+	a->id.max_checkpoints = to ? to->max_checkpoints : 0;
+	/* A trace that grew or shrank since it was opened is not the one read. */
+	if (a->id.size != tdat_file_size(a->f))
+		return -ESTALE;
+	return tdat_layout_crc(a->f, &a->id.layout_crc);
+}
+
+static int list_keys(struct attach *a)
+{
+	size_t n = tdatfs_text_keys(a->t, NULL, 0);
+
+	a->keys = calloc(n ? n : 1, sizeof(*a->keys));
+	if (!a->keys)
+		return -ENOMEM;
+	a->nkeys = tdatfs_text_keys(a->t, a->keys, n);
+	return a->nkeys == n ? 0 : -EAGAIN;
+}
+
+/* Where the file is; without a place, @why says why and @path stays NULL. */
+static int locate(struct attach *a, const char **why)
+{
+	char *real = realpath(a->trace, NULL);
+	int r;
+
+	r = idx_path(a->o->dir, getenv("XDG_CACHE_HOME"), getenv("HOME"),
+		     real ? real : a->trace, &a->dir, &a->path, &a->dflt, why);
+	free(real);
+	return r;
+}
+
+/* Every state into @t; Return: 0, or the first refusal's errno (*@bad: which). */
+static int load_into(struct tdatfs_text *t, const struct idx_text *x, size_t n,
+		     size_t *bad)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = tdatfs_text_state_load(t, &x[i].key, x[i].blob, x[i].len);
+
+		if (r) {
+			*bad = i;
+			return r;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Check the file's bytes, then have a scratch engine of the trace accept
+ * every state before the caller's engine gets any, so that a refused
+ * state leaves the caller's engine as it was.  Return: 0, -EINVAL when
+ * the file is refused (@no says why), or another negative errno when the
+ * caller's engine refused what the scratch one took (a message says so;
+ * the caller's engine then holds some states).
+ */
+static int load_bytes(struct attach *a, const void *buf, size_t len,
+		      struct idx_refusal *no)
+{
+	struct idx_text *x = NULL;
+	struct tdatfs_text *scratch;
+	size_t bad = 0;
+	int r;
+
+	r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, no);
+	if (r)
+		return r;
+	scratch = tdatfs_text_new(a->f, a->o->text_opts);
+	if (!scratch) {
+		free(x);
+		return -errno;
+	}
+	r = load_into(scratch, x, a->nkeys, &bad);
+	tdatfs_text_free(scratch);
+	if (r == -EINVAL) {
+		no->why = "a text's state is refused";
+		snprintf(no->line, sizeof(no->line), "the state of text %zu is refused", bad);
+	} else if (!r) {
+		r = load_into(a->t, x, a->nkeys, &bad);
+		if (r)
+			fprintf(stderr, "%s: %s: cannot load the index into the engine (text %zu): %s\n",
+				a->prog, a->trace, bad, strerror(-r));
+		r = r == -EINVAL ? -EIO : r;
+	}
+	free(x);
+	return r;
+}
+
+/* Load the file if it is there and matches; Return: 0, -ENOENT, -EINVAL (@no), ... */
+static int try_file(struct attach *a, struct idx_refusal *no)
+{
+	void *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	r = idx_read(a->path, &buf, &len);
+	if (r == -ENOENT) {
+		no->why = "no index file";
+		snprintf(no->line, sizeof(no->line), "%s", no->why);
+		return r;
+	}
+	if (r) {
+		no->why = "it cannot be read";
+		snprintf(no->line, sizeof(no->line), "it cannot be read (%s)",
+			 r == -EINVAL ? "not a regular file" : strerror(-r));
+		return -EINVAL;
+	}
+	r = load_bytes(a, buf, len, no);
+	free(buf);
+	if (!r) {
+		a->res->loaded = true;
+		a->res->kept = true;
+		a->res->file_bytes = len;
+	}
+	return r;
+}
+
+/* Write the index unless the trace is damaged; says why not when it is not kept. */
+static void keep(struct attach *a, const void *buf, size_t len)
+{
+	int r;
+
+	if (!a->path)
+		return;
+	if (tdat_error_total(a->f)) {
+		a->res->why = "the trace is damaged";
+		fprintf(stderr, "%s: %s: damage found while indexing; the index stays in memory\n",
+			a->prog, a->trace);
+		return;
+	}
+	r = idx_write(a->dir, a->dflt, a->path, buf, len);
+	if (r) {
+		a->res->why = "the index directory cannot be written";
+		fprintf(stderr, "%s: %s: cannot keep the index in %s: %s; it stays in memory\n",
+			a->prog, a->trace, a->dir, strerror(-r));
+		return;
+	}
+	a->res->kept = true;
+}
+
+/* Build, keep, and load what was built the way a file is loaded. */
+static int build(struct attach *a)
+{
+	struct idx_text *x = calloc(a->nkeys ? a->nkeys : 1, sizeof(*x));
+	struct idx_refusal no = { 0 };
+	void *buf = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!x)
+		return -ENOMEM;
+	r = idx_build(a->t, a->f, a->trace, a->o, a->keys, a->nkeys, x);
+	if (!r)
+		r = idx_encode(&a->id, x, a->nkeys, &buf, &len);
+	idx_texts_free(x, a->nkeys);
+	free(x);
+	if (r)
+		return r;
+	a->res->built = true;
+	a->res->file_bytes = len;
+	keep(a, buf, len);
+	r = load_bytes(a, buf, len, &no);
+	if (r == -EINVAL) {
+		fprintf(stderr, "%s: %s: the index just built is refused: %s\n",
+			a->prog, a->trace, no.line);
+		r = -EIO;
+	}
+	free(buf);
+	return r;
+}
+
+/* The texts' count and total size, once loaded. */
+static void count_texts(struct attach *a)
+{
+	for (size_t i = 0; i < a->nkeys; i++) {
+		const struct tdatfs_text_key *k = &a->keys[i];
+		uint64_t size = 0;
+		int r = k->report ? tdatfs_text_report_size(a->t, &size) :
+			tdatfs_text_size(a->t, k->buffer, k->cpu, &size);
+
+		if (!r)
+			a->res->bytes += size;
+	}
+	a->res->texts = a->nkeys;
+}
+
+/* Find a place and an identity; without one the index lives in memory. */
+static int prepare(struct attach *a, const char **why)
+{
+	int r = list_keys(a);
+
+	if (r)
+		return r;
+	r = identify(a);
+	if (r) {
+		*why = "the trace cannot be identified";
+		fprintf(stderr, "%s: %s: cannot identify the trace for its index: %s; it stays in memory\n",
+			a->prog, a->trace, strerror(-r));
+		return 0;
+	}
+	r = locate(a, why);
+	if (r == -ENOENT && !a->o->check_only)
+		fprintf(stderr, "%s: %s: no index directory (%s); the index stays in memory\n",
+			a->prog, a->trace, *why);
+	return r == -ENOENT ? 0 : r;
+}
+
+static int attach(struct attach *a)
+{
+	struct idx_refusal no = { 0 };
+	const char *why = NULL;
+	int r;
+
+	r = prepare(a, &why);
+	if (r)
+		return r;
+	a->res->why = why;
+	if (a->path) {
+		a->res->path = strdup(a->path);
+		if (!a->res->path)
+			return -ENOMEM;
+		r = try_file(a, &no);
+		if (!r || (r != -ENOENT && r != -EINVAL))
+			return r;
+		/* No file at all is no reason to tell, unless only checking. */
+		a->res->why = r == -ENOENT && !a->o->check_only ? NULL : no.why;
+		if (r == -EINVAL && !a->o->check_only)
+			fprintf(stderr, "%s: %s: index %s not used: %s; building it again\n",
+				a->prog, a->trace, a->path, no.line);
+	}
+	if (a->o->check_only)
+		return a->path ? r : -ENOENT;
+	return build(a);
+}
+
+int tdatfs_index_attach(struct tdatfs_text *t, struct tdat_file *f,
+			const char *trace, const struct tdatfs_index_opts *o,
+			struct tdatfs_index_result *res)
+{
+	struct tdatfs_index_result mine;
+	struct attach a = {
+		.t = t, .f = f, .trace = trace, .o = o, .res = res ? res : &mine,
+		.prog = o->prog ? o->prog : "tdatfs",
+	};
+	double start = now_s();
+	int r;
+
+	memset(a.res, 0, sizeof(*a.res));
+	r = attach(&a);
+	if (!r)
+		count_texts(&a);
+	if (!a.res->path)
+		a.res->path = strdup("");
+	a.res->seconds = now_s() - start;
+	free(a.keys);
+	free(a.dir);
+	free(a.path);
+	if (!res)
+		tdatfs_index_result_release(&mine);
+	return r;
+}
+
+void tdatfs_index_result_release(struct tdatfs_index_result *res)
+{
+	if (!res)
+		return;
+	free(res->path);
+	res->path = NULL;
+}
