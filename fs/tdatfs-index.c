@@ -149,7 +149,9 @@ static int try_file(struct attach *a, struct idx_refusal *no)
 	int r;
 
 	r = idx_read(a->path, &buf, &len);
-	if (r == -ENOENT) {
+	/* A directory still to be made holds no file either. */
+	if (r == -ENOENT || r == -ENOTDIR) {
+		r = -ENOENT;
 		no->why = "no index file";
 		snprintf(no->line, sizeof(no->line), "%s", no->why);
 		return r;
