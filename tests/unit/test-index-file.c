@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -281,6 +282,64 @@ static void test_write(void)
 	free(buf);
 }
 
+/*
+ * Two writers of one file at once, each renaming 200 whole files over it,
+ * while this process reads it: every read is one writer's whole file.
+ */
+static void test_two_writers(void)
+{
+	char top[] = "/tmp/test-index-file.XXXXXX", path[300];
+	void *a, *b;
+	size_t alen, blen, seen = 0, bad = 0;
+	pid_t pid[2];
+
+	FATAL(mkdtemp(top));
+	PATHF(path, "%s/x.tdatidx", top);
+	make_index(&a, &alen);
+	/* Another valid index: a longer first state. */
+	struct idx_text t[NKEYS] = { { .key = keys[0], .blob = blob0, .len = sizeof(blob0) },
+				     { .key = keys[1], .blob = blob0, .len = 33 },
+				     { .key = keys[2] }, { .key = keys[3] } };
+	FATAL(idx_encode(&ident, t, NKEYS, &b, &blen) == 0);
+	for (int w = 0; w < 2; w++) {
+		pid[w] = fork();
+		FATAL(pid[w] >= 0);
+		if (!pid[w]) {
+			for (int i = 0; i < 200; i++)
+				if (idx_write(top, false, path, w ? b : a, w ? blen : alen))
+					_exit(1);
+			_exit(0);
+		}
+	}
+	/* Read until both writers are done. */
+	for (int left = 2, st; left; ) {
+		struct idx_refusal no;
+		void *back;
+		size_t len;
+
+		for (int w = 0; w < 2; w++)
+			if (pid[w] > 0 && waitpid(pid[w], &st, WNOHANG) == pid[w]) {
+				CHECK(WIFEXITED(st) && !WEXITSTATUS(st));
+				pid[w] = 0;
+				left--;
+			}
+		if (idx_read(path, &back, &len))
+			continue;
+		seen++;
+		if (decode(back, len, &no) || (len != alen && len != blen))
+			bad++;
+		free(back);
+	}
+	CHECK(seen > 0);
+	CHECK(bad == 0);
+	CHECK(entries(top) == 1);
+	fprintf(stderr, "two writers: %zu reads of a whole file, %zu bad\n", seen, bad);
+	unlink(path);
+	CHECK(rmdir(top) == 0);
+	free(a);
+	free(b);
+}
+
 /* The layout CRC: the same for the same file, another for another one. */
 static void test_layout(int n, char **traces)
 {
@@ -309,6 +368,7 @@ int main(int argc, char **argv)
 	test_forged();
 	test_path();
 	test_write();
+	test_two_writers();
 	test_layout(argc - 1, argv + 1);
 	if (failures)
 		fprintf(stderr, "test-index-file: %d failures\n", failures);
