@@ -139,12 +139,55 @@ static void flip_byte(const char *path)
 	close(fd);
 }
 
+/*
+ * A kept index (@res, from the first build): loaded instead of built;
+ * refused for other engine options, and when damaged; built again.
+ */
+static void test_kept(struct tdat_file *f, const char *trace, struct tdatfs_index_opts *o,
+		      struct tdatfs_index_result *first, const struct text *v, size_t n)
+{
+	struct tdatfs_text_opts few = { .max_checkpoints = 2 };
+	struct tdatfs_index_result res;
+	struct tdatfs_text *t;
+	char path[300];
+
+	snprintf(path, sizeof(path), "%s", first->path);
+	tdatfs_index_result_release(first);
+	CHECK(attach(f, trace, o, &t, &res) == 0 && res.loaded && !res.built);
+	CHECK(res.kept && !strcmp(res.path, path) && !res.why);
+	compare(t, v, n);
+	tdatfs_index_result_release(&res);
+	tdatfs_text_free(t);
+	/* Other engine options: refused, built again. */
+	o->text_opts = &few;
+	CHECK(attach(f, trace, o, &t, &res) == 0 && res.built);
+	CHECK(res.why && !strcmp(res.why, "made with another max_checkpoints"));
+	tdatfs_index_result_release(&res);
+	tdatfs_text_free(t);
+	o->text_opts = NULL;
+	o->check_only = true;
+	CHECK(attach(f, trace, o, &t, &res) == -EINVAL && !res.loaded);
+	tdatfs_index_result_release(&res);
+	tdatfs_text_free(t);
+	o->check_only = false;
+	CHECK(attach(f, trace, o, &t, &res) == 0 && res.built);
+	tdatfs_index_result_release(&res);
+	tdatfs_text_free(t);
+	/* A damaged file: refused, built again, correct bytes. */
+	flip_byte(path);
+	CHECK(attach(f, trace, o, &t, &res) == 0 && res.built && res.kept);
+	CHECK(res.why && !strcmp(res.why, "bad checksum"));
+	compare(t, v, n);
+	tdatfs_text_free(t);
+	CHECK(unlink(path) == 0);
+	tdatfs_index_result_release(&res);
+}
+
 static void test_trace(const char *trace)
 {
 	char err[256], dir[] = "/tmp/test-index.XXXXXX", bad[300];
 	struct tdat_file *f = tdat_open(trace, NULL, err, sizeof(err));
 	struct tdatfs_index_opts o = { .prog = "test-index", .threads = 2 };
-	struct tdatfs_text_opts few = { .max_checkpoints = 2 };
 	struct tdatfs_index_result res;
 	struct tdatfs_text *t;
 	struct text *v;
@@ -170,39 +213,8 @@ static void test_trace(const char *trace)
 	CHECK(damaged || entries(dir) == 1);
 	compare(t, v, n);
 	tdatfs_text_free(t);
-	if (!damaged) {
-		char path[300];
-
-		snprintf(path, sizeof(path), "%s", res.path);
-		tdatfs_index_result_release(&res);
-		CHECK(attach(f, trace, &o, &t, &res) == 0 && res.loaded && !res.built);
-		CHECK(res.kept && !strcmp(res.path, path) && !res.why);
-		compare(t, v, n);
-		tdatfs_index_result_release(&res);
-		tdatfs_text_free(t);
-		/* Other engine options: refused, built again. */
-		o.text_opts = &few;
-		CHECK(attach(f, trace, &o, &t, &res) == 0 && res.built);
-		CHECK(res.why && !strcmp(res.why, "made with another max_checkpoints"));
-		tdatfs_index_result_release(&res);
-		tdatfs_text_free(t);
-		o.text_opts = NULL;
-		o.check_only = true;
-		CHECK(attach(f, trace, &o, &t, &res) == -EINVAL && !res.loaded);
-		tdatfs_index_result_release(&res);
-		tdatfs_text_free(t);
-		o.check_only = false;
-		CHECK(attach(f, trace, &o, &t, &res) == 0 && res.built);
-		tdatfs_index_result_release(&res);
-		tdatfs_text_free(t);
-		/* A damaged file: refused, built again, correct bytes. */
-		flip_byte(path);
-		CHECK(attach(f, trace, &o, &t, &res) == 0 && res.built && res.kept);
-		CHECK(res.why && !strcmp(res.why, "bad checksum"));
-		compare(t, v, n);
-		tdatfs_text_free(t);
-		CHECK(unlink(path) == 0);
-	}
+	if (!damaged)
+		test_kept(f, trace, &o, &res, v, n);
 	tdatfs_index_result_release(&res);
 	CHECK(entries(dir) == 0);
 
