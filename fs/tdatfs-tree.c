@@ -251,6 +251,61 @@ static ssize_t report_read(struct tdatfs_tree *t, const struct tree_node *n,
 }
 
 /*
+ * Line @i of the errors file into @line (TDAT_ERROR_WHAT + 160 bytes):
+ * registry entry @i, or after the @count listed ones the line counting
+ * those not listed.  Return: its length, 0 past the end, -EIO.
+ */
+static int errors_line(struct tdatfs_tree *t, size_t i, size_t count,
+		       uint64_t total, char *line, size_t size)
+{
+	struct tdat_error e;
+	int l;
+
+	if (i < count) {
+		if (tdat_error_get(t->f, i, &e))
+			return 0;
+		l = tdat_error_format(&e, line, size);
+	} else if (i == count && total > count) {
+		l = snprintf(line, size,
+			     "%" PRIu64 " more damaged ranges not listed\n",
+			     total - count);
+	} else {
+		return 0;
+	}
+	if (l < 0)
+		return -EIO;
+	if ((size_t)l >= size)
+		l = size - 1;
+	return l;
+}
+
+/*
+ * The errors file's size: what has been found so far.  It grows, so it
+ * stays never_known() (direct I/O, no attribute caching); a reader that
+ * trusts st_size at least gets what was known at its stat.
+ */
+static int errors_size(struct tdatfs_tree *t, const struct tree_node *n,
+		       uint64_t *size)
+{
+	size_t i, count = tdat_error_count(t->f);
+	uint64_t total = tdat_error_total(t->f);
+	char line[TDAT_ERROR_WHAT + 160];
+	int l;
+
+	(void)n;
+	*size = 0;
+	for (i = 0; i <= count; i++) {
+		l = errors_line(t, i, count, total, line, sizeof(line));
+		if (l < 0)
+			return l;
+		if (!l)
+			break;
+		*size += l;
+	}
+	return 0;
+}
+
+/*
  * The errors file: every registry entry, one line each, rendered afresh;
  * entries are only appended, so a reader going on from an offset sees the
  * lines it has not read yet.
@@ -262,27 +317,16 @@ static ssize_t errors_read(struct tdatfs_tree *t, const struct tree_node *n,
 	char *buf = out;
 	uint64_t pos = 0, total = tdat_error_total(t->f);
 	size_t done = 0;
-	struct tdat_error e;
 	char line[TDAT_ERROR_WHAT + 160];
 	int l;
 
 	(void)n;
 	for (i = 0; i <= count && done < len; i++) {
-		if (i < count) {
-			if (tdat_error_get(t->f, i, &e))
-				break;
-			l = tdat_error_format(&e, line, sizeof(line));
-		} else if (total > count) {
-			l = snprintf(line, sizeof(line),
-				     "%" PRIu64 " more damaged ranges not listed\n",
-				     total - count);
-		} else {
-			break;
-		}
+		l = errors_line(t, i, count, total, line, sizeof(line));
 		if (l < 0)
-			return -EIO;
-		if ((size_t)l >= sizeof(line))
-			l = sizeof(line) - 1;
+			return l;
+		if (!l)
+			break;
 		if (off < pos + l) {
 			uint64_t in = off > pos ? off - pos : 0;
 			size_t k = l - in;
@@ -383,7 +427,7 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 	[TREE_REPORT] = { .is_text = true, .check = TREE_CHECK_READ,
 		.size = report_size, .size_known = report_size_known,
 		.read = report_read },
-	[TREE_ERRORS] = { .check = TREE_CHECK_SKIP, .size = zero_size,
+	[TREE_ERRORS] = { .check = TREE_CHECK_SKIP, .size = errors_size,
 		.size_known = never_known, .read = errors_read },
 	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = index_size,
 		.size_known = always_known, .read = index_read },
