@@ -13,6 +13,8 @@
 #include <fuse_lowlevel.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include "tdat-config.h"
 #include "tdat.h"
 #include "tdatfs-fuse.h"
+#include "tdatfs-index.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
@@ -34,13 +37,20 @@
  */
 #define TFS_MAX_THREADS		4
 
+/* -o threads=N: more than this is a typo, not a machine */
+#define TFS_INDEX_THREADS_MAX	1024
+
 /* ---- command line ------------------------------------------------------- */
 
 struct tfs_opts {
 	char *trace;
 	char *mountpoint;
 	char *cache_size;
+	char *index_dir;
+	char *threads;		/* validated by index_opts() */
+	int noindex;
 	int nonopts;
+	bool foreground;	/* -f or -d: say what the index did */
 	bool max_threads;	/* -o max_threads given */
 	int tep_only;		/* fuse_opt stores an int, not a bool */
 	int eager;
@@ -49,10 +59,13 @@ struct tfs_opts {
 	bool version;
 };
 
-enum { KEY_HELP, KEY_VERSION, KEY_MAX_THREADS };
+enum { KEY_HELP, KEY_VERSION, KEY_MAX_THREADS, KEY_FOREGROUND };
 
 static const struct fuse_opt tfs_opt_spec[] = {
 	{ "cache_size=%s", offsetof(struct tfs_opts, cache_size), 0 },
+	{ "index_dir=%s", offsetof(struct tfs_opts, index_dir), 0 },
+	{ "noindex", offsetof(struct tfs_opts, noindex), 1 },
+	{ "threads=%s", offsetof(struct tfs_opts, threads), 0 },
 	{ "tep_only", offsetof(struct tfs_opts, tep_only), 1 },
 	{ "eager", offsetof(struct tfs_opts, eager), 1 },
 	{ "max_checkpoints=%u", offsetof(struct tfs_opts, max_checkpoints), 0 },
@@ -60,6 +73,10 @@ static const struct fuse_opt tfs_opt_spec[] = {
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
 	FUSE_OPT_KEY("max_threads=", KEY_MAX_THREADS),
+	/* also for fuse_parse_cmdline(), which knows them as well */
+	FUSE_OPT_KEY("-f", KEY_FOREGROUND),
+	FUSE_OPT_KEY("-d", KEY_FOREGROUND),
+	FUSE_OPT_KEY("debug", KEY_FOREGROUND),
 	FUSE_OPT_KEY("--version", KEY_VERSION),
 	/*
 	 * What mount(8) and an fstab line pass on (tdatfs(1), MOUNTING WITH
@@ -98,6 +115,9 @@ static int tfs_opt_proc(void *data, const char *arg, int key,
 	case KEY_MAX_THREADS:
 		o->max_threads = true;
 		return 1;	/* for fuse_parse_cmdline() */
+	case KEY_FOREGROUND:
+		o->foreground = true;
+		return 1;
 	case FUSE_OPT_KEY_OPT:
 		/* x-*: util-linux's options for other programs, as comment=. */
 		return strncmp(arg, "x-", 2) ? 1 : 0;
@@ -126,6 +146,13 @@ static void usage(FILE *out, const char *prog)
 		"tdatfs options:\n"
 		"    -o cache_size=SIZE     memory for decompressed data\n"
 		"                           (suffix K, M or G; default 64M)\n"
+		"    -o index_dir=DIR       where the index of the trace is kept\n"
+		"                           (default $XDG_CACHE_HOME/tdatfs,\n"
+		"                           else ~/.cache/tdatfs)\n"
+		"    -o noindex             no index: text sizes are 0 until\n"
+		"                           read once (streaming, direct I/O)\n"
+		"    -o threads=N           threads that build the index\n"
+		"                           (default: the number of cores)\n"
 		"    -h, --help             this help\n"
 		"    -V, --version          versions\n"
 		"\n"
@@ -136,8 +163,10 @@ static void usage(FILE *out, const char *prog)
 		"\n"
 		"Exit status: 0 after an unmount (also by SIGTERM, SIGINT or\n"
 		"SIGHUP), 1 for a trace that cannot be used or a mount that\n"
-		"fails, 2 for a usage error.  In the background tdatfs returns\n"
-		"once the mount works, or with the failure's status.\n"
+		"fails, 2 for a usage error, 128+N when signal N (Ctrl-C: 130)\n"
+		"stopped the index build (nothing mounted).  In the background\n"
+		"tdatfs returns once the mount works, or with the failure's\n"
+		"status.\n"
 		"\n", prog);
 }
 
@@ -402,9 +431,36 @@ static int info_only(const struct tfs_opts *o, const char *prog)
 	return -1;
 }
 
+/* -o index_dir, threads into @io.  Return: 0, or 2 (usage). */
+static int index_opts(const struct tfs_opts *o, struct tdatfs_index_opts *io)
+{
+	unsigned long n;
+	char *end;
+
+	io->prog = "tdatfs";
+	io->dir = o->index_dir;
+	io->progress = TDATFS_PROGRESS_ALWAYS;
+	if (o->index_dir && !*o->index_dir) {
+		fprintf(stderr, "tdatfs: empty index_dir (want a directory)\n");
+		return 2;
+	}
+	if (!o->threads)
+		return 0;
+	errno = 0;
+	n = strtoul(o->threads, &end, 10);
+	if (errno || end == o->threads || *end || *o->threads == '-' ||
+	    n < 1 || n > TFS_INDEX_THREADS_MAX) {
+		fprintf(stderr, "tdatfs: bad threads '%s' (want a number "
+			"from 1 to %d)\n", o->threads, TFS_INDEX_THREADS_MAX);
+		return 2;
+	}
+	io->threads = n;
+	return 0;
+}
+
 /* The open options from the command line.  Return: 0, or 2 (usage). */
 static int open_opts(const struct tfs_opts *o, const char *prog,
-		     struct tdat_open_opts *topts)
+		     struct tdat_open_opts *topts, struct tdatfs_index_opts *io)
 {
 	if (o->nonopts != 2) {
 		fprintf(stderr, "%s: need exactly TRACE and MOUNTPOINT "
@@ -420,19 +476,15 @@ static int open_opts(const struct tfs_opts *o, const char *prog,
 			return 2;
 		}
 	}
-	return 0;
+	return index_opts(o, io);
 }
 
 /* Open the trace and build its tree into @fs.  Return: 0 or -1 (said). */
 static int open_tree(const struct tfs_opts *o,
-		     const struct tdat_open_opts *topts, struct tfs *fs,
+		     const struct tdat_open_opts *topts,
+		     const struct tdatfs_text_opts *text_opts, struct tfs *fs,
 		     struct tdat_file **f)
 {
-	struct tdatfs_text_opts text_opts = {
-		.tep_only = o->tep_only,
-		.eager = o->eager,
-		.max_checkpoints = o->max_checkpoints,
-	};
 	char err[512] = "";
 	struct stat st;
 	long ps;
@@ -447,7 +499,7 @@ static int open_tree(const struct tfs_opts *o,
 		fprintf(stderr, "tdatfs: %s: %s\n", o->trace, strerror(errno));
 		return -1;
 	}
-	fs->tree = tdatfs_tree_new(*f, &st, &text_opts);
+	fs->tree = tdatfs_tree_new(*f, &st, text_opts);
 	if (!fs->tree) {
 		fprintf(stderr, "tdatfs: %s: cannot build the tree: %s\n",
 			o->trace, strerror(errno));
@@ -482,10 +534,97 @@ static int check_mountpoint(const char *path)
 	return 0;
 }
 
+/* ---- the index, before the mount ---------------------------------------- */
+
+/* Set by stop_build(), polled by the index build. */
+static _Atomic bool build_cancel;
+static volatile sig_atomic_t build_signal;
+
+static void stop_build(int sig)
+{
+	build_signal = sig;
+	atomic_store(&build_cancel, true);
+}
+
+/* The signals that unmount a mount stop a build, which has none yet. */
+static const int build_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define TFS_BUILD_SIGNALS	(sizeof(build_signals) / sizeof(build_signals[0]))
+
+/*
+ * @on: catch build_signals[] with stop_build(), saving the actions in
+ * @old; else put @old back (the session installs its own handlers later).
+ */
+static void build_handlers(bool on, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = stop_build,
+				.sa_flags = SA_RESTART };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < TFS_BUILD_SIGNALS; i++) {
+		if (on)
+			sigaction(build_signals[i], &sa, &old[i]);
+		else
+			sigaction(build_signals[i], &old[i], NULL);
+	}
+}
+
+/* With -f or -d: one line saying where the index came from. */
+static void say_index(const char *trace, const struct tdatfs_index_result *r)
+{
+	if (r->loaded)
+		fprintf(stderr, "tdatfs: %s: index loaded from %s (%.2f s)\n",
+			trace, r->path, r->seconds);
+	else if (r->kept)
+		fprintf(stderr, "tdatfs: %s: index built in %.2f s, kept in "
+			"%s\n", trace, r->seconds, r->path);
+	else
+		fprintf(stderr, "tdatfs: %s: index built in %.2f s, in memory "
+			"only: %s\n", trace, r->seconds,
+			r->why ? r->why : "not kept");
+}
+
+/*
+ * Load or build the trace's index into the tree's engine, so that every
+ * size is exact before the mount is ready.  SIGINT, SIGTERM or SIGHUP
+ * stops a build (the index module leaves no file behind).
+ * Return: 0, or the exit status (128 + the signal when stopped by one).
+ */
+static int attach_index(const struct tfs_opts *o,
+			struct tdatfs_index_opts *io, struct tfs *fs,
+			struct tdat_file *f)
+{
+	struct tdatfs_index_result res = { 0 };
+	struct sigaction old[TFS_BUILD_SIGNALS];
+	int err;
+
+	io->cancel = &build_cancel;
+	build_handlers(true, old);
+	err = tdatfs_index_attach(tdatfs_tree_text(fs->tree), f, o->trace, io,
+				  &res);
+	build_handlers(false, old);
+	/* A signal after the build ended asked to stop all the same. */
+	if (err == -EINTR || (!err && build_signal)) {
+		fprintf(stderr, "tdatfs: %s: indexing interrupted; nothing "
+			"mounted\n", o->trace);
+		err = build_signal ? 128 + build_signal : 1;
+	} else if (err) {
+		fprintf(stderr, "tdatfs: %s: no index (%s); nothing mounted\n",
+			o->trace, strerror(-err));
+		err = 1;
+	} else if (o->foreground) {
+		say_index(o->trace, &res);
+	}
+	tdatfs_index_result_release(&res);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct tdat_open_opts topts = { 0 };
+	struct tdatfs_index_opts io = { 0 };
+	struct tdatfs_text_opts text_opts;
 	struct tfs_opts o = { 0 };
 	struct tfs fs = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -512,12 +651,25 @@ int main(int argc, char **argv)
 	ret = info_only(&o, argv[0]);
 	if (ret >= 0)
 		goto out;
-	ret = open_opts(&o, argv[0], &topts);
+	ret = open_opts(&o, argv[0], &topts, &io);
 	if (ret)
 		goto out;
+	text_opts = (struct tdatfs_text_opts){
+		.tep_only = o.tep_only,
+		.eager = o.eager,
+		.max_checkpoints = o.max_checkpoints,
+	};
+	io.text_opts = &text_opts;
 	ret = 1;
-	if (open_tree(&o, &topts, &fs, &f) || check_mountpoint(o.mountpoint))
+	if (open_tree(&o, &topts, &text_opts, &fs, &f) ||
+	    check_mountpoint(o.mountpoint))
 		goto out;
+	if (!o.noindex) {
+		ret = attach_index(&o, &io, &fs, f);
+		if (ret)
+			goto out;
+		ret = 1;
+	}
 	if (fuse_opt_add_arg(&args, "-oro,default_permissions,"
 			     "fsname=tdatfs,subtype=tdatfs") == -1) {
 		fprintf(stderr, "tdatfs: %s\n", strerror(ENOMEM));
@@ -534,5 +686,7 @@ out:
 	free(o.trace);
 	free(o.mountpoint);
 	free(o.cache_size);
+	free(o.index_dir);
+	free(o.threads);
 	return ret;
 }
