@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdat.c - the virtual tree of a trace.dat file without FUSE:
- * `tdat ls|cat|check TRACE ...`.
+ * `tdat ls|cat|check|index TRACE ...`.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,22 +17,42 @@
 
 #include "tdat-config.h"
 #include "tdat.h"
+#include "tdatfs-index.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
 #define CHUNK	(1024 * 1024)
+
+/* -o threads=N: more than this is a typo, not a machine */
+#define INDEX_THREADS_MAX	1024
 
 static const char *prog = "tdat";
 
 /* -o switches of the text engine, for every tree opened */
 static struct tdatfs_text_opts text_opts;
 
+/* -o index_dir=, noindex, threads= and --progress, for every tree opened */
+static struct {
+	char *dir;
+	bool off;
+	unsigned int threads;
+	enum tdatfs_index_progress progress;
+} index_cfg = { .progress = TDATFS_PROGRESS_TTY };
+
+/*
+ * What a command wants of the index: nothing (names only), the file when
+ * there is a usable one (cat: never pays a build), or exact sizes
+ * (ls -l, index: load or build).
+ */
+enum want_index { INDEX_NONE, INDEX_IF_KEPT, INDEX_SIZES };
+
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: %s [-o OPT[,OPT...]] ls [-lR] TRACE [PATH]\n"
+		"usage: %s [-o OPT[,OPT...]] [--progress] ls [-lR] TRACE [PATH]\n"
 		"       %s [-o OPT[,OPT...]] cat TRACE PATH...\n"
 		"       %s [-o OPT[,OPT...]] check TRACE\n"
+		"       %s [-o OPT[,OPT...]] [--progress] index [--check] TRACE\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Show the tree that tdatfs mounts for a trace-cmd trace.dat file.\n"
@@ -39,12 +62,23 @@ static void usage(FILE *out)
 		"  check  read every section, option, blob and CPU stream and\n"
 		"         decode every trace; exit 0 when sound, else list each\n"
 		"         problem (what, where) and exit 1\n"
+		"  index  load or build the index tdatfs uses and say where it\n"
+		"         is; --check: only check it (exit 1 if none is usable)\n"
+		"Index options (-o; ls -l and index build a missing index, cat\n"
+		"only uses one that is kept):\n"
+		"  index_dir=DIR      where indexes are kept (default\n"
+		"                     $XDG_CACHE_HOME/tdatfs, else ~/.cache/tdatfs)\n"
+		"  noindex            no index: text sizes 0 until read\n"
+		"  threads=N          threads that build it (default: cores)\n"
+		"  --progress         the progress line also when stderr is no\n"
+		"                     terminal\n"
 		"Debugging options of the text engine (-o, the same text either way):\n"
 		"  tep_only           every event through libtraceevent\n"
 		"  eager              parse every event format up front\n"
 		"  max_checkpoints=N  at most N checkpoints a text (N >= 2)\n"
-		"Exit status: 0 ok, 1 bad trace or missing path, 2 usage error.\n",
-		prog, prog, prog, prog);
+		"Exit status: 0 ok, 1 bad trace or missing path, 2 usage error,\n"
+		"128+N when signal N (Ctrl-C: 130) stopped an index build.\n",
+		prog, prog, prog, prog, prog);
 }
 
 static struct tdat_file *open_trace(const char *path)
@@ -59,10 +93,91 @@ static struct tdat_file *open_trace(const char *path)
 	return f;
 }
 
-static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp)
+/* Set by stop_build(), polled by an index build. */
+static _Atomic bool build_cancel;
+static volatile sig_atomic_t build_signal;
+
+static void stop_build(int sig)
+{
+	build_signal = sig;
+	atomic_store(&build_cancel, true);
+}
+
+static const int build_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define BUILD_SIGNALS	(sizeof(build_signals) / sizeof(build_signals[0]))
+
+/*
+ * @on: catch build_signals[] with stop_build(), so that a build stopped
+ * by one leaves no file behind; else put the actions in @old back.
+ */
+static void build_handlers(bool on, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = stop_build,
+				.sa_flags = SA_RESTART };
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < BUILD_SIGNALS; i++) {
+		if (on)
+			sigaction(build_signals[i], &sa, &old[i]);
+		else
+			sigaction(build_signals[i], &old[i], NULL);
+	}
+}
+
+/*
+ * Give @t's engine its index as @want says (check_only: load a usable
+ * file, else go on without one, saying nothing).  @res may be NULL.
+ * Return: 0, -ENOENT or -EINVAL (check_only: no usable file), -EINTR
+ * (stopped by a signal, said), or another negative errno (said).
+ */
+static int attach_index(struct tdatfs_tree *t, struct tdat_file *f,
+			const char *path, bool check_only,
+			struct tdatfs_index_result *res)
+{
+	struct tdatfs_index_opts o = {
+		.prog = prog,
+		.dir = index_cfg.dir,
+		.threads = index_cfg.threads,
+		.progress = index_cfg.progress,
+		.check_only = check_only,
+		.text_opts = &text_opts,
+		.cancel = &build_cancel,
+	};
+	struct sigaction old[BUILD_SIGNALS];
+	int err;
+
+	build_handlers(true, old);
+	err = tdatfs_index_attach(tdatfs_tree_text(t), f, path, &o, res);
+	build_handlers(false, old);
+	if (err == -EINTR || build_signal) {
+		fprintf(stderr, "%s: %s: indexing interrupted\n", prog, path);
+		return -EINTR;
+	}
+	if (err && !(check_only && (err == -ENOENT || err == -EINVAL)))
+		fprintf(stderr, "%s: %s: no index: %s\n", prog, path,
+			strerror(-err));
+	return err;
+}
+
+/* The exit status for attach_index()'s error @err. */
+static int index_status(int err)
+{
+	return err == -EINTR && build_signal ? 128 + build_signal : 1;
+}
+
+/*
+ * Open a trace and its tree, with the index @want says.  Return: the
+ * tree, or NULL (said) with *@status the exit status.
+ */
+static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp,
+				     enum want_index want, int *status)
 {
 	struct tdatfs_tree *t;
 	struct stat st;
+	int err;
+
+	*status = 1;
 
 	*fp = open_trace(path);
 	if (!*fp)
@@ -72,10 +187,19 @@ static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp)
 		goto fail;
 	}
 	t = tdatfs_tree_new(*fp, &st, &text_opts);
-	if (t)
+	if (!t) {
+		fprintf(stderr, "%s: %s: cannot build the tree: %s\n", prog,
+			path, strerror(errno));
+		goto fail;
+	}
+	if (want == INDEX_NONE || index_cfg.off)
 		return t;
-	fprintf(stderr, "%s: %s: cannot build the tree: %s\n", prog, path,
-		strerror(errno));
+	err = attach_index(t, *fp, path, want == INDEX_IF_KEPT, NULL);
+	if (!err || (want == INDEX_IF_KEPT &&
+		     (err == -ENOENT || err == -EINVAL)))
+		return t;
+	*status = index_status(err);
+	tdatfs_tree_free(t);
 fail:
 	tdat_close(*fp);
 	*fp = NULL;
@@ -84,16 +208,18 @@ fail:
 
 /* open_tree() and a CHUNK-byte read buffer (the caller frees both). */
 static struct tdatfs_tree *open_tree_buf(const char *path,
-					 struct tdat_file **fp, char **buf)
+					 struct tdat_file **fp, char **buf,
+					 int *status)
 {
 	struct tdatfs_tree *t;
 
+	*status = 1;
 	*buf = malloc(CHUNK);
 	if (!*buf) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
 		return NULL;
 	}
-	t = open_tree(path, fp);
+	t = open_tree(path, fp, INDEX_IF_KEPT, status);
 	if (!t) {
 		free(*buf);
 		*buf = NULL;
@@ -165,9 +291,11 @@ static int cmd_ls(int argc, char **argv)
 		return 2;
 	}
 	path = argc - optind == 2 ? argv[optind + 1] : "/";
-	c.t = open_tree(argv[optind], &f);
+	/* Names need no index; sizes are exact only with one. */
+	c.t = open_tree(argv[optind], &f, c.lng ? INDEX_SIZES : INDEX_NONE,
+			&ret);
 	if (!c.t)
-		return 1;
+		return ret;
 	ret = tdatfs_tree_lookup(c.t, path, &ino);
 	if (ret) {
 		fprintf(stderr, "%s: %s: %s: %s\n", prog, argv[optind], path,
@@ -215,9 +343,9 @@ static int cmd_cat(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	t = open_tree_buf(argv[1], &f, &buf);
+	t = open_tree_buf(argv[1], &f, &buf, &ret);
 	if (!t)
-		return 1;
+		return ret;
 	for (i = 2; i < argc; i++) {
 		uint64_t ino, off = 0;
 		ssize_t n;
@@ -264,15 +392,15 @@ static int cmd_check(int argc, char **argv)
 	const struct tdatfs_check_opts opts = { .out = stdout };
 	struct tdatfs_tree *t;
 	struct tdat_file *f;
-	int problems;
+	int problems, ret;
 
 	if (argc != 2) {
 		usage(stderr);
 		return 2;
 	}
-	t = open_tree(argv[1], &f);
+	t = open_tree(argv[1], &f, INDEX_NONE, &ret);
 	if (!t)
-		return 1;
+		return ret;
 	problems = tdatfs_tree_check(t, &opts);
 	if (problems < 0)
 		fprintf(stderr, "%s: %s: %s\n", prog, argv[1],
@@ -282,7 +410,114 @@ static int cmd_check(int argc, char **argv)
 	return problems ? 1 : 0;
 }
 
-/* One -o argument: comma-separated tep_only, eager, max_checkpoints=N. */
+/* ---- index --------------------------------------------------------------- */
+
+/* The line of tdat index: where the index is, what was done, its size. */
+static void say_index(const struct tdatfs_index_result *r)
+{
+	if (r->loaded)
+		printf("%s: loaded", r->path);
+	else if (r->kept)
+		printf("%s: built in %.2f s", r->path, r->seconds);
+	else
+		printf("(in memory): built in %.2f s, not kept: %s",
+		       r->seconds, r->why ? r->why : "unknown");
+	printf(" (%zu texts, %" PRIu64 " bytes of text, %" PRIu64
+	       " bytes of index)\n", r->texts, r->bytes, r->file_bytes);
+}
+
+static int cmd_index(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "check", no_argument, NULL, 'c' },
+		{ "progress", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct tdatfs_index_result res = { 0 };
+	struct tdatfs_tree *t;
+	struct tdat_file *f;
+	bool check = false;
+	int opt, err, ret;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (opt == 'c') {
+			check = true;
+		} else if (opt == 'p') {
+			index_cfg.progress = TDATFS_PROGRESS_ALWAYS;
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (argc - optind != 1) {
+		usage(stderr);
+		return 2;
+	}
+	if (index_cfg.off) {
+		fprintf(stderr, "%s: index with -o noindex: nothing to do\n",
+			prog);
+		return 2;
+	}
+	t = open_tree(argv[optind], &f, INDEX_NONE, &ret);
+	if (!t)
+		return ret;
+	err = attach_index(t, f, argv[optind], check, &res);
+	if (!err) {
+		say_index(&res);
+		ret = 0;
+	} else if (check && (err == -ENOENT || err == -EINVAL)) {
+		printf("%s: no usable index: %s\n", argv[optind],
+		       res.why ? res.why : strerror(-err));
+		ret = 1;
+	} else {
+		ret = index_status(err);
+	}
+	tdatfs_index_result_release(&res);
+	tdatfs_tree_free(t);
+	tdat_close(f);
+	return ret;
+}
+
+/* -o index_dir=DIR.  Return: 0 or -errno (said). */
+static int set_index_dir(const char *dir)
+{
+	if (!*dir) {
+		fprintf(stderr, "%s: empty index_dir (want a directory)\n",
+			prog);
+		return -EINVAL;
+	}
+	free(index_cfg.dir);
+	index_cfg.dir = strdup(dir);
+	if (!index_cfg.dir) {
+		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* -o threads=N.  Return: 0 or -EINVAL (said). */
+static int set_threads(const char *arg)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || n < 1 ||
+	    n > INDEX_THREADS_MAX) {
+		fprintf(stderr, "%s: bad threads '%s' (want a number from 1 "
+			"to %d)\n", prog, arg, INDEX_THREADS_MAX);
+		return -EINVAL;
+	}
+	index_cfg.threads = n;
+	return 0;
+}
+
+/*
+ * One -o argument: comma-separated tep_only, eager, max_checkpoints=N,
+ * index_dir=DIR, noindex, threads=N.
+ */
 static int parse_opts(const char *arg, struct tdatfs_text_opts *o)
 {
 	char *copy = strdup(arg), *tok, *save = NULL;
@@ -301,6 +536,12 @@ static int parse_opts(const char *arg, struct tdatfs_text_opts *o)
 			o->tep_only = true;
 		} else if (!strcmp(tok, "eager")) {
 			o->eager = true;
+		} else if (!strcmp(tok, "noindex")) {
+			index_cfg.off = true;
+		} else if (!strncmp(tok, "index_dir=", 10)) {
+			ret = set_index_dir(tok + 10);
+		} else if (!strncmp(tok, "threads=", 8)) {
+			ret = set_threads(tok + 8);
 		} else if (!strncmp(tok, "max_checkpoints=", 16)) {
 			errno = 0;
 			n = strtoul(tok + 16, &end, 10);
@@ -320,24 +561,9 @@ static int parse_opts(const char *arg, struct tdatfs_text_opts *o)
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* The command after the global options.  Return: the exit status. */
+static int run(int argc, char **argv)
 {
-	/* -o OPTS or -oOPTS, any number of times, before the command */
-	while (argc >= 2 && !strncmp(argv[1], "-o", 2)) {
-		const char *arg = argv[1][2] ? argv[1] + 2 : argv[2];
-		int shift = argv[1][2] ? 1 : 2;
-
-		if (!arg) {
-			fprintf(stderr, "%s: -o needs an argument\n", prog);
-			usage(stderr);
-			return 2;
-		}
-		if (parse_opts(arg, &text_opts) < 0)
-			return 2;
-		argv[shift] = argv[0];
-		argc -= shift;
-		argv += shift;
-	}
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
@@ -356,7 +582,42 @@ int main(int argc, char **argv)
 		return cmd_cat(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return cmd_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "index"))
+		return cmd_index(argc - 1, argv + 1);
 	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
 	usage(stderr);
 	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	int ret = 2;
+
+	/*
+	 * -o OPTS or -oOPTS, any number of times, and --progress, before
+	 * the command
+	 */
+	while (argc >= 2 && (!strncmp(argv[1], "-o", 2) ||
+			     !strcmp(argv[1], "--progress"))) {
+		const char *arg = argv[1][2] ? argv[1] + 2 : argv[2];
+		int shift = argv[1][2] ? 1 : 2;
+
+		if (!strcmp(argv[1], "--progress")) {
+			index_cfg.progress = TDATFS_PROGRESS_ALWAYS;
+			shift = 1;
+		} else if (!arg) {
+			fprintf(stderr, "%s: -o needs an argument\n", prog);
+			usage(stderr);
+			goto out;
+		} else if (parse_opts(arg, &text_opts) < 0) {
+			goto out;
+		}
+		argv[shift] = argv[0];
+		argc -= shift;
+		argv += shift;
+	}
+	ret = run(argc, argv);
+out:
+	free(index_cfg.dir);
+	return ret;
 }
