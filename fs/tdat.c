@@ -118,10 +118,14 @@ static void build_handlers(bool on, struct sigaction *old)
 
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < BUILD_SIGNALS; i++) {
-		if (on)
-			sigaction(build_signals[i], &sa, &old[i]);
-		else
+		if (!on) {
 			sigaction(build_signals[i], &old[i], NULL);
+			continue;
+		}
+		sigaction(build_signals[i], NULL, &old[i]);
+		/* Ignored (nohup, a shell's background job): stays so. */
+		if (old[i].sa_handler != SIG_IGN)
+			sigaction(build_signals[i], &sa, NULL);
 	}
 }
 
