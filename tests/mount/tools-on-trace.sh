@@ -3,9 +3,9 @@
 # Ordinary tools on a mounted decoded `trace` file, compared with the oracle
 # (`trace-cmd report | tail -n +2` of ORACLE): tail before and after a full
 # read, cat, grep -c, wc, dd at offsets, cp + cmp, Python, two readers at
-# once; stat size 0 before the text is produced and exact after.  Then the
+# once; stat size exact before the text is produced (the index).  Then the
 # same with `-o cache_size=1M`: same bytes, and the daemon's peak RSS stays
-# bounded.
+# bounded; with `-o noindex`, size 0 until the text is produced once.
 #   tools-on-trace.sh TDAT TDATFS TRACE [ORACLE]
 here=$(dirname "$0")
 . "$here/../lib/common.sh"
@@ -33,8 +33,8 @@ check_eq() { # WHAT WANT GOT
 start_mount "$tdatfs" "$trace" "$mnt"
 t=$mnt/trace
 
-# Before the text is produced: size 0, and tail still works (it reads all).
-check_eq "stat size before the text is produced" 0 "$(stat -c %s "$t")"
+# Before the text is produced: the index's exact size, and tail works.
+check_eq "stat size before the text is produced" "$want_bytes" "$(stat -c %s "$t")"
 check_eq "tail -n 5 before a full read" "$(tail -n 5 "$tmp/want")" "$(tail -n 5 "$t")"
 
 cat "$t" > "$tmp/cat"
@@ -93,5 +93,14 @@ elif [ "$hwm" -le "$limit" ]; then
 else
 	fail "daemon peak RSS ${hwm} KiB > ${limit} KiB with cache_size=1M"
 fi
+stop_mount "$mnt"
+
+# Without the index (streaming): size 0 until produced, then exact.
+start_mount "$tdatfs" "$trace" "$mnt" -o noindex
+check_eq "noindex: stat size before the text is produced" 0 "$(stat -c %s "$t")"
+check_eq "noindex: tail -n 5 before a full read" "$(tail -n 5 "$tmp/want")" "$(tail -n 5 "$t")"
+cat "$t" > "$tmp/cat"
+same_file "noindex: cat trace" "$tmp/want" "$tmp/cat"
+check_eq "noindex: stat size once produced" "$want_bytes" "$(stat -c %s "$t")"
 stop_mount "$mnt"
 finish
