@@ -82,9 +82,19 @@ fi
 
 for m in "${modes[@]}"; do
 	# verbs and options
-	expect "$m" "tdat " ls cat check --help --version
+	expect "$m" "tdat " ls cat check index --help --version
 	expect "$m" "tdat c" cat check
+	expect "$m" "tdat -" -o --progress --help --version
 	expect "$m" "tdat ls -" -l -R
+	expect "$m" "tdat index -" --check --progress
+	expect "$m" "tdat index --check " a.dat sub
+	# -o before the verb: its names, then the verbs
+	expect "$m" "tdat -o " tep_only eager max_checkpoints= index_dir= \
+		noindex threads=
+	expect "$m" "tdat -o noindex,th" noindex,threads=
+	expect "$m" "tdat -o index_dir=s" sub
+	expect "$m" "tdat -o noindex --progress i" index
+	expect "$m" "tdat -o threads=2 ls $trace /ev" /events/
 	# TRACE: *.dat and directories; any file when no *.dat matches
 	expect "$m" "tdat ls " a.dat sub
 	expect "$m" "tdat check b" b.txt
