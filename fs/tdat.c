@@ -172,20 +172,21 @@ static int index_status(int err)
 
 /*
  * Open a trace and its tree, with the index @want says.  Return: the
- * tree, or NULL (said) with *@status the exit status.
+ * tree, or NULL (said) with *@status set to the exit status (untouched
+ * on success).
  */
 static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp,
 				     enum want_index want, int *status)
 {
 	struct tdatfs_tree *t;
 	struct stat st;
-	int err;
-
-	*status = 1;
+	int err = 0;
 
 	*fp = open_trace(path);
-	if (!*fp)
+	if (!*fp) {
+		*status = 1;
 		return NULL;
+	}
 	if (stat(path, &st)) {
 		fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
 		goto fail;
@@ -202,25 +203,28 @@ static struct tdatfs_tree *open_tree(const char *path, struct tdat_file **fp,
 	if (!err || (want == INDEX_IF_KEPT &&
 		     (err == -ENOENT || err == -EINVAL)))
 		return t;
-	*status = index_status(err);
 	tdatfs_tree_free(t);
 fail:
+	*status = err ? index_status(err) : 1;
 	tdat_close(*fp);
 	*fp = NULL;
 	return NULL;
 }
 
-/* open_tree() and a CHUNK-byte read buffer (the caller frees both). */
+/*
+ * open_tree() and a CHUNK-byte read buffer (the caller frees both);
+ * *@status as for open_tree().
+ */
 static struct tdatfs_tree *open_tree_buf(const char *path,
 					 struct tdat_file **fp, char **buf,
 					 int *status)
 {
 	struct tdatfs_tree *t;
 
-	*status = 1;
 	*buf = malloc(CHUNK);
 	if (!*buf) {
 		fprintf(stderr, "%s: %s\n", prog, strerror(ENOMEM));
+		*status = 1;
 		return NULL;
 	}
 	t = open_tree(path, fp, INDEX_IF_KEPT, status);
