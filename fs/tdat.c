@@ -130,8 +130,8 @@ static void build_handlers(bool on, struct sigaction *old)
 }
 
 /*
- * Give @t's engine its index as @want says (check_only: load a usable
- * file, else go on without one, saying nothing).  @res may be NULL.
+ * Give @t's engine its index: load or build it, or with @check_only
+ * load a usable file only (its absence is not said).  @res may be NULL.
  * Return: 0, -ENOENT or -EINVAL (check_only: no usable file), -EINTR
  * (stopped by a signal, said), or another negative errno (said).
  */
