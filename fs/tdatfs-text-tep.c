@@ -12,6 +12,7 @@
 #include "tdat.h"
 #include "tdatfs-text-bytes.h"
 #include "tdatfs-text-limits.h"
+#include "tdatfs-text-ksym.h"
 #include "tdatfs-text-tep.h"
 
 struct text_tep {
@@ -20,7 +21,7 @@ struct text_tep {
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
 	/* kallsyms, read at the first address lookup (under @lock) */
-	struct tep_handle *ksyms;
+	struct text_ksym *ksyms;
 	bool ksyms_read;
 };
 
@@ -327,16 +328,14 @@ int text_tep_parse_printk(struct text_tep *tt)
 
 /*
  * libtraceevent's function resolver: the symbol holding *@addrp, looked up
- * in a handle that holds kallsyms alone, read on the first call.  The
- * answer is the one tep_parse_kallsyms() into the main handle would give
- * (same parser, same lookup); a kallsyms that cannot be read resolves
- * nothing, the damage being reported by the parser.  Called by
- * libtraceevent, so with the lock held.
+ * in the kallsyms table read on the first call, which answers as
+ * tep_parse_kallsyms() into the main handle would (tdatfs-text-ksym.h); a
+ * kallsyms that cannot be read resolves nothing, the damage being
+ * reported by the parser.  Called by libtraceevent, so with the lock held.
  */
 static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct text_tep *tt = priv;
-	const char *name;
 
 	(void)modp;
 	if (!tt->ksyms_read) {
@@ -345,18 +344,15 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 
 		tt->ksyms_read = true;
 		if (text_tep_read_meta(tt->f, TDAT_META_KALLSYMS, &buf, &size) == 0 && buf) {
-			tt->ksyms = size ? tep_alloc() : NULL;
-			if (tt->ksyms)
-				tep_parse_kallsyms(tt->ksyms, buf);
-			free(buf);
+			if (size)
+				tt->ksyms = text_ksym_new(buf);
+			else
+				free(buf);
 		}
 	}
 	if (!tt->ksyms)
 		return NULL;
-	name = tep_find_function(tt->ksyms, *addrp);
-	if (name)
-		*addrp = tep_find_function_address(tt->ksyms, *addrp);
-	return (char *)name;
+	return (char *)text_ksym_find(tt->ksyms, *addrp, addrp);
 }
 
 /**
@@ -457,8 +453,7 @@ void text_tep_free(struct text_tep *tt)
 		pthread_mutex_unlock(&plugin_lock);
 		tep_free(tt->tep);
 	}
-	if (tt->ksyms)
-		tep_free(tt->ksyms);
+	text_ksym_free(tt->ksyms);
 	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }

@@ -4,7 +4,7 @@
  *
  * Invariants:
  *  - One struct text_tep per engine owns one tep_handle, the plugins
- *    loaded into it and a second handle holding kallsyms alone.
+ *    loaded into it and the kallsyms table (tdatfs-text-ksym.h).
  *  - libtraceevent is not thread-safe (it caches the last event looked
  *    up, sorts the cmdline table on first use, plugins keep static
  *    state), so every call into the handle after setup, by any module, is
