@@ -6,11 +6,12 @@
  * libtraceevent 1.7.1 reads each line with sscanf(), mallocs a list item
  * and a copy of each name, then sorts an array made from the list; on a
  * 120 k-line kallsyms that is a good part of a short trace's run.  Here a
- * byte scan records (address, name) pairs, the names are packed in place
- * into the text, and a radix sort orders the pairs.
+ * byte scan records (address, name) pairs, copying the names into one
+ * block, and a radix sort orders the pairs.
  */
 #include <errno.h>
-#include <stdint.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,30 +21,39 @@
 
 struct ksym_ent {
 	unsigned long long addr;
-	size_t name;			/* offset of the name in the text */
+	size_t name;			/* offset of the name in @names */
 };
 
 struct text_ksym {
-	char *text;			/* the names, each NUL-terminated */
+	char *names;			/* the names, each NUL-terminated */
 	struct ksym_ent *ent;		/* @n sorted entries, then {0, 0} */
 	size_t n;
 	struct tep_handle *tep;		/* instead, for text we do not parse */
 };
 
-static int hex_digit(unsigned char c)
-{
-	if ((unsigned int)(c - '0') < 10)
-		return c - '0';
-	c |= 0x20;
-	if ((unsigned int)(c - 'a') < 6)
-		return c - 'a' + 10;
-	return -1;
-}
+/*
+ * Byte classes: WORD for a byte of a name or module word (printable ASCII
+ * but the space), and in the low five bits a hex digit's value + 1.
+ */
+#define WORD 0x20
+#define HEX(c, v) [c] = WORD | ((v) + 1)
 
-/* A byte of a name or module word: printable ASCII but the space. */
-static bool word_byte(unsigned char c)
+static const unsigned char byte_class[256] = {
+	['!' ... '/'] = WORD,
+	HEX('0', 0), HEX('1', 1), HEX('2', 2), HEX('3', 3), HEX('4', 4),
+	HEX('5', 5), HEX('6', 6), HEX('7', 7), HEX('8', 8), HEX('9', 9),
+	[':' ... '@'] = WORD,
+	HEX('A', 10), HEX('B', 11), HEX('C', 12), HEX('D', 13), HEX('E', 14),
+	HEX('F', 15),
+	['G' ... '`'] = WORD,
+	HEX('a', 10), HEX('b', 11), HEX('c', 12), HEX('d', 13), HEX('e', 14),
+	HEX('f', 15),
+	['g' ... '~'] = WORD,
+};
+
+static inline bool word_byte(char c)
 {
-	return c > ' ' && c <= '~';
+	return byte_class[(unsigned char)c] & WORD;
 }
 
 /*
@@ -51,7 +61,7 @@ static bool word_byte(unsigned char c)
  * @p: its first byte (not '\n', not NUL)
  * @addr: set to the address
  * @type: set to the type letter
- * @name: set to where the name starts
+ * @name: where to copy the name to, NUL-terminated
  *
  * The form is the one sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") in
  * tep_parse_kallsyms() reads to the same address, type, name and module
@@ -63,36 +73,35 @@ static bool word_byte(unsigned char c)
  * the line is not in that form.
  */
 static const char *ksym_line(const char *p, unsigned long long *addr,
-			     char *type, const char **name)
+			     char *type, char *name)
 {
 	unsigned long long v = 0;
-	int digits = 0, d;
+	const char *start = p, *q;
+	unsigned int d;
 
-	while (digits < 16 && (d = hex_digit(*p)) >= 0) {
-		v = v << 4 | (unsigned int)d;
+	while ((d = byte_class[(unsigned char)*p] & 0x1f) && p - start < 16) {
+		v = v << 4 | (d - 1);
 		p++;
-		digits++;
 	}
-	if (!digits || p[0] != ' ' || !word_byte(p[1]) || p[2] != ' ')
+	if (p == start || p[0] != ' ' || !word_byte(p[1]) || p[2] != ' ')
 		return NULL;
 	*addr = v;
 	*type = p[1];
 	p += 3;
-	*name = p;
+	q = p;
 	while (word_byte(*p))
-		p++;
-	if (p == *name)
+		*name++ = *p++;
+	*name = '\0';
+	if (p == q)
 		return NULL;
 	if (*p == '\t') {
-		const char *mod;
-
 		if (p[1] != '[')
 			return NULL;
 		p += 2;
-		mod = p;
+		q = p;
 		while (word_byte(*p))
 			p++;
-		if (p == mod)
+		if (p == q)
 			return NULL;
 	}
 	return *p == '\n' || *p == '\0' ? p : NULL;
@@ -100,70 +109,44 @@ static const char *ksym_line(const char *p, unsigned long long *addr,
 
 /*
  * ksym_scan() - record the entries of kernel-written kallsyms, file order
- * @ks: table whose @text is the kallsyms and whose @ent has room for one
- *	entry per line and one more
+ * @ks: table whose @ent has room for one entry per line and one more
+ * @text: the kallsyms
+ * @names: room for every name of @text; gets them, each NUL-terminated
  *
- * Return: 0, or -EINVAL (and @ks->n meaningless) when a line is not in the
- * form ksym_line() reads.
+ * Return: the bytes of @names used, or -EINVAL (and @ks->n meaningless)
+ * when a line is not in the form ksym_line() reads.
  */
-static int ksym_scan(struct text_ksym *ks)
+static ptrdiff_t ksym_scan(struct text_ksym *ks, const char *text,
+			   char *names)
 {
-	const char *p = ks->text;
+	const char *p = text;
+	size_t used = 0;
 
 	ks->n = 0;
 	while (*p) {
 		unsigned long long addr;
-		const char *name, *end;
+		const char *end;
+		char *name = names + used;
 		char type;
 
 		if (*p == '\n') {	/* strtok_r() skips empty lines */
 			p++;
 			continue;
 		}
-		end = ksym_line(p, &addr, &type, &name);
+		end = ksym_line(p, &addr, &type, name);
 		if (!end)
 			return -EINVAL;
 		/* libtraceevent's hacks for arm's '$a' names and x86-64's
 		 * absolute per-cpu offsets */
 		if (name[0] != '$' && type != 'A' && type != 'a') {
 			ks->ent[ks->n].addr = addr;
-			ks->ent[ks->n].name = (size_t)(name - ks->text);
+			ks->ent[ks->n].name = used;
 			ks->n++;
+			used += strlen(name) + 1;
 		}
 		p = *end ? end + 1 : end;
 	}
-	return 0;
-}
-
-/*
- * ksym_pack() - move the recorded names to the front of the text
- * @ent: the entries ksym_scan() recorded, still in file order
- * @n: how many
- * @text: the text; may be moved by the final realloc()
- *
- * Each name goes to or before where it was (every line holds at least
- * "0 T " before its name), so one pass in file order never overwrites a
- * name not yet moved.  The text shrinks to the names.
- */
-static void ksym_pack(struct ksym_ent *ent, size_t n, char **text)
-{
-	char *t = *text, *shrunk;
-	size_t i, dst = 0;
-
-	for (i = 0; i < n; i++) {
-		const char *src = t + ent[i].name;
-		size_t len = 0;
-
-		while (word_byte(src[len]))
-			len++;
-		memmove(t + dst, src, len);
-		t[dst + len] = '\0';
-		ent[i].name = dst;
-		dst += len + 1;
-	}
-	shrunk = realloc(t, dst ? dst : 1);
-	if (shrunk)
-		*text = shrunk;
+	return (ptrdiff_t)used;
 }
 
 /*
@@ -171,40 +154,45 @@ static void ksym_pack(struct ksym_ent *ent, size_t n, char **text)
  * @ent: entries
  * @n: how many
  *
- * A least-significant-digit radix sort on the address bytes, skipping a
- * byte every entry shares (the top half of kernel addresses): stable, as
+ * A least-significant-digit radix sort on the address bytes, skipping the
+ * bytes every entry shares (the top half of kernel addresses): stable, as
  * glibc's merge-sorting qsort() that libtraceevent calls is.
  *
  * Return: 0 or -ENOMEM.
  */
 static int ksym_sort(struct ksym_ent *ent, size_t n)
 {
-	size_t cnt[8][256] = { { 0 } };
 	struct ksym_ent *tmp, *src = ent, *dst;
+	unsigned long long differ = 0;
 	size_t i;
 	int d, b;
 
 	if (n < 2)
 		return 0;
+	for (i = 1; i < n; i++)
+		differ |= ent[i].addr ^ ent[0].addr;
+	if (!differ)
+		return 0;
 	tmp = malloc(n * sizeof(*tmp));
 	if (!tmp)
 		return -ENOMEM;
 	dst = tmp;
-	for (i = 0; i < n; i++)
-		for (d = 0; d < 8; d++)
-			cnt[d][(ent[i].addr >> (8 * d)) & 0xff]++;
-	for (d = 0; d < 8; d++) {
-		size_t pos[256], sum = 0;
+	for (d = 0; d < 64; d += 8) {
+		size_t pos[256] = { 0 }, sum = 0;
 		struct ksym_ent *swap;
 
-		if (cnt[d][(ent[0].addr >> (8 * d)) & 0xff] == n)
+		if (!((differ >> d) & 0xff))
 			continue;
+		for (i = 0; i < n; i++)
+			pos[(src[i].addr >> d) & 0xff]++;
 		for (b = 0; b < 256; b++) {
+			size_t c = pos[b];
+
 			pos[b] = sum;
-			sum += cnt[d][b];
+			sum += c;
 		}
 		for (i = 0; i < n; i++)
-			dst[pos[(src[i].addr >> (8 * d)) & 0xff]++] = src[i];
+			dst[pos[(src[i].addr >> d) & 0xff]++] = src[i];
 		swap = src;
 		src = dst;
 		dst = swap;
@@ -217,7 +205,8 @@ static int ksym_sort(struct ksym_ent *ent, size_t n)
 
 /*
  * ksym_build() - the table from kernel-written kallsyms
- * @ks: table holding the text
+ * @ks: table to fill in
+ * @text: the kallsyms (not changed)
  *
  * libtraceevent prepends each symbol to a list, so after its stable sort
  * equal addresses stand in reverse line order: the entries are reversed
@@ -225,21 +214,27 @@ static int ksym_sort(struct ksym_ent *ent, size_t n)
  *
  * Return: 0, -EINVAL for text not in the kernel's form, or -ENOMEM.
  */
-static int ksym_build(struct text_ksym *ks)
+static int ksym_build(struct text_ksym *ks, const char *text)
 {
-	size_t lines = 1, i;
-	const char *p;
+	size_t lines = 1, len, i;
+	const char *p, *q;
+	ptrdiff_t used;
+	char *shrunk;
 	int ret;
 
-	for (p = ks->text; (p = strchr(p, '\n')); p++)
+	for (p = text; (q = strchr(p, '\n')); p = q + 1)
 		lines++;
+	len = (size_t)(p - text) + strlen(p);
 	ks->ent = malloc((lines + 1) * sizeof(*ks->ent));
-	if (!ks->ent)
+	ks->names = malloc(len + 1);
+	if (!ks->ent || !ks->names)
 		return -ENOMEM;
-	ret = ksym_scan(ks);
-	if (ret < 0)
-		return ret;
-	ksym_pack(ks->ent, ks->n, &ks->text);
+	used = ksym_scan(ks, text, ks->names);
+	if (used < 0)
+		return (int)used;
+	shrunk = realloc(ks->names, used ? (size_t)used : 1);
+	if (shrunk)
+		ks->names = shrunk;
 	for (i = 0; i < ks->n / 2; i++) {
 		struct ksym_ent e = ks->ent[i];
 
@@ -257,15 +252,14 @@ static int ksym_build(struct text_ksym *ks)
 
 /**
  * text_ksym_new() - a lookup table for a kallsyms text
- * @text: the text, malloc()ed and NUL-terminated; the table owns it from
- *	  here on, also when this fails
+ * @text: the text, NUL-terminated; not kept (the caller frees it)
  *
  * Text not in the kernel's own form is handed to tep_parse_kallsyms() on
  * a handle of the table's own instead (see the header).
  *
  * Return: the table (free with text_ksym_free()), or NULL with errno set.
  */
-struct text_ksym *text_ksym_new(char *text)
+struct text_ksym *text_ksym_new(const char *text)
 {
 	struct text_ksym *ks;
 	int ret;
@@ -276,21 +270,19 @@ struct text_ksym *text_ksym_new(char *text)
 	}
 	ks = calloc(1, sizeof(*ks));
 	if (!ks) {
-		free(text);
 		errno = ENOMEM;
 		return NULL;
 	}
-	ks->text = text;
-	ret = ksym_build(ks);
+	ret = ksym_build(ks, text);
 	if (ret == -EINVAL) {
 		free(ks->ent);
+		free(ks->names);
 		ks->ent = NULL;
+		ks->names = NULL;
 		ks->n = 0;
 		ks->tep = tep_alloc();
 		if (ks->tep)
-			tep_parse_kallsyms(ks->tep, ks->text);
-		free(ks->text);
-		ks->text = NULL;
+			tep_parse_kallsyms(ks->tep, text);
 		ret = ks->tep ? 0 : -ENOMEM;
 	}
 	if (ret < 0) {
@@ -302,7 +294,7 @@ struct text_ksym *text_ksym_new(char *text)
 }
 
 /**
- * text_ksym_free() - free a table and its text; NULL is fine
+ * text_ksym_free() - free a table; NULL is fine
  * @ks: table
  */
 void text_ksym_free(struct text_ksym *ks)
@@ -312,7 +304,7 @@ void text_ksym_free(struct text_ksym *ks)
 	if (ks->tep)
 		tep_free(ks->tep);
 	free(ks->ent);
-	free(ks->text);
+	free(ks->names);
 	free(ks);
 }
 
@@ -347,7 +339,7 @@ const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 
 		if (addr == e->addr || (addr > e->addr && addr < e[1].addr)) {
 			*start = e->addr;
-			return ks->text + e->name;
+			return ks->names + e->name;
 		}
 		if (addr < e->addr)
 			u = idx;

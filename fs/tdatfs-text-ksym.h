@@ -30,7 +30,7 @@
 
 struct text_ksym;
 
-struct text_ksym *text_ksym_new(char *text);
+struct text_ksym *text_ksym_new(const char *text);
 void text_ksym_free(struct text_ksym *ks);
 const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 			   unsigned long long *start);

@@ -346,8 +346,7 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 		if (text_tep_read_meta(tt->f, TDAT_META_KALLSYMS, &buf, &size) == 0 && buf) {
 			if (size)
 				tt->ksyms = text_ksym_new(buf);
-			else
-				free(buf);
+			free(buf);
 		}
 	}
 	if (!tt->ksyms)

@@ -181,7 +181,7 @@ static void check_text(const char *what, const char *text, int own)
 {
 	static unsigned long long addrs[40000];
 	struct tep_handle *ours = handle_new(), *ref = handle_new();
-	struct text_ksym *ks = text_ksym_new(strdup(text));
+	struct text_ksym *ks = text_ksym_new(text);
 	size_t n, i;
 	int bad = 0;
 
