@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Forge damaged index files for tests/index/damaged-index.sh.
+
+The layout it knows (fs/tdatfs-index-file.h, numbers in host order): an
+8-byte magic "tdatidx\\0", u32 format version at 8, the machine tag at 12,
+u64 length at 16, tdatfs's and libtraceevent's versions (24 bytes each) at
+24 and 48, the trace's size, mtime (ns), inode (u64 each) at 72, 80, 88,
+layout CRC and checkpoint bound (u32) at 96 and 100, the text count at 104,
+the texts from 112, and a zlib CRC32 of every byte before it at the end.
+
+  forge-index.py check FILE               exit 0 if FILE is of that layout
+  forge-index.py u32 IN OUT OFFSET DELTA  add DELTA to a u32, CRC made right
+  forge-index.py u64 IN OUT OFFSET DELTA  the same for a u64
+  forge-index.py str IN OUT OFFSET TEXT   a version string, CRC made right
+  forge-index.py flips GOOD TARGET BUDGET FULL TDAT TRACE
+      each byte of GOOD flipped (xor 0xff) in turn and written to TARGET,
+      then `TDAT index --check TRACE` must exit 1; all bytes when GOOD has
+      at most BUDGET, else every header byte, the CRC and a fixed random
+      sample.  Prints one line per offset that was not refused, and the
+      offsets (about FULL of them, spread out) the caller should check in
+      full, on the last line as "full: OFF...".
+"""
+import os
+import random
+import struct
+import subprocess
+import sys
+import zlib
+
+MAGIC = b"tdatidx\0"
+HEAD = 112
+FIELDS = [  # (offset, length, name)
+    (0, 8, "magic"), (8, 4, "format version"), (12, 4, "machine tag"),
+    (16, 8, "length"), (24, 24, "tdatfs version"),
+    (48, 24, "libtraceevent version"), (72, 8, "trace size"),
+    (80, 8, "trace mtime"), (88, 8, "trace inode"), (96, 4, "layout CRC"),
+    (100, 4, "max_checkpoints"), (104, 8, "text count"),
+]
+
+
+def field_of(off, size):
+    for at, n, name in FIELDS:
+        if at <= off < at + n:
+            return name
+    if off >= size - 4:
+        return "file CRC"
+    return "texts"
+
+
+def fix_crc(b):
+    b[-4:] = struct.pack("<I", zlib.crc32(bytes(b[:-4])) & 0xFFFFFFFF)
+
+
+def load(path):
+    with open(path, "rb") as f:
+        b = bytearray(f.read())
+    if len(b) < HEAD + 4 or b[:8] != MAGIC:
+        sys.exit("%s: not an index file of the layout this test knows" % path)
+    return b
+
+
+def save(path, b):
+    with open(path, "wb") as f:
+        f.write(b)
+
+
+def patch_int(argv, fmt):
+    b = load(argv[0])
+    off, delta = int(argv[2]), int(argv[3])
+    n = struct.calcsize(fmt)
+    (v,) = struct.unpack_from(fmt, b, off)
+    struct.pack_into(fmt, b, off, (v + delta) % (1 << (8 * n)))
+    fix_crc(b)
+    save(argv[1], b)
+
+
+def patch_str(argv):
+    b = load(argv[0])
+    off, text = int(argv[2]), argv[3].encode()[:23]
+    b[off:off + 24] = text + b"\0" * (24 - len(text))
+    fix_crc(b)
+    save(argv[1], b)
+
+
+def flips(argv):
+    good_path, target, budget, full, tdat, trace = argv
+    budget, full = int(budget), int(full)
+    with open(good_path, "rb") as f:
+        good = f.read()
+    size = len(good)
+    if size <= budget:
+        offs = list(range(size))
+    else:
+        head = set(range(min(HEAD, size))) | set(range(size - 4, size))
+        rest = [o for o in range(size) if o not in head]
+        rng = random.Random(11)
+        offs = sorted(head | set(rng.sample(rest, max(0, budget - len(head)))))
+    bad = 0
+    for off in offs:
+        b = bytearray(good)
+        b[off] ^= 0xFF
+        with open(target, "wb") as f:
+            f.write(b)
+        r = subprocess.run([tdat, "index", "--check", trace],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if r.returncode != 1:
+            bad += 1
+            if bad <= 20:
+                err = r.stderr.decode(errors="replace").strip().splitlines()
+                print("byte %d of %d (%s) flipped: tdat index --check exit %d%s"
+                      % (off, size, field_of(off, size), r.returncode,
+                         (": " + err[-1]) if err else ""))
+    with open(target, "wb") as f:
+        f.write(good)
+    if bad > 20:
+        print("... and %d more offsets not refused" % (bad - 20))
+    step = max(1, len(offs) // max(1, full))
+    sample = sorted(set(offs[::step]) | {0, 8, 16, 80, size // 2, size - 1})
+    print("tested %d of %d bytes" % (len(offs), size))
+    print("full: " + " ".join(str(o) for o in sample if o < size))
+    return 1 if bad else 0
+
+
+def main():
+    cmd, argv = sys.argv[1], sys.argv[2:]
+    if cmd == "check":
+        load(argv[0])
+    elif cmd == "u32":
+        patch_int(argv, "<I")
+    elif cmd == "u64":
+        patch_int(argv, "<Q")
+    elif cmd == "str":
+        patch_str(argv)
+    elif cmd == "flip":
+        b = bytearray(open(argv[0], "rb").read())
+        b[int(argv[2])] ^= 0xFF
+        save(argv[1], b)
+    elif cmd == "flips":
+        return flips(argv)
+    else:
+        sys.exit("unknown command " + cmd)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

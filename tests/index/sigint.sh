@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Ctrl-C during an index build (tdatfs(1): the index): tdatfs -f
+# on one thread with a new index_dir, SIGINT once the progress line
+# ("tdatfs: TRACE: indexing: P% of N pages, X MB/s, S s left") is on
+# stderr: it exits non-zero, nothing is mounted, and no file (no temporary
+# either) is left in the index_dir.
+#   sigint.sh TDAT TDATFS BIG_TRACE
+# Skipped (77) where BIG_TRACE or /dev/fuse is missing.
+here=$(dirname "$0")
+. "$here/../lib/common.sh"
+. "$here/../lib/mount.sh"
+. "$here/lib.sh"
+
+tdat=$1
+tdatfs=$2
+trace=$3
+name=$(basename "$trace")
+if [ ! -e "$trace" ]; then
+	echo "SKIP: $trace is missing" >&2
+	exit 77
+fi
+need_fuse
+index_setup
+idx=$tmp/idx
+
+# Job control: a script's background job would otherwise ignore SIGINT.
+set -m
+"$tdatfs" -f -o threads=1 -o index_dir="$idx" "$trace" "$mnt" 2> "$tmp/log" &
+daemon_pid=$!
+set +m
+seen=
+t0=$(date +%s.%N)
+for _ in $(seq 1 600); do
+	if grep -q 'indexing: [0-9]*% of [0-9]* pages' "$tmp/log"; then
+		seen=1
+		break
+	fi
+	mountpoint -q "$mnt" && break
+	kill -0 "$daemon_pid" 2>/dev/null || break
+	sleep 0.05
+done
+waited=$(echo "$(date +%s.%N) - $t0" | bc)
+if [ -n "$seen" ]; then
+	ok
+elif mountpoint -q "$mnt"; then
+	fail "$name: the index was built (mount ready) after $waited s before a progress line appeared"
+elif ! kill -0 "$daemon_pid" 2>/dev/null; then
+	fail "$name: tdatfs ended before a progress line appeared"
+else
+	fail "$name: no progress line after $waited s of building"
+fi
+echo "progress line after $waited s: $(grep -m 1 'indexing:' "$tmp/log" || echo none)"
+kill -INT "$daemon_pid" 2>/dev/null || true
+rc=0
+for _ in $(seq 1 400); do
+	kill -0 "$daemon_pid" 2>/dev/null || break
+	sleep 0.05
+done
+if kill -0 "$daemon_pid" 2>/dev/null; then
+	fail "$name: tdatfs still runs 20 s after SIGINT"
+	kill -KILL "$daemon_pid" 2>/dev/null || true
+fi
+wait "$daemon_pid" || rc=$?
+daemon_pid=
+if [ "$rc" -ne 0 ]; then ok; else
+	fail "$name: SIGINT during the build: exit status 0, want non-zero"
+fi
+if mountpoint -q "$mnt"; then
+	fail "$name: SIGINT during the build: something is mounted on $mnt"
+	fusermount3 -u "$mnt" || true
+else
+	ok
+fi
+left=$(index_files "$idx")
+if [ -z "$left" ]; then ok; else
+	fail "$name: SIGINT during the build left files in the index_dir: $left"
+fi
+echo "exit status $rc; tdatfs's stderr:"
+sed 's/^/  | /' "$tmp/log"
+finish

@@ -1,0 +1,243 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Tools that trust st_size (tdatfs(1): the index), on a fresh
+# mount with a new index directory.  The oracle is the streaming mode,
+# `tdat -o noindex cat` (itself compared with trace-cmd by other suites).
+#  - Before any read, every regular file's `stat -c %s` is the number of
+#    bytes the oracle gives for it.  Every decoded text (trace, report,
+#    fields.tsv, errors), every file the streaming mode lists with size 0
+#    and every 37th other file is counted with its own `tdat cat`; for the
+#    other files the oracle's size is `tdat -o noindex ls -l`'s (exact for
+#    files that are not decoded text), and the sum of all must be the
+#    length of the oracle's bytes of every file.
+#  - Then each tool on a new daemon that loads the index the first one
+#    built (each text unread in it before the tool): tar of the whole mount
+#    extracted, `rsync -a` and `cp -r` of the whole mount (every file's size
+#    and all bytes compared), and for each text `cmp -s` (GNU cmp compares
+#    sizes first), `du -b`, Python shutil.copyfile and a Python mmap.
+#   tools.sh TDAT TDATFS TRACE
+# Skipped (77) only where TRACE (a public trace) or /dev/fuse is missing.
+here=$(dirname "$0")
+. "$here/../lib/common.sh"
+. "$here/../lib/mount.sh"
+. "$here/lib.sh"
+
+tdat=$1
+tdatfs=$2
+trace=$3
+name=$(basename "$trace")
+if [ ! -e "$trace" ]; then
+	echo "SKIP: $trace is missing" >&2
+	exit 77
+fi
+need_fuse
+index_setup
+idx=$tmp/idx
+
+# ---- the oracle ----------------------------------------------------------
+
+"$tdat" -o noindex ls -lR "$trace" / > "$tmp/ls"
+sed -nE 's/^- +([0-9]+) (.*)$/\2\t\1/p' "$tmp/ls" > "$tmp/ls-sizes"
+cut -f 1 "$tmp/ls-sizes" > "$tmp/files"
+[ -s "$tmp/files" ] || { fail "$name: tdat -o noindex ls -lR lists no file"; finish; }
+texts_of "$tmp/files" > "$tmp/texts"
+# PATH<TAB>SIZE, the oracle's size of every file
+n=0
+while IFS=$'\t' read -r f lsize; do
+	n=$((n + 1))
+	case "/$f" in
+	*/trace|*/report|*/fields.tsv|*/errors) own=1 ;;
+	*) own=$(( lsize == 0 || n % 37 == 0 )) ;;
+	esac
+	if [ "$own" = 1 ]; then
+		got=$(oracle "$trace" "/$f" | wc -c)
+		if [ "$lsize" != 0 ] && [ "$got" != "$lsize" ]; then
+			fail "$name: /$f: tdat -o noindex ls -l says $lsize bytes, its cat $got (the oracle disagrees with itself)"
+		fi
+		lsize=$got
+	fi
+	printf '%s\t%s\n' "$f" "$lsize"
+done < "$tmp/ls-sizes" > "$tmp/want-sizes"
+# All bytes, every file in the list's order (xargs may split the list:
+# the bytes are concatenated either way).
+sed 's|^|/|' "$tmp/files" | tr '\n' '\0' |
+	xargs -0 "$tdat" -o noindex cat "$trace" > "$tmp/all.want"
+sum=$(awk -F'\t' '{ s += $2 } END { print s + 0 }' "$tmp/want-sizes")
+total=$(stat -c %s "$tmp/all.want")
+if [ "$sum" = "$total" ]; then ok; else
+	fail "$name: the oracle's sizes add up to $sum bytes, its bytes of all files are $total"
+fi
+# The texts' own bytes, for the tools on one file.
+mkdir "$tmp/want"
+while IFS= read -r f; do
+	oracle "$trace" "/$f" > "$tmp/want/${f//\//%}"
+done < "$tmp/texts"
+echo "$name: $(wc -l < "$tmp/files") files, $(wc -l < "$tmp/texts") texts, $total bytes"
+
+# sizes_of DIR: PATH<TAB>SIZE of every regular file under DIR, by stat
+sizes_of() {
+	(cd "$1" && find . -type f -printf '%P\0' | xargs -0 -r stat --printf '%n\t%s\n')
+}
+
+# compare_sizes WHAT GOT: GOT (PATH<TAB>SIZE) against the oracle's sizes;
+# one failure naming the first few files that differ or are missing
+compare_sizes() {
+	local what=$1 got=$2 bad
+	bad=$(awk -F'\t' 'NR == FNR { want[$1] = $2; next }
+		{ seen[$1] = 1
+		  if (!($1 in want)) print "  /" $1 ": not in the oracle tree"
+		  else if (want[$1] != $2) print "  /" $1 ": " $2 " bytes, oracle " want[$1] }
+		END { for (f in want) if (!(f in seen)) print "  /" f ": missing" }' \
+		"$tmp/want-sizes" "$got" | LC_ALL=C sort)
+	if [ -z "$bad" ]; then
+		ok
+	else
+		fail "$name: $what: $(wc -l <<<"$bad") files differ in size from the oracle:"
+		head -n 12 <<<"$bad" >&2
+	fi
+}
+
+# compare_tree WHAT DIR: every file's size and all bytes of a copy
+compare_tree() {
+	local what=$1 dir=$2
+	sizes_of "$dir" > "$tmp/tree-sizes"
+	compare_sizes "$what: file sizes" "$tmp/tree-sizes"
+	(cd "$dir" && tr '\n' '\0' < "$tmp/files" | xargs -0 cat) > "$tmp/all.got" 2>"$tmp/cat.err" || true
+	if cmp -s "$tmp/all.want" "$tmp/all.got"; then ok; else
+		local at
+		at=$({ cmp "$tmp/all.want" "$tmp/all.got" 2>/dev/null || true; } | sed -nE 's/.* byte ([0-9]+).*/\1/p')
+		fail "$name: $what: the bytes differ from the oracle's from byte ${at:-?} of all files on," \
+			"in $(awk -F'\t' -v at="${at:-0}" '{ if (at <= s + $2) { print "/" $1 " at byte " at - s - 1; exit } s += $2 }' \
+				"$tmp/want-sizes")"
+	fi
+}
+
+# ---- the first mount: it builds the index; no file read yet ---------------
+
+mount_log "$trace" "$mnt" "$tmp/log1" -o index_dir="$idx"
+sizes_of "$mnt" > "$tmp/mount-sizes"
+compare_sizes "stat -c %s before any read, fresh mount (index built)" "$tmp/mount-sizes"
+umount_log "$mnt"
+if grep -q 'index built' "$tmp/log1"; then ok; else
+	fail "$name: the first mount (a new index_dir) does not say 'index built'"
+	show_log "tdatfs's stderr" "$tmp/log1"
+fi
+
+# each_text CMD: run CMD PATH WANTFILE for every text
+each_text() {
+	local f
+	while IFS= read -r f; do
+		"$@" "$f" "$tmp/want/${f//\//%}"
+	done < "$tmp/texts"
+}
+
+# ---- the tools, each on a new daemon that loads the index ------------------
+
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+rc=0
+tar cf "$tmp/all.tar" -C "$mnt" . 2>"$tmp/tar.err" || rc=$?
+umount_log "$mnt"
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/tar.err" ]; then ok; else
+	fail "$name: tar cf of the mount: status $rc: $(head -c 400 "$tmp/tar.err")"
+fi
+mkdir "$tmp/tar"
+tar xf "$tmp/all.tar" -C "$tmp/tar"
+compare_tree "tar cf of the mount, extracted" "$tmp/tar"
+rm -rf "$tmp/all.tar"
+chmod -R u+w "$tmp/tar"
+rm -rf "$tmp/tar"
+
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+rc=0
+rsync -a "$mnt/" "$tmp/rsync/" 2>"$tmp/rsync.err" || rc=$?
+umount_log "$mnt"
+if [ "$rc" -eq 0 ]; then ok; else
+	fail "$name: rsync -a of the mount: status $rc: $(head -c 400 "$tmp/rsync.err")"
+fi
+compare_tree "rsync -a of the mount" "$tmp/rsync"
+chmod -R u+w "$tmp/rsync"
+rm -rf "$tmp/rsync"
+
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+rc=0
+cp -r "$mnt" "$tmp/cp" 2>"$tmp/cp.err" || rc=$?
+umount_log "$mnt"
+if [ "$rc" -eq 0 ]; then ok; else
+	fail "$name: cp -r of the mount: status $rc: $(head -c 400 "$tmp/cp.err")"
+fi
+compare_tree "cp -r of the mount" "$tmp/cp"
+chmod -R u+w "$tmp/cp"
+rm -rf "$tmp/cp"
+
+# cmp -s: equal sizes first, then the bytes; each text's first read.
+cmp_s() { # PATH WANT
+	if cmp -s "$mnt/$1" "$2"; then ok; else
+		fail "$name: cmp -s /$1 (first read, index loaded) says it differs from the oracle" \
+			"(stat size $(stat -c %s "$mnt/$1"), oracle $(stat -c %s "$2"))"
+	fi
+}
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+each_text cmp_s
+umount_log "$mnt"
+
+# du -b (no read), then Python's mmap of each text, on one daemon.
+du_b() { # PATH WANT
+	local got want
+	got=$({ du -b "$mnt/$1" 2>&1 || true; } | cut -f 1)
+	want=$(stat -c %s "$2")
+	if [ "$got" = "$want" ]; then ok; else
+		fail "$name: du -b /$1: $got, oracle $want bytes"
+	fi
+}
+py_mmap() { # PATH WANT
+	local rc=0
+	python3 - "$mnt/$1" "$tmp/mmap.out" 2>"$tmp/py.err" <<-'EOF' || rc=$?
+	import mmap, os, sys
+	with open(sys.argv[1], "rb") as f, open(sys.argv[2], "wb") as out:
+	    if os.fstat(f.fileno()).st_size == 0:
+	        sys.exit(3)
+	    with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+	        out.write(m[:])
+	EOF
+	if [ "$rc" -eq 3 ] && [ ! -s "$2" ]; then
+		ok # an empty text: nothing to map, and none expected
+	elif [ "$rc" -eq 3 ]; then
+		fail "$name: Python mmap of /$1: stat size 0 (an empty file cannot be mapped), oracle $(stat -c %s "$2") bytes"
+	elif [ "$rc" -ne 0 ]; then
+		fail "$name: Python mmap of /$1: status $rc: $(tail -n 1 "$tmp/py.err")"
+	else
+		same_file "$name: Python mmap of /$1" "$2" "$tmp/mmap.out"
+	fi
+}
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+each_text du_b
+each_text py_mmap
+umount_log "$mnt"
+
+# Python shutil.copyfile (sendfile sized by st_size), and cp of one file.
+py_copyfile() { # PATH WANT
+	local rc=0
+	python3 -c 'import shutil, sys; shutil.copyfile(sys.argv[1], sys.argv[2])' \
+		"$mnt/$1" "$tmp/copyfile.out" 2>"$tmp/py.err" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		fail "$name: Python shutil.copyfile of /$1: status $rc: $(tail -n 1 "$tmp/py.err")"
+	else
+		same_file "$name: Python shutil.copyfile of /$1" "$2" "$tmp/copyfile.out"
+	fi
+}
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+each_text py_copyfile
+umount_log "$mnt"
+
+cp_one() { # PATH WANT
+	rm -f "$tmp/cp.out"
+	if cp "$mnt/$1" "$tmp/cp.out"; then
+		same_file "$name: cp /$1" "$2" "$tmp/cp.out"
+	else
+		fail "$name: cp /$1 failed"
+	fi
+}
+mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+each_text cp_one
+umount_log "$mnt"
+finish
