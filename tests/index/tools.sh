@@ -11,7 +11,8 @@
 #    files that are not decoded text), and the sum of all must be the
 #    length of the oracle's bytes of every file.
 #  - Then each tool on a new daemon that loads the index the first one
-#    built (each text unread in it before the tool): tar of the whole mount
+#    built (its -f line says "index loaded from", not built; each text
+#    unread in it before the tool): tar of the whole mount
 #    extracted, `rsync -a` and `cp -r` of the whole mount (every file's size
 #    and all bytes compared), and for each text `cmp -s` (GNU cmp compares
 #    sizes first), `du -b`, Python shutil.copyfile and a Python mmap.
@@ -133,10 +134,23 @@ each_text() {
 
 # ---- the tools, each on a new daemon that loads the index ------------------
 
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+# tool_mount, tool_umount: a new daemon on $idx; it must have loaded the
+# index the first one built (no second build)
+tool_mount() {
+	mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+}
+tool_umount() {
+	umount_log "$mnt"
+	if grep -q 'index loaded from' "$tmp/log" && ! grep -q 'index built' "$tmp/log"; then ok; else
+		fail "$name: a later mount did not load the index the first one built"
+		show_log "tdatfs's stderr" "$tmp/log"
+	fi
+}
+
+tool_mount
 rc=0
 tar cf "$tmp/all.tar" -C "$mnt" . 2>"$tmp/tar.err" || rc=$?
-umount_log "$mnt"
+tool_umount
 if [ "$rc" -eq 0 ] && [ ! -s "$tmp/tar.err" ]; then ok; else
 	fail "$name: tar cf of the mount: status $rc: $(head -c 400 "$tmp/tar.err")"
 fi
@@ -147,10 +161,10 @@ rm -rf "$tmp/all.tar"
 chmod -R u+w "$tmp/tar"
 rm -rf "$tmp/tar"
 
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+tool_mount
 rc=0
 rsync -a "$mnt/" "$tmp/rsync/" 2>"$tmp/rsync.err" || rc=$?
-umount_log "$mnt"
+tool_umount
 if [ "$rc" -eq 0 ]; then ok; else
 	fail "$name: rsync -a of the mount: status $rc: $(head -c 400 "$tmp/rsync.err")"
 fi
@@ -158,10 +172,10 @@ compare_tree "rsync -a of the mount" "$tmp/rsync"
 chmod -R u+w "$tmp/rsync"
 rm -rf "$tmp/rsync"
 
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+tool_mount
 rc=0
 cp -r "$mnt" "$tmp/cp" 2>"$tmp/cp.err" || rc=$?
-umount_log "$mnt"
+tool_umount
 if [ "$rc" -eq 0 ]; then ok; else
 	fail "$name: cp -r of the mount: status $rc: $(head -c 400 "$tmp/cp.err")"
 fi
@@ -176,9 +190,9 @@ cmp_s() { # PATH WANT
 			"(stat size $(stat -c %s "$mnt/$1"), oracle $(stat -c %s "$2"))"
 	fi
 }
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+tool_mount
 each_text cmp_s
-umount_log "$mnt"
+tool_umount
 
 # du -b (no read), then Python's mmap of each text, on one daemon.
 du_b() { # PATH WANT
@@ -209,10 +223,10 @@ py_mmap() { # PATH WANT
 		same_file "$name: Python mmap of /$1" "$2" "$tmp/mmap.out"
 	fi
 }
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+tool_mount
 each_text du_b
 each_text py_mmap
-umount_log "$mnt"
+tool_umount
 
 # Python shutil.copyfile (sendfile sized by st_size), and cp of one file.
 py_copyfile() { # PATH WANT
@@ -225,9 +239,9 @@ py_copyfile() { # PATH WANT
 		same_file "$name: Python shutil.copyfile of /$1" "$2" "$tmp/copyfile.out"
 	fi
 }
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+tool_mount
 each_text py_copyfile
-umount_log "$mnt"
+tool_umount
 
 cp_one() { # PATH WANT
 	rm -f "$tmp/cp.out"
@@ -237,7 +251,7 @@ cp_one() { # PATH WANT
 		fail "$name: cp /$1 failed"
 	fi
 }
-mount_log "$trace" "$mnt" "$tmp/log" -o index_dir="$idx"
+tool_mount
 each_text cp_one
-umount_log "$mnt"
+tool_umount
 finish
