@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A damaged index never gives other bytes (tdatfs(1): the index).
+# A damaged index never gives other bytes (tdatfs(1) INDEX).
 # An index of TRACE is built with `tdat index`, then damaged in one way of
 # each class below.  For each damaged file in place:
 #  - `tdat index --check TRACE` refuses it: exit 1;

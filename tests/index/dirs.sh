@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Where the index goes, when it cannot go there, and two mounts at once
-# (tdatfs(1): the index):
+# (tdatfs(1) INDEX):
 #  - an index_dir that cannot be written (under a regular file, so that it
 #    holds for root too; and a directory made immutable with chattr +i,
 #    where the file system allows it; and, as root, a read-only directory

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Helpers of the index tests (tdatfs(1): the index).  Source after
+# Helpers of the index tests (tdatfs(1) INDEX).  Source after
 # ../lib/common.sh and ../lib/mount.sh.
 #
 # Every test works in its own temporary directory: XDG_CACHE_HOME points

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# `-o noindex` keeps the streaming mode (tdatfs(1): the index):
+# `-o noindex` keeps the streaming mode (tdatfs(1) INDEX):
 # every decoded text has stat size 0 until it has been read to its end,
 # a read gives the oracle's bytes, and afterwards the size is exact; files
 # that are not decoded text have their exact size at once; no index file

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A remount does not rebuild the index (tdatfs(1): the index):
+# A remount does not rebuild the index (tdatfs(1) INDEX):
 #  - the first mount with a new index_dir says "index built ..., kept in
 #    PATH" and leaves one file there (no temporary);
 #  - the second says "index loaded from PATH", leaves that file as it was

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Ctrl-C during an index build (tdatfs(1): the index): tdatfs -f
+# Ctrl-C during an index build (tdatfs(1) INDEX): tdatfs -f
 # on one thread with a new index_dir, SIGINT once the progress line
 # ("tdatfs: TRACE: indexing: P% of N pages, X MB/s, S s left") is on
 # stderr: it exits non-zero, nothing is mounted, and no file (no temporary

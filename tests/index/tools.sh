@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Tools that trust st_size (tdatfs(1): the index), on a fresh
+# Tools that trust st_size (tdatfs(1) INDEX), on a fresh
 # mount with a new index directory.  The oracle is the streaming mode,
 # `tdat -o noindex cat` (itself compared with trace-cmd by other suites).
 #  - Before any read, every regular file's `stat -c %s` is the number of
