@@ -3,8 +3,9 @@
 # Ctrl-C during an index build (tdatfs(1) INDEX): tdatfs -f
 # on one thread with a new index_dir, SIGINT once the progress line
 # ("tdatfs: TRACE: indexing: P% of N pages, X MB/s, S s left") is on
-# stderr: it exits non-zero, nothing is mounted, and no file (no temporary
-# either) is left in the index_dir.
+# stderr: it exits 130 (128 + SIGINT) saying "indexing interrupted;
+# nothing mounted", nothing is mounted, and no file (no temporary either)
+# is left in the index_dir.  Then the same for `tdat --progress index`.
 #   sigint.sh TDAT TDATFS BIG_TRACE
 # Skipped (77) where BIG_TRACE or /dev/fuse is missing.
 here=$(dirname "$0")
@@ -63,8 +64,12 @@ if kill -0 "$daemon_pid" 2>/dev/null; then
 fi
 wait "$daemon_pid" || rc=$?
 daemon_pid=
-if [ "$rc" -ne 0 ]; then ok; else
-	fail "$name: SIGINT during the build: exit status 0, want non-zero"
+# 128 + SIGINT, as the man page says (EXIT STATUS).
+if [ "$rc" -eq 130 ]; then ok; else
+	fail "$name: SIGINT during the build: exit status $rc, want 130"
+fi
+if grep -q ': indexing interrupted; nothing mounted$' "$tmp/log"; then ok; else
+	fail "$name: SIGINT during the build: no 'tdatfs: TRACE: indexing interrupted; nothing mounted' line"
 fi
 if mountpoint -q "$mnt"; then
 	fail "$name: SIGINT during the build: something is mounted on $mnt"
@@ -78,4 +83,27 @@ if [ -z "$left" ]; then ok; else
 fi
 echo "exit status $rc; tdatfs's stderr:"
 sed 's/^/  | /' "$tmp/log"
+
+# The same for `tdat index` (--progress: the line also when stderr is no
+# terminal): exit 130, no file left.
+idx2=$tmp/idx2
+set -m
+"$tdat" -o threads=1 -o index_dir="$idx2" --progress index "$trace" > "$tmp/out" 2> "$tmp/log2" &
+pid=$!
+set +m
+seen=
+for _ in $(seq 1 600); do
+	grep -q 'indexing: [0-9]*% of [0-9]* pages' "$tmp/log2" && { seen=1; break; }
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
+[ -n "$seen" ] && ok || fail "$name: tdat --progress index: no progress line before it ended or in 30 s"
+kill -INT "$pid" 2>/dev/null || true
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 130 ] && ok || fail "$name: tdat index stopped by SIGINT: exit status $rc, want 130"
+left=$(index_files "$idx2")
+[ -z "$left" ] && ok || fail "$name: tdat index stopped by SIGINT left files: $left"
+echo "tdat index: exit status $rc; its stderr:"
+sed 's/^/  | /' "$tmp/log2"
 finish
