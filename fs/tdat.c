@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +17,7 @@
 #include "tdat-config.h"
 #include "tdat.h"
 #include "tdatfs-index.h"
+#include "tdatfs-progress.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
@@ -93,41 +93,10 @@ static struct tdat_file *open_trace(const char *path)
 	return f;
 }
 
-/* Set by stop_build(), polled by an index build. */
+/* Set by a signal during an index build, which polls it. */
 static _Atomic bool build_cancel;
-static volatile sig_atomic_t build_signal;
-
-static void stop_build(int sig)
-{
-	build_signal = sig;
-	atomic_store(&build_cancel, true);
-}
-
-static const int build_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define BUILD_SIGNALS	(sizeof(build_signals) / sizeof(build_signals[0]))
-
-/*
- * @on: catch build_signals[] with stop_build(), so that a build stopped
- * by one leaves no file behind; else put the actions in @old back.
- */
-static void build_handlers(bool on, struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = stop_build,
-				.sa_flags = SA_RESTART };
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < BUILD_SIGNALS; i++) {
-		if (!on) {
-			sigaction(build_signals[i], &old[i], NULL);
-			continue;
-		}
-		sigaction(build_signals[i], NULL, &old[i]);
-		/* Ignored (nohup, a shell's background job): stays so. */
-		if (old[i].sa_handler != SIG_IGN)
-			sigaction(build_signals[i], &sa, NULL);
-	}
-}
+/* The signal that stopped a build, 0: none. */
+static int build_signal;
 
 /*
  * Give @t's engine its index: load or build it, or with @check_only
@@ -148,12 +117,14 @@ static int attach_index(struct tdatfs_tree *t, struct tdat_file *f,
 		.text_opts = &text_opts,
 		.cancel = &build_cancel,
 	};
-	struct sigaction old[BUILD_SIGNALS];
-	int err;
+	int err, sig;
 
-	build_handlers(true, old);
+	/* A build stopped by a signal leaves no file behind. */
+	tdatfs_progress_stop_on_signals(&build_cancel);
 	err = tdatfs_index_attach(tdatfs_tree_text(t), f, path, &o, res);
-	build_handlers(false, old);
+	sig = tdatfs_progress_restore();
+	if (sig)
+		build_signal = sig;
 	if (err == -EINTR || build_signal) {
 		fprintf(stderr, "%s: %s: indexing interrupted\n", prog, path);
 		return -EINTR;

@@ -15,12 +15,10 @@
 
 #include "tdat.h"
 #include "tdatfs-index-build.h"
+#include "tdatfs-progress.h"
 #include "tdatfs-text.h"
 
 #define WATCH_NS	50000000L	/* the watcher polls cancel this often */
-#define SHOW_AFTER	1.0		/* seconds of building before a line */
-#define TTY_EVERY	0.2		/* seconds between updates on a terminal */
-#define PLAIN_EVERY	2.0		/* and between plain lines */
 
 struct job {
 	struct tdatfs_text_key key;
@@ -44,22 +42,6 @@ struct build {
 	int err;			/* the first failure, under @lock */
 	size_t err_job;
 };
-
-struct progress {
-	const char *prog, *trace;
-	bool on, tty, shown;
-	double start, next;
-	int width;			/* of the last line on a terminal */
-	uint64_t total, page_size;
-};
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* ---- workers ------------------------------------------------------------ */
 
@@ -119,33 +101,6 @@ static void *worker(void *arg)
 
 /* ---- the progress line -------------------------------------------------- */
 
-static void progress_show(struct progress *p, uint64_t done, double t, bool last)
-{
-	double secs = t - p->start, mbs = (double)(done * p->page_size) / 1e6 / secs;
-	char line[200], left[48] = "";
-	int len;
-
-	if (done && done < p->total)
-		snprintf(left, sizeof(left), ", %.0f s left",
-			 secs * (double)(p->total - done) / (double)done);
-	len = snprintf(line, sizeof(line), "%s: %s: indexing: %u%% of %llu pages, %.1f MB/s%s",
-		       p->prog, p->trace, (unsigned int)(done * 100 / p->total),
-		       (unsigned long long)p->total, mbs, left);
-	if (len < 0)
-		return;
-	if (p->tty) {
-		/* Spaces over what a longer line left, then back. */
-		fprintf(stderr, "\r%s%*s%s", line, p->width > len ? p->width - len : 0, "",
-			last ? "\n" : "");
-		p->width = len;
-	} else {
-		fprintf(stderr, "%s\n", line);
-	}
-	fflush(stderr);
-	p->shown = true;
-	p->next = t + (p->tty ? TTY_EVERY : PLAIN_EVERY);
-}
-
 static uint64_t pages_done(struct build *b)
 {
 	uint64_t sum = 0;
@@ -155,37 +110,24 @@ static uint64_t pages_done(struct build *b)
 	return sum;
 }
 
-static void progress_tick(struct progress *p, struct build *b)
+/* The line the options ask for, or NULL: none (or no memory for one). */
+static struct tdatfs_progress *progress_start(const char *trace,
+					      const struct tdatfs_index_opts *o,
+					      struct tdat_file *f, uint64_t total)
 {
-	double t;
+	const struct tdatfs_progress_opts po = {
+		.prog = o->prog ? o->prog : "tdatfs",
+		.trace = trace,
+		.what = "indexing",
+		.unit = "pages",
+		.unit_bytes = tdat_page_size(f),
+		.total = total,
+		.always = o->progress == TDATFS_PROGRESS_ALWAYS,
+	};
 
-	if (!p->on)
-		return;
-	t = now_s();
-	if (t - p->start >= SHOW_AFTER && t >= p->next)
-		progress_show(p, pages_done(b), t, false);
-}
-
-/* A line left on a terminal is finished with its last figures. */
-static void progress_end(struct progress *p, struct build *b)
-{
-	if (p->on && p->shown && p->tty)
-		progress_show(p, pages_done(b), now_s(), true);
-}
-
-static void progress_init(struct progress *p, const char *trace,
-			  const struct tdatfs_index_opts *o, struct tdat_file *f,
-			  uint64_t total)
-{
-	memset(p, 0, sizeof(*p));
-	p->prog = o->prog ? o->prog : "tdatfs";
-	p->trace = trace;
-	p->tty = isatty(STDERR_FILENO);
-	p->on = total && (o->progress == TDATFS_PROGRESS_ALWAYS ||
-			  (o->progress == TDATFS_PROGRESS_TTY && p->tty));
-	p->total = total;
-	p->page_size = tdat_page_size(f);
-	p->start = now_s();
+	if (o->progress == TDATFS_PROGRESS_NEVER)
+		return NULL;
+	return tdatfs_progress_new(&po);
 }
 
 /* ---- the build ---------------------------------------------------------- */
@@ -230,7 +172,7 @@ static unsigned int thread_count(const struct tdatfs_index_opts *o, size_t n)
 }
 
 /* Wait for the workers, polling cancel and showing progress meanwhile. */
-static void watch(struct build *b, struct progress *p, const _Atomic bool *cancel)
+static void watch(struct build *b, struct tdatfs_progress *p, const _Atomic bool *cancel)
 {
 	struct timespec until;
 
@@ -246,7 +188,8 @@ static void watch(struct build *b, struct progress *p, const _Atomic bool *cance
 		pthread_mutex_unlock(&b->lock);
 		if (cancel && atomic_load(cancel))
 			atomic_store(&b->stop, true);
-		progress_tick(p, b);
+		if (p)
+			tdatfs_progress_update(p, pages_done(b));
 		pthread_mutex_lock(&b->lock);
 	}
 	pthread_mutex_unlock(&b->lock);
@@ -354,7 +297,7 @@ int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 {
 	const char *prog = o->prog ? o->prog : "tdatfs";
 	unsigned int want = thread_count(o, n), k;
-	struct progress p;
+	struct tdatfs_progress *p;
 	struct build b;
 	pthread_t *tids;
 	uint64_t total = 0;
@@ -373,17 +316,19 @@ int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 		return -ENOMEM;
 	}
 	b.n = n;
-	progress_init(&p, trace, o, f, total);
+	p = progress_start(trace, o, f, total);
 	k = start_workers(&b, tids, want, &r);
 	if (!k) {
 		fprintf(stderr, "%s: %s: cannot start a thread to index: %s\n", prog,
 			trace, strerror(r));
 		b.stop = true;
 	}
-	watch(&b, &p, o->cancel);
+	watch(&b, p, o->cancel);
 	for (unsigned int i = 0; i < k; i++)
 		pthread_join(tids[i], NULL);
-	progress_end(&p, &b);
+	if (p)
+		tdatfs_progress_end(p, pages_done(&b));
+	tdatfs_progress_free(p);
 	/* Without a worker there is no state to free, only the error. */
 	r = k ? build_finish(&b, prog, trace, o->cancel && atomic_load(o->cancel), out) : -r;
 	free(b.jobs);

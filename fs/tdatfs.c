@@ -27,6 +27,7 @@
 #include "tdat.h"
 #include "tdatfs-fuse.h"
 #include "tdatfs-index.h"
+#include "tdatfs-progress.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
@@ -536,42 +537,8 @@ static int check_mountpoint(const char *path)
 
 /* ---- the index, before the mount ---------------------------------------- */
 
-/* Set by stop_build(), polled by the index build. */
+/* Set by a signal during the index build, which polls it. */
 static _Atomic bool build_cancel;
-static volatile sig_atomic_t build_signal;
-
-static void stop_build(int sig)
-{
-	build_signal = sig;
-	atomic_store(&build_cancel, true);
-}
-
-/* The signals that unmount a mount stop a build, which has none yet. */
-static const int build_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define TFS_BUILD_SIGNALS	(sizeof(build_signals) / sizeof(build_signals[0]))
-
-/*
- * @on: catch build_signals[] with stop_build(), saving the actions in
- * @old; else put @old back (the session installs its own handlers later).
- */
-static void build_handlers(bool on, struct sigaction *old)
-{
-	struct sigaction sa = { .sa_handler = stop_build,
-				.sa_flags = SA_RESTART };
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < TFS_BUILD_SIGNALS; i++) {
-		if (!on) {
-			sigaction(build_signals[i], &old[i], NULL);
-			continue;
-		}
-		sigaction(build_signals[i], NULL, &old[i]);
-		/* Ignored (nohup, a shell's background job): stays so. */
-		if (old[i].sa_handler != SIG_IGN)
-			sigaction(build_signals[i], &sa, NULL);
-	}
-}
 
 /* With -f or -d: one line saying where the index came from. */
 static void say_index(const char *trace, const struct tdatfs_index_result *r)
@@ -599,14 +566,15 @@ static int attach_index(const struct tfs_opts *o,
 			struct tdat_file *f)
 {
 	struct tdatfs_index_result res = { 0 };
-	struct sigaction old[TFS_BUILD_SIGNALS];
-	int err;
+	int err, build_signal;
 
 	io->cancel = &build_cancel;
-	build_handlers(true, old);
+	/* The signals that unmount a mount stop a build, which has none yet;
+	 * the session installs its own handlers later. */
+	tdatfs_progress_stop_on_signals(&build_cancel);
 	err = tdatfs_index_attach(tdatfs_tree_text(fs->tree), f, o->trace, io,
 				  &res);
-	build_handlers(false, old);
+	build_signal = tdatfs_progress_restore();
 	/* A signal after the build ended asked to stop all the same. */
 	if (err == -EINTR || (!err && build_signal)) {
 		fprintf(stderr, "tdatfs: %s: indexing interrupted; nothing "
