@@ -51,8 +51,9 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: %s [-o OPT[,OPT...]] [--progress] ls [-lR] TRACE [PATH]\n"
 		"       %s [-o OPT[,OPT...]] cat TRACE PATH...\n"
-		"       %s [-o OPT[,OPT...]] check TRACE\n"
-		"       %s [-o OPT[,OPT...]] [--progress] index [--check] TRACE\n"
+		"       %s [-o OPT[,OPT...]] [--progress] check [--progress] TRACE\n"
+		"       %s [-o OPT[,OPT...]] [--progress] index [--check] [--progress]\n"
+		"              TRACE\n"
 		"       %s --help | --version\n"
 		"\n"
 		"Show the tree that tdatfs mounts for a trace-cmd trace.dat file.\n"
@@ -70,8 +71,8 @@ static void usage(FILE *out)
 		"                     $XDG_CACHE_HOME/tdatfs, else ~/.cache/tdatfs)\n"
 		"  noindex            no index: text sizes 0 until read\n"
 		"  threads=N          threads that build it (default: cores)\n"
-		"  --progress         the progress line also when stderr is no\n"
-		"                     terminal\n"
+		"  --progress         the progress line of check and index also\n"
+		"                     when stderr is no terminal\n"
 		"Debugging options of the text engine (-o, the same text either way):\n"
 		"  tep_only           every event through libtraceevent\n"
 		"  eager              parse every event format up front\n"
@@ -366,23 +367,74 @@ out:
 
 /* ---- check --------------------------------------------------------------- */
 
+/* The check's progress line, made once the check knows its total. */
+struct check_progress {
+	const char *trace;
+	struct tdatfs_progress *p;
+	uint64_t done;
+	bool failed;
+};
+
+static void check_tick(void *ctx, uint64_t done, uint64_t total)
+{
+	struct check_progress *cp = ctx;
+
+	if (!cp->p && !cp->failed) {
+		const struct tdatfs_progress_opts po = {
+			.prog = prog,
+			.trace = cp->trace,
+			.what = "checking",
+			.unit = "bytes",
+			.unit_bytes = 1,
+			.total = total,
+			.always = index_cfg.progress == TDATFS_PROGRESS_ALWAYS,
+		};
+
+		cp->p = tdatfs_progress_new(&po);
+		/* No memory for a line: the check goes on without one. */
+		cp->failed = !cp->p;
+	}
+	cp->done = done;
+	tdatfs_progress_update(cp->p, done);
+}
+
 static int cmd_check(int argc, char **argv)
 {
-	const struct tdatfs_check_opts opts = { .out = stdout };
+	static const struct option longopts[] = {
+		{ "progress", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct check_progress cp = { 0 };
+	struct tdatfs_check_opts opts = { .out = stdout };
 	struct tdatfs_tree *t;
 	struct tdat_file *f;
-	int problems, ret;
+	int opt, problems, ret;
 
-	if (argc != 2) {
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
+		if (opt != 'p') {
+			usage(stderr);
+			return 2;
+		}
+		index_cfg.progress = TDATFS_PROGRESS_ALWAYS;
+	}
+	if (argc - optind != 1) {
 		usage(stderr);
 		return 2;
 	}
-	t = open_tree(argv[1], &f, INDEX_NONE, &ret);
+	t = open_tree(argv[optind], &f, INDEX_NONE, &ret);
 	if (!t)
 		return ret;
+	cp.trace = argv[optind];
+	if (index_cfg.progress != TDATFS_PROGRESS_NEVER) {
+		opts.progress = check_tick;
+		opts.progress_ctx = &cp;
+	}
 	problems = tdatfs_tree_check(t, &opts);
+	tdatfs_progress_end(cp.p, cp.done);
+	tdatfs_progress_free(cp.p);
 	if (problems < 0)
-		fprintf(stderr, "%s: %s: %s\n", prog, argv[1],
+		fprintf(stderr, "%s: %s: %s\n", prog, argv[optind],
 			strerror(-problems));
 	tdatfs_tree_free(t);
 	tdat_close(f);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tdat.h"
+#include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 #include "tdatfs-tree-int.h"
 
@@ -26,6 +27,11 @@ struct check {
 	char *buf;		/* CHECK_CHUNK bytes */
 	uint64_t total;		/* bytes read so far */
 	int problems;
+	/* progress through the tree's files, in bytes of trace data */
+	uint64_t plan;		/* all the work; 0 until the tree's files */
+	uint64_t done;		/* of the files read to their end */
+	uint64_t text_bytes;	/* text read of the texts done, */
+	uint64_t text_weight;	/* and their weight: text per data byte */
 };
 
 /* Print one problem (when the caller wants them printed) and count it. */
@@ -245,12 +251,72 @@ static void check_cpu_streams(struct check *c)
 	}
 }
 
+/* ---- progress --------------------------------------------------------- */
+
+/*
+ * What reading node @n costs, in bytes of trace data: a text the pages
+ * it decodes, any other file its size.  Only sizes known without a read
+ * are asked for (sections/index is rendered by its read, so weighs 0).
+ */
+static uint64_t weight(struct check *c, const struct tree_node *n)
+{
+	const struct tree_kind_ops *ops = tree_kind_ops(n);
+	struct tdatfs_text_key k = { .report = n->kind == TREE_REPORT };
+	uint64_t size = 0;
+
+	if (ops->is_dir || ops->check == TREE_CHECK_SKIP || n->kind == TREE_INDEX)
+		return 0;
+	if (!ops->is_text)
+		return ops->size(c->t, n, &size) ? 0 : size;
+	if (!k.report) {
+		k.buffer = n->u.text.buffer;
+		k.cpu = (int)n->u.text.cpu;
+	}
+	return tdatfs_text_pages(c->t->text, &k) * tdat_page_size(c->t->f);
+}
+
+static uint64_t plan_dir(struct check *c, const struct tree_node *dir)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < dir->u.dir.nkids; i++) {
+		const struct tree_node *k = &c->t->nodes[dir->u.dir.kids[i]];
+
+		sum += tree_kind_ops(k)->is_dir ? plan_dir(c, k) : weight(c, k);
+	}
+	return sum;
+}
+
+/*
+ * Tell the caller how far the check is, @off bytes into a file of weight
+ * @w.  A text's share is a guess until its end, from the text per data
+ * byte of the texts before it (2 before any), and stays below its weight.
+ */
+static void tick(struct check *c, bool text, uint64_t w, uint64_t off)
+{
+	uint64_t in = off;
+
+	if (!c->o->progress || !c->plan)
+		return;
+	if (text) {
+		double per = c->text_weight ?
+			(double)c->text_bytes / (double)c->text_weight : 2.0;
+
+		in = per > 0 ? (uint64_t)((double)off / per) : 0;
+		if (in > w - w / 10)
+			in = w - w / 10;
+	} else if (in > w) {
+		in = w;
+	}
+	c->o->progress(c->o->progress_ctx, c->done + in, c->plan);
+}
+
 /* Read one file of the tree to its end, as its kind asks. */
 static void check_file(struct check *c, const struct tree_node *n,
 		       const char *path)
 {
 	const struct tree_kind_ops *ops = tree_kind_ops(n);
-	uint64_t off = 0;
+	uint64_t off = 0, w = c->plan ? weight(c, n) : 0;
 
 	if (ops->check == TREE_CHECK_SKIP)
 		return;
@@ -260,6 +326,7 @@ static void check_file(struct check *c, const struct tree_node *n,
 		if (r > 0) {
 			off += r;
 			c->total += r;
+			tick(c, ops->is_text, w, off);
 			continue;
 		}
 		/* Raw data: damage is in the registry; skip a page. */
@@ -272,6 +339,12 @@ static void check_file(struct check *c, const struct tree_node *n,
 				path, off, strerror((int)-r));
 		break;
 	}
+	c->done += w;
+	if (ops->is_text && w) {
+		c->text_bytes += off;
+		c->text_weight += w;
+	}
+	tick(c, false, 0, 0);
 }
 
 /*
@@ -334,6 +407,12 @@ int tdatfs_tree_check(struct tdatfs_tree *t,
 	check_sections(&c);
 	check_meta_and_events(&c);
 	check_cpu_streams(&c);
+	/* Planned only now: each CPU stream's size is known (asking for one
+	 * earlier could record a damaged table out of the check's order). */
+	if (c.o->progress) {
+		c.done = c.total;
+		c.plan = c.done + plan_dir(&c, &t->nodes[0]);
+	}
 	check_dir(&c, &t->nodes[0], "");
 	check_registry(&c);
 	free(c.buf);

@@ -207,9 +207,14 @@ uint64_t tdatfs_tree_count(const struct tdatfs_tree *t);
  * @file_max: bytes read of any one file or stream at most; 0: no bound
  * @total_max: bytes read in all at most (checked before each read); 0: no
  *	bound
+ * @progress: called after each read of the tree's files with the work
+ *	done so far out of a total, both in bytes of trace data (a text
+ *	counts the pages it decodes, estimated while it is read); not
+ *	called while the CPU streams are read first; NULL: not called
+ * @progress_ctx: passed to @progress
  *
- * `tdat check` gives only @out; the fuzz target bounds the work and varies
- * the read sizes.
+ * `tdat check` gives @out and @progress; the fuzz target bounds the work
+ * and varies the read sizes.
  */
 struct tdatfs_check_opts {
 	FILE *out;
@@ -217,6 +222,8 @@ struct tdatfs_check_opts {
 	void *ctx;
 	uint64_t file_max;
 	uint64_t total_max;
+	void (*progress)(void *progress_ctx, uint64_t done, uint64_t total);
+	void *progress_ctx;
 };
 
 /**
