@@ -87,6 +87,8 @@ for m in "${modes[@]}"; do
 	expect "$m" "tdat -" -o --progress --help --version
 	expect "$m" "tdat ls -" -l -R
 	expect "$m" "tdat index -" --check --progress
+	expect "$m" "tdat check -" --progress
+	expect "$m" "tdat check --progress " a.dat sub
 	expect "$m" "tdat index --check " a.dat sub
 	# -o before the verb: its names, then the verbs
 	expect "$m" "tdat -o " tep_only eager max_checkpoints= index_dir= \
