@@ -426,7 +426,9 @@ static int cmd_check(int argc, char **argv)
 	if (!t)
 		return ret;
 	cp.trace = argv[optind];
-	if (index_cfg.progress != TDATFS_PROGRESS_NEVER) {
+	/* Only a line that will show costs the check its plan. */
+	if (index_cfg.progress == TDATFS_PROGRESS_ALWAYS ||
+	    (index_cfg.progress == TDATFS_PROGRESS_TTY && isatty(STDERR_FILENO))) {
 		opts.progress = check_tick;
 		opts.progress_ctx = &cp;
 	}
