@@ -398,6 +398,15 @@ static void check_tick(void *ctx, uint64_t done, uint64_t total)
 	tdatfs_progress_update(cp->p, done);
 }
 
+/* A problem line comes: the line drawn in place makes room. */
+static void check_clear(void *ctx)
+{
+	struct check_progress *cp = ctx;
+
+	fflush(stdout);
+	tdatfs_progress_clear(cp->p);
+}
+
 static int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -430,6 +439,7 @@ static int cmd_check(int argc, char **argv)
 	if (index_cfg.progress == TDATFS_PROGRESS_ALWAYS ||
 	    (index_cfg.progress == TDATFS_PROGRESS_TTY && isatty(STDERR_FILENO))) {
 		opts.progress = check_tick;
+		opts.progress_clear = check_clear;
 		opts.progress_ctx = &cp;
 	}
 	problems = tdatfs_tree_check(t, &opts);

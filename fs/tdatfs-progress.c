@@ -96,6 +96,17 @@ void tdatfs_progress_end(struct tdatfs_progress *p, uint64_t done)
 		show(p, done, now_s(), true);
 }
 
+void tdatfs_progress_clear(struct tdatfs_progress *p)
+{
+	if (!p || !p->on || !p->shown || !p->tty)
+		return;
+	fprintf(stderr, "\r%*s\r", p->width, "");
+	fflush(stderr);
+	p->width = 0;
+	p->shown = false;
+	p->next = 0;
+}
+
 void tdatfs_progress_free(struct tdatfs_progress *p)
 {
 	free(p);

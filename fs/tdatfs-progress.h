@@ -83,6 +83,16 @@ void tdatfs_progress_update(struct tdatfs_progress *p, uint64_t done);
 void tdatfs_progress_end(struct tdatfs_progress *p, uint64_t done);
 
 /**
+ * tdatfs_progress_clear() - make room for another line on the terminal
+ * @p: progress, or NULL
+ *
+ * A line drawn in place is blanked and the cursor put back at its start,
+ * so that text printed next starts a clean line; the next update draws
+ * the line anew.  Elsewhere nothing happens.
+ */
+void tdatfs_progress_clear(struct tdatfs_progress *p);
+
+/**
  * tdatfs_progress_free() - free a progress object; NULL is fine
  * @p: progress
  */

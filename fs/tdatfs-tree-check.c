@@ -43,6 +43,8 @@ problem(struct check *c, const char *fmt, ...)
 	c->problems++;
 	if (!c->o->out)
 		return;
+	if (c->o->progress_clear)
+		c->o->progress_clear(c->o->progress_ctx);
 	va_start(ap, fmt);
 	vfprintf(c->o->out, fmt, ap);
 	va_end(ap);

@@ -211,7 +211,9 @@ uint64_t tdatfs_tree_count(const struct tdatfs_tree *t);
  *	done so far out of a total, both in bytes of trace data (a text
  *	counts the pages it decodes, estimated while it is read); not
  *	called while the CPU streams are read first; NULL: not called
- * @progress_ctx: passed to @progress
+ * @progress_clear: called before each problem is printed to @out, so
+ *	that a progress line drawn in place can make room; NULL: not called
+ * @progress_ctx: passed to @progress and @progress_clear
  *
  * `tdat check` gives @out and @progress; the fuzz target bounds the work
  * and varies the read sizes.
@@ -223,6 +225,7 @@ struct tdatfs_check_opts {
 	uint64_t file_max;
 	uint64_t total_max;
 	void (*progress)(void *progress_ctx, uint64_t done, uint64_t total);
+	void (*progress_clear)(void *progress_ctx);
 	void *progress_ctx;
 };
 
