@@ -313,6 +313,9 @@ int text_graph_info(struct text_graph *g, const struct text_event_desc *d,
 		ret = put_entry(g, xd, r, next, src, out);
 	else
 		ret = put_exit(g, r, out);
+	/* a function printed as hex for want of memory for kallsyms */
+	if (ret >= 0 && text_tep_take_error(g->tt) < 0)
+		ret = -ENOMEM;
 	text_tep_unlock(g->tt);
 	return ret;
 }

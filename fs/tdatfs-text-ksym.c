@@ -281,9 +281,12 @@ struct text_ksym *text_ksym_new(const char *text)
 		ks->names = NULL;
 		ks->n = 0;
 		ks->tep = tep_alloc();
-		if (ks->tep)
-			tep_parse_kallsyms(ks->tep, text);
 		ret = ks->tep ? 0 : -ENOMEM;
+		/* its allocations set errno; a symbol left out prints as hex */
+		errno = 0;
+		if (ks->tep && tep_parse_kallsyms(ks->tep, text) < 0 &&
+		    errno == ENOMEM)
+			ret = -ENOMEM;
 	}
 	if (ret < 0) {
 		text_ksym_free(ks);

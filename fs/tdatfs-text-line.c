@@ -299,7 +299,9 @@ static int info_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 	rec_init(&rec, r, n, t->scratch);
 	trace_seq_reset(s);
 	tep_print_event(text_tep_handle(t->tt), s, &rec, "%s", TEP_PRINT_INFO);
-	ret = text_comms_learn(t->cm, ev->id, cc, t->scratch);
+	ret = text_tep_take_error(t->tt);
+	if (!ret)
+		ret = text_comms_learn(t->cm, ev->id, cc, t->scratch);
 	memset(t->scratch, 0, n);
 	if (!ret)
 		ret = put_seq(s, out);
@@ -374,7 +376,9 @@ static int format_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 		header_unknown(t, s, &rec);
 	}
 	tep_print_event(tep, s, &rec, "%s", TEP_PRINT_INFO);
-	ret = ev ? text_comms_learn(t->cm, ev->id, cc, t->scratch) : 0;
+	ret = text_tep_take_error(t->tt);
+	if (!ret && ev)
+		ret = text_comms_learn(t->cm, ev->id, cc, t->scratch);
 	if (!ret)
 		ret = put_seq(s, out);
 out:

@@ -82,7 +82,8 @@ static int shape_fill(struct state_shape *sh, struct tdat_file *f,
 		for (c = 0; c < buf->ncpus; c++) {
 			if (cpu >= 0 && c != (size_t)cpu)
 				continue;
-			sh->npages[s] = text_stream_cpu_pages(f, bufs[p], c);
+			if (text_stream_cpu_pages(f, bufs[p], c, &sh->npages[s]) < 0)
+				return -ENOMEM;
 			sh->psize[s++] = buf->page_size;
 		}
 	}

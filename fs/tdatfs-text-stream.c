@@ -123,32 +123,41 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
  * @f: the trace
  * @b: buffer index
  * @c: cpu index in the buffer, whose page size the caller checked
+ * @pages: set to the count
  *
  * Pages follow trace-cmd's get_next_page(); a CPU whose size does not
- * read has none.
+ * read has none, as trace-cmd shows it: the file's fault.  Memory to
+ * describe it is not, and an empty CPU would be other text.
  *
- * Return: the count.
+ * Return: 0, or -ENOMEM (then *@pages is 0).
  */
-uint64_t text_stream_cpu_pages(struct tdat_file *f, size_t b, size_t c)
+int text_stream_cpu_pages(struct tdat_file *f, size_t b, size_t c,
+			  uint64_t *pages)
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(f, b);
 	uint64_t size = 0;
+	int ret = tdat_cpu_size(f, b, c, &size);
 
-	if (tdat_cpu_size(f, b, c, &size) < 0)
+	*pages = 0;
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0)
 		size = 0;
-	return (size + buf->page_size - 1) / buf->page_size;
+	*pages = (size + buf->page_size - 1) / buf->page_size;
+	return 0;
 }
 
 /*
  * Part @p's slots: buffer cpu index @cpu alone, or all of them (-1), and
- * their page counts.  Return: 0, or -EINVAL for a page size no kernel
- * writes.
+ * their page counts.  Return: 0, -EINVAL for a page size no kernel
+ * writes, or -ENOMEM.
  */
 static int part_cpus(struct text_stream *st, size_t p, int cpu)
 {
 	const struct stream_part *pt = &st->parts[p];
 	const struct tdat_buffer *buf = tdat_buffer_get(st->env.f, pt->b);
 	unsigned int i;
+	int ret;
 
 	if (buf->page_size < 64 || buf->page_size > (1u << 27))
 		return -EINVAL;
@@ -156,7 +165,10 @@ static int part_cpus(struct text_stream *st, size_t p, int cpu)
 		size_t s = pt->first + i;
 
 		st->cidx[s] = cpu < 0 ? i : (size_t)cpu;
-		st->npages[s] = text_stream_cpu_pages(st->env.f, pt->b, st->cidx[s]);
+		ret = text_stream_cpu_pages(st->env.f, pt->b, st->cidx[s],
+					    &st->npages[s]);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }

@@ -72,7 +72,8 @@ int text_stream_size(struct text_stream *st, uint64_t *size);
 
 /* How far a stream's text was produced, in pages (the index's progress). */
 uint64_t text_stream_frontier_pages(struct text_stream *st);
-uint64_t text_stream_cpu_pages(struct tdat_file *f, size_t b, size_t c);
+int text_stream_cpu_pages(struct tdat_file *f, size_t b, size_t c,
+			  uint64_t *pages);
 
 /* For tests: make checkpoints often, list them, forget every cursor. */
 void text_stream_set_spacing(struct text_stream *st, uint64_t bytes);

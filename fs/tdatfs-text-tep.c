@@ -23,7 +23,29 @@ struct text_tep {
 	/* kallsyms, read at the first address lookup (under @lock) */
 	struct text_ksym *ksyms;
 	bool ksyms_read;
+	/*
+	 * -ENOMEM when the resolver could not load the table (it then
+	 * answers NULL, which libtraceevent prints as an address): taken by
+	 * text_tep_take_error() under @lock, before the text is used.
+	 */
+	int resolve_err;
+	/*
+	 * A format tep_parse_event() failed on for want of memory may be in
+	 * the handle as a failed event: no later format is parsed, so the
+	 * handle never prints with it (text_tep_parse_format()).
+	 */
+	bool formats_broken;
 };
+
+/*
+ * Whether a libtraceevent call that reports failure only as -1 (or not at
+ * all) ran out of memory: its allocations set errno, which the caller
+ * cleared before the call.  Nothing else in those calls sets ENOMEM.
+ */
+static bool tep_out_of_memory(void)
+{
+	return errno == ENOMEM;
+}
 
 /* Plugin option lists in libtraceevent are process-global. */
 static pthread_mutex_t plugin_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -205,9 +227,13 @@ static bool format_is_sane(const char *fmt, size_t len)
  * @cap: its size
  *
  * A format that does not parse is left out, as trace-cmd counts it and
- * goes on; so is one format_is_sane() refuses.
+ * goes on; so is one format_is_sane() refuses; so is the rest of a format
+ * whose text stops reading early (damage the parser reports).  Running
+ * out of memory, reading or parsing, is an error: the format left out
+ * would print other text.
  *
- * Return: 0, or a negative errno when the text could not be read.
+ * Return: 0, -ENOMEM, or another negative errno when the text could not
+ * be read.
  * Context: at setup, or with the lock held.
  */
 int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
@@ -218,6 +244,8 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 
 	if (!ev)
 		return -ENOENT;
+	if (tt->formats_broken)
+		return -ENOMEM;
 	if (ev->size >= SIZE_MAX)
 		return -EFBIG;
 	if (ev->size + 1 > *cap) {
@@ -231,13 +259,21 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 	while (done < ev->size) {
 		ssize_t r = tdat_event_read(tt->f, i, *buf + done,
 					    ev->size - done, done);
+		if (r == -ENOMEM)
+			return -ENOMEM;
 		if (r <= 0)
 			break;
 		done += r;
 	}
 	(*buf)[done] = '\0';
-	if (format_is_sane(*buf, done) && text_format_within_limits(*buf, done))
-		tep_parse_event(tt->tep, *buf, done, ev->system);
+	if (!format_is_sane(*buf, done) || !text_format_within_limits(*buf, done))
+		return 0;
+	errno = 0;
+	if (tep_parse_event(tt->tep, *buf, done, ev->system) != TEP_ERRNO__SUCCESS &&
+	    tep_out_of_memory()) {
+		tt->formats_broken = true;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -307,7 +343,8 @@ static void printk_filter(char *buf)
  * text_tep_parse_printk() - hand the printk_formats blob to the handle
  * @tt: handle
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-ENOMEM also when libtraceevent ran out
+ * of memory storing the strings).
  * Context: at setup.
  */
 int text_tep_parse_printk(struct text_tep *tt)
@@ -320,38 +357,84 @@ int text_tep_parse_printk(struct text_tep *tt)
 	if (ret < 0 || !buf)
 		return ret;
 	printk_filter(buf);
-	if (*buf)
-		tep_parse_printk_formats(tt->tep, buf);
+	errno = 0;
+	if (*buf && tep_parse_printk_formats(tt->tep, buf) < 0 &&
+	    tep_out_of_memory())
+		ret = -ENOMEM;
 	free(buf);
-	return 0;
+	return ret;
+}
+
+/*
+ * Read kallsyms into @tt's table.  A kallsyms that cannot be read
+ * resolves nothing (the damage is reported by the parser); one that
+ * could not be read or parsed for want of memory is tried again at the
+ * next lookup.  Return: 0 or -ENOMEM.
+ */
+static int ksym_load(struct text_tep *tt)
+{
+	uint64_t size;
+	char *buf;
+	int ret;
+
+	ret = text_tep_read_meta(tt->f, TDAT_META_KALLSYMS, &buf, &size);
+	if (ret == -ENOMEM)
+		return ret;
+	ret = 0;
+	if (buf && size) {
+		tt->ksyms = text_ksym_new(buf);
+		if (!tt->ksyms && errno == ENOMEM)
+			ret = -ENOMEM;
+	}
+	free(buf);
+	if (!ret)
+		tt->ksyms_read = true;
+	return ret;
 }
 
 /*
  * libtraceevent's function resolver: the symbol holding *@addrp, looked up
  * in the kallsyms table read on the first call, which answers as
- * tep_parse_kallsyms() into the main handle would (tdatfs-text-ksym.h); a
- * kallsyms that cannot be read resolves nothing, the damage being
- * reported by the parser.  Called by libtraceevent, so with the lock held.
+ * tep_parse_kallsyms() into the main handle would (tdatfs-text-ksym.h).
+ * The resolver can only answer a name or none, and none prints as an
+ * address: a table that could not be loaded for want of memory leaves
+ * -ENOMEM for text_tep_take_error().  Called by libtraceevent, so with
+ * the lock held.
  */
 static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	struct text_tep *tt = priv;
 
 	(void)modp;
-	if (!tt->ksyms_read) {
-		uint64_t size;
-		char *buf;
-
-		tt->ksyms_read = true;
-		if (text_tep_read_meta(tt->f, TDAT_META_KALLSYMS, &buf, &size) == 0 && buf) {
-			if (size)
-				tt->ksyms = text_ksym_new(buf);
-			free(buf);
-		}
+	if (!tt->ksyms_read && ksym_load(tt) < 0) {
+		tt->resolve_err = -ENOMEM;
+		return NULL;
 	}
 	if (!tt->ksyms)
 		return NULL;
 	return (char *)text_ksym_find(tt->ksyms, *addrp, addrp);
+}
+
+/**
+ * text_tep_take_error() - the error the handle's callbacks met since the
+ *	last call, and forget it
+ * @tt: handle
+ *
+ * libtraceevent's function resolver cannot fail: when kallsyms could not
+ * be loaded for want of memory it answers no symbol and leaves the error
+ * here.  Every caller of libtraceevent that prints (or looks a function
+ * up) takes it before using the text, under the same lock hold.
+ *
+ * Return: 0, or -ENOMEM when the text made since holds addresses that
+ * should have been symbols.
+ * Context: with the lock held.
+ */
+int text_tep_take_error(struct text_tep *tt)
+{
+	int ret = tt->resolve_err;
+
+	tt->resolve_err = 0;
+	return ret;
 }
 
 /**
@@ -360,7 +443,8 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
  *
  * An empty or absent header_page means the pre-2.6.31 page format.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno (-ENOMEM also when libtraceevent ran out
+ * of memory parsing it).
  * Context: at setup.
  */
 int text_tep_parse_header_page(struct text_tep *tt)
@@ -372,10 +456,12 @@ int text_tep_parse_header_page(struct text_tep *tt)
 	ret = text_tep_read_meta(tt->f, TDAT_META_HEADER_PAGE, &buf, &size);
 	if (ret < 0)
 		return ret;
-	tep_parse_header_page(tt->tep, buf ? buf : (char *)"", size,
-			      tdat_long_size(tt->f));
+	errno = 0;
+	if (tep_parse_header_page(tt->tep, buf ? buf : (char *)"", size,
+				  tdat_long_size(tt->f)) < 0 && tep_out_of_memory())
+		ret = -ENOMEM;
 	free(buf);
-	return 0;
+	return ret;
 }
 
 /**
@@ -406,6 +492,7 @@ void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf)
 struct text_tep *text_tep_new(struct tdat_file *f)
 {
 	struct text_tep *tt = calloc(1, sizeof(*tt));
+	bool oom;
 
 	if (!tt)
 		return NULL;
@@ -415,8 +502,13 @@ struct text_tep *text_tep_new(struct tdat_file *f)
 	if (!tt->tep)
 		goto fail;
 	pthread_mutex_lock(&plugin_lock);
+	errno = 0;
 	tt->plugins = tep_load_plugins(tt->tep);
+	/* a plugin left out for want of memory would print other text */
+	oom = tep_out_of_memory();
 	pthread_mutex_unlock(&plugin_lock);
+	if (oom)
+		goto fail;
 
 	tep_set_file_bigendian(tt->tep, tdat_big_endian(f) ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
@@ -491,11 +583,15 @@ void text_tep_unlock(struct text_tep *tt)
  * @tt: handle
  * @buf: the blob's text (not changed)
  *
+ * Return: 0, or -ENOMEM when libtraceevent ran out of memory (a comm left
+ * out would print as "<...>").
  * Context: at setup.
  */
-void text_tep_parse_cmdlines(struct text_tep *tt, const char *buf)
+int text_tep_parse_cmdlines(struct text_tep *tt, const char *buf)
 {
+	errno = 0;
 	tep_parse_saved_cmdlines(tt->tep, buf);
+	return tep_out_of_memory() ? -ENOMEM : 0;
 }
 
 /**
@@ -509,9 +605,13 @@ void text_tep_parse_cmdlines(struct text_tep *tt, const char *buf)
  * into the sorted table trace-cmd's first printed line makes, which
  * keeps the first comm of each pid.
  *
+ * Return: 0, or -ENOMEM when the table could not be made (libtraceevent
+ * would then name every pid "<...>").
  * Context: at setup.
  */
-void text_tep_sort_comms(struct text_tep *tt)
+int text_tep_sort_comms(struct text_tep *tt)
 {
+	errno = 0;
 	tep_data_comm_from_pid(tt->tep, 1);
+	return tep_out_of_memory() ? -ENOMEM : 0;
 }

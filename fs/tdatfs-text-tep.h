@@ -12,6 +12,10 @@
  *    (one thread, no stream yet) the lock is not needed.
  *  - kallsyms is read into its handle the first time libtraceevent looks
  *    an address up (so under the lock): most traces never print a symbol.
+ *    When that fails for want of memory the lookup answers no symbol and
+ *    the caller, still under the lock, gets -ENOMEM from
+ *    text_tep_take_error() and must not use the text; the next lookup
+ *    tries again.
  *  - Text handed to the handle passes the checks that keep libtraceevent
  *    1.7.1 from crashing on malformed input; what fails them is left out,
  *    as a format that does not parse is.
@@ -54,8 +58,9 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 int text_tep_parse_formats(struct text_tep *tt, bool ftrace);
 int text_tep_parse_printk(struct text_tep *tt);
 int text_tep_parse_header_page(struct text_tep *tt);
-void text_tep_parse_cmdlines(struct text_tep *tt, const char *buf);
-void text_tep_sort_comms(struct text_tep *tt);
+int text_tep_parse_cmdlines(struct text_tep *tt, const char *buf);
+int text_tep_sort_comms(struct text_tep *tt);
+int text_tep_take_error(struct text_tep *tt);
 void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf);
 
 #endif /* TDATFS_TEXT_TEP_H */

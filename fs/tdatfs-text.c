@@ -201,9 +201,12 @@ static int parse_cmdlines(struct tdatfs_text *t)
 	if (ret < 0)
 		return ret;
 	if (buf)
-		text_tep_parse_cmdlines(t->tep, buf);
-	t->comms = text_comms_new(buf);
+		ret = text_tep_parse_cmdlines(t->tep, buf);
+	if (!ret)
+		t->comms = text_comms_new(buf);
 	free(buf);
+	if (ret < 0)
+		return ret;
 	return t->comms ? 0 : -ENOMEM;
 }
 
@@ -285,7 +288,9 @@ static int setup(struct tdatfs_text *t)
 	t->ts = text_ts_new(t->f);
 	if (!t->ts)
 		return -ENOMEM;
-	text_tep_sort_comms(t->tep);
+	ret = text_tep_sort_comms(t->tep);
+	if (ret < 0)
+		return ret;
 	text_comms_find_events(t->comms, text_tep_handle(t->tep));
 	ret = text_events_finish(t->evs);
 	if (ret < 0)
@@ -738,9 +743,13 @@ static uint64_t buffer_pages(struct tdatfs_text *t, size_t b, int c)
 
 	if (!buf || buf->page_size < 64 || buf->page_size > (1u << 27))
 		return 0;
-	for (i = 0; i < buf->ncpus; i++)
-		if (c < 0 || i == (size_t)c)
-			sum += text_stream_cpu_pages(t->f, b, i);
+	for (i = 0; i < buf->ncpus; i++) {
+		uint64_t n;
+
+		/* a progress count: without memory the read itself fails */
+		if ((c < 0 || i == (size_t)c) && !text_stream_cpu_pages(t->f, b, i, &n))
+			sum += n;
+	}
 	return sum;
 }
 
