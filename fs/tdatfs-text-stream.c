@@ -606,7 +606,9 @@ size_t text_stream_checkpoints(struct text_stream *st, uint64_t *off, size_t max
 
 	pthread_mutex_lock(&st->lock);
 	n = st->nckpt;
-	memcpy(off, st->ckpt_off, (n < max ? n : max) * sizeof(*off));
+	/* memcpy() of nothing still wants pointers: a count alone is asked */
+	if (off && max)
+		memcpy(off, st->ckpt_off, (n < max ? n : max) * sizeof(*off));
 	pthread_mutex_unlock(&st->lock);
 	return n;
 }

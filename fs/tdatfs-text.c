@@ -302,7 +302,7 @@ static int setup(struct tdatfs_text *t)
 	return text_fmt_enable_graph(t->fmt, t->f);
 }
 
-/* Build the layers once; later calls return the first result. */
+/* Build the layers once; later calls return the first error, but for -ENOMEM. */
 static int ensure_ready(struct tdatfs_text *t)
 {
 	size_t b;
@@ -314,24 +314,28 @@ static int ensure_ready(struct tdatfs_text *t)
 		return t->init_err;
 	t->nbuffers = tdat_buffer_count(t->f);
 	t->streams = calloc(t->nbuffers + 1, sizeof(*t->streams));
-	if (!t->streams) {
-		t->init_err = -ENOMEM;
-		return t->init_err;
-	}
+	if (!t->streams)
+		return -ENOMEM;
 	for (b = 0; b < t->nbuffers; b++) {
 		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
 
 		t->streams[b] = calloc(2 + (buf ? buf->ncpus : 0),
 				       sizeof(**t->streams));
 		if (!t->streams[b]) {
-			t->init_err = -ENOMEM;
-			return t->init_err;
+			teardown(t);
+			return -ENOMEM;
 		}
 	}
 	ret = setup(t);
 	if (ret < 0) {
 		teardown(t);
-		t->init_err = ret;
+		/*
+		 * What the file holds fails the same way every time; memory
+		 * that ran out may be there at the next read, which tries
+		 * again instead of failing for the life of the mount.
+		 */
+		if (ret != -ENOMEM)
+			t->init_err = ret;
 		return ret;
 	}
 	t->ready = true;
