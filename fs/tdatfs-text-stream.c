@@ -506,18 +506,13 @@ static int advance(struct text_stream *st, struct text_cursor *cu)
 	return 0;
 }
 
-/**
- * text_stream_read() - read text of a stream
- * @st: stream
- * @buf: destination
- * @len: bytes wanted
- * @off: offset in the text
- *
+/*
+ * Text from @off, up to @len bytes, into @buf, or passed over when @buf is
+ * NULL (producing the text costs the same; copying it is what is saved).
  * Return: bytes read (0 at end), or a negative errno.
- * Context: takes the stream lock, and the tep lock per record that
- * libtraceevent prints.
  */
-ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t off)
+static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
+			   uint64_t off)
 {
 	struct text_cursor *cu;
 	size_t done = 0;
@@ -542,7 +537,8 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t
 
 			if (n > len - done)
 				n = len - done;
-			memcpy(buf + done, cu->line.p + (pos - cu->off), n);
+			if (buf)
+				memcpy(buf + done, cu->line.p + (pos - cu->off), n);
 			done += n;
 			continue;
 		}
@@ -556,6 +552,39 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t
 	if (!done && err)
 		return err;
 	return done;
+}
+
+/**
+ * text_stream_read() - read text of a stream
+ * @st: stream
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the text
+ *
+ * Return: bytes read (0 at end), or a negative errno.
+ * Context: takes the stream lock, and the tep lock per record that
+ * libtraceevent prints.
+ */
+ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len, uint64_t off)
+{
+	return stream_read(st, buf, len, off);
+}
+
+/**
+ * text_stream_produce() - produce text of a stream without copying it
+ * @st: stream
+ * @len: bytes to pass over
+ * @off: offset in the text
+ *
+ * As text_stream_read() into nowhere: the checkpoints, the comm model and
+ * the size (at the end) are what that read would leave.
+ *
+ * Return: bytes passed over (0 at end), or a negative errno.
+ * Context: as text_stream_read().
+ */
+ssize_t text_stream_produce(struct text_stream *st, size_t len, uint64_t off)
+{
+	return stream_read(st, NULL, len, off);
 }
 
 /**

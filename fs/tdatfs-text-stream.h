@@ -68,6 +68,7 @@ struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
 void text_stream_free(struct text_stream *st);
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
 			 uint64_t off);
+ssize_t text_stream_produce(struct text_stream *st, size_t len, uint64_t off);
 int text_stream_size(struct text_stream *st, uint64_t *size);
 
 /* How far a stream's text was produced, in pages (the index's progress). */

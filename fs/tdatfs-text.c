@@ -795,15 +795,7 @@ static int key_size(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	return tdatfs_text_size(t, k->buffer, k->cpu, size);
 }
 
-static ssize_t key_read(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			char *buf, size_t len, uint64_t off)
-{
-	if (k->report)
-		return tdatfs_text_report_read(t, buf, len, off);
-	return tdatfs_text_read(t, k->buffer, k->cpu, buf, len, off);
-}
-
-/* What tdatfs_text_produce() reads at a time, between polls of @cancel. */
+/* What tdatfs_text_produce() produces at a time, between polls of @cancel. */
 #define PRODUCE_PIECE	(256 * 1024)
 
 int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
@@ -813,7 +805,7 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	struct text_stream *st;
 	uint64_t off = 0, size;
 	ssize_t n;
-	char *buf;
+	int ret;
 
 	if (!t || !k)
 		return -EINVAL;
@@ -827,22 +819,22 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 					      memory_order_relaxed);
 		return 0;
 	}
-	buf = malloc(PRODUCE_PIECE);
-	if (!buf)
-		return -ENOMEM;
+	/* @m is a stream's own text (key_text()): produced there, not copied */
+	ret = key_stream(t, &m, true, &st);
+	if (ret < 0)
+		return ret;
 	do {
 		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
 			n = -EINTR;
 			break;
 		}
-		n = key_read(t, &m, buf, PRODUCE_PIECE, off);
+		n = text_stream_produce(st, PRODUCE_PIECE, off);
 		if (n > 0)
 			off += n;
-		if (n >= 0 && done && key_stream(t, &m, false, &st) == 0)
+		if (n >= 0 && done)
 			atomic_store_explicit(done, text_stream_frontier_pages(st),
 					      memory_order_relaxed);
 	} while (n > 0);
-	free(buf);
 	return n < 0 ? (int)n : 0;
 }
 
