@@ -34,6 +34,7 @@
 
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-bytes.h"
+#include "tdatfs-text-dec.h"
 #include "tdatfs-text-fast.h"
 
 enum {
@@ -378,10 +379,7 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 		if (st->alt && !(nd == 1 && tmp[0] == '0'))
 			pre = 2;
 	} else {
-		do {
-			tmp[nd++] = '0' + uv % 10;
-			uv /= 10;
-		} while (uv);
+		nd = text_dec_digits(uv);
 		if (neg)
 			pre = 1;
 	}
@@ -401,8 +399,12 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 		memset(o, '0', pad);
 		o += pad;
 	}
-	while (nd)
-		*o++ = tmp[--nd];
+	if (st->base == 16) {
+		while (nd)
+			*o++ = tmp[--nd];
+	} else {
+		o = text_dec_put(o, uv, nd);
+	}
 	if (pad && st->left) {
 		memset(o, ' ', pad);
 		o += pad;

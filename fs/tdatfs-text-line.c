@@ -17,6 +17,7 @@
 
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
+#include "tdatfs-text-dec.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-fast.h"
 #include "tdatfs-text-graph.h"
@@ -124,32 +125,6 @@ bool text_fmt_lookahead(const struct text_fmt *fm)
 	return text_graph_lookahead(fm->graph);
 }
 
-/* Decimal digits of @v at @o; returns the end. */
-static char *put_u64(char *o, uint64_t v)
-{
-	char tmp[20];
-	unsigned int n = 0;
-
-	do {
-		tmp[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	while (n)
-		*o++ = tmp[--n];
-	return o;
-}
-
-static unsigned int digits_u64(uint64_t v)
-{
-	unsigned int n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
 static char *put_chars(char *o, char c, unsigned int n)
 {
 	memset(o, c, n);
@@ -159,22 +134,22 @@ static char *put_chars(char *o, char c, unsigned int n)
 /* printf("%<width>llu") and printf("%0<width>llu") */
 static char *put_u64_width(char *o, uint64_t v, unsigned int width, char pad)
 {
-	unsigned int nd = digits_u64(v);
+	unsigned int nd = text_dec_digits(v);
 
 	if (nd < width)
 		o = put_chars(o, pad, width - nd);
-	return put_u64(o, v);
+	return text_dec_put(o, v, nd);
 }
 
 /* printf("%-5d") */
 static char *put_pid(char *o, int pid)
 {
 	uint64_t v = pid < 0 ? -(int64_t)pid : pid;
-	unsigned int len = digits_u64(v) + (pid < 0);
+	unsigned int nd = text_dec_digits(v), len = nd + (pid < 0);
 
 	if (pid < 0)
 		*o++ = '-';
-	o = put_u64(o, v);
+	o = text_dec_put(o, v, nd);
 	return len < 5 ? put_chars(o, ' ', 5 - len) : o;
 }
 
@@ -182,13 +157,13 @@ static char *put_pid(char *o, int pid)
 static char *put_cpu(char *o, int cpu)
 {
 	uint64_t v = cpu < 0 ? -(int64_t)cpu : cpu;
-	unsigned int len = digits_u64(v) + (cpu < 0);
+	unsigned int nd = text_dec_digits(v), len = nd + (cpu < 0);
 
 	if (cpu < 0)
 		*o++ = '-';
 	if (len < 3)
 		o = put_chars(o, '0', 3 - len);
-	return put_u64(o, v);
+	return text_dec_put(o, v, nd);
 }
 
 /*
@@ -230,9 +205,12 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 
 		*o++ = ' ';
 		if (us > 1000000) {
-			o = put_u64_width(o, us / 1000000, 5, ' ');
+			uint64_t sec = us / 1000000;
+
+			o = put_u64_width(o, sec, 5, ' ');
 			*o++ = '.';
-			o = put_u64_width(o, us % 1000000, 6, '0');
+			/* "%06llu" of the rest: six digits, no count needed */
+			o = text_dec_put(o, us - sec * 1000000, 6);
 		} else {
 			o = put_u64_width(o, us, 12, ' ');
 		}
