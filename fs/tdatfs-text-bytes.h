@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 /* A number of @size bytes in the file's byte order. */
 static inline uint64_t text_read_num(bool big_endian, const unsigned char *p,
@@ -21,7 +22,24 @@ static inline uint64_t text_read_num(bool big_endian, const unsigned char *p,
 {
 	uint64_t v = 0;
 	unsigned int i;
+	bool swap = big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint16_t v16;
+	uint32_t v32;
 
+	/* the sizes of fields, as one load each (the loop's value exactly) */
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v, p, 8);
+		return swap ? __builtin_bswap64(v) : v;
+	}
 	if (big_endian) {
 		for (i = 0; i < size; i++)
 			v = (v << 8) | p[i];
