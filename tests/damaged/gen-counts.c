@@ -27,45 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gen-out.h"
 #include "tdat.h"
-
-/* A growing byte buffer; every helper dies on ENOMEM. */
-struct out {
-	unsigned char *d;
-	size_t len, cap;
-};
-
-static void die(const char *what)
-{
-	perror(what);
-	exit(2);
-}
-
-static void put(struct out *o, const void *p, size_t n)
-{
-	if (o->len + n > o->cap) {
-		size_t cap = o->cap ? o->cap : 65536;
-
-		while (cap < o->len + n)
-			cap *= 2;
-		o->d = realloc(o->d, cap);
-		if (!o->d)
-			die("realloc");
-		o->cap = cap;
-	}
-	memcpy(o->d + o->len, p, n);
-	o->len += n;
-}
-
-/* Little-endian integers of @width bytes. */
-static void putn(struct out *o, uint64_t v, int width)
-{
-	unsigned char b[8];
-
-	for (int i = 0; i < width; i++)
-		b[i] = (unsigned char)(v >> (8 * i));
-	put(o, b, width);
-}
 
 static void putstr(struct out *o, const char *s)
 {
