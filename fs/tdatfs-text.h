@@ -252,4 +252,171 @@ int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *
 int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			   const void *blob, size_t len);
 
+/* ---- views (SPEC 2.6): one event's records, a time window ----------- */
+
+/**
+ * enum tdatfs_text_view_kind - what a view shows of a buffer's text
+ * @TDATFS_VIEW_EVENT: the lines of the buffer's merged text that belong
+ *	to the records of one event (a record's dropped-events line and
+ *	every line it prints), in text order
+ * @TDATFS_VIEW_FIELDS: one event's records as a table: a header row,
+ *	then one tab-separated row per record (fields.tsv)
+ * @TDATFS_VIEW_WINDOW: the lines of the buffer's merged text, or of one
+ *	CPU's text, whose record time as the line prints it lies in
+ *	[@t0, @t1)
+ */
+enum tdatfs_text_view_kind {
+	TDATFS_VIEW_EVENT,
+	TDATFS_VIEW_FIELDS,
+	TDATFS_VIEW_WINDOW,
+};
+
+/**
+ * struct tdatfs_text_view - one view of a buffer
+ * @kind: what it shows
+ * @buffer: buffer index (tdat_buffer_get())
+ * @cpu: %TDATFS_VIEW_WINDOW: index into the buffer's cpus, or -1 for all
+ *	merged; the other kinds: -1
+ * @event: %TDATFS_VIEW_EVENT and %TDATFS_VIEW_FIELDS: the event id
+ * @t0: %TDATFS_VIEW_WINDOW: first time shown (tdatfs_text_time_parse())
+ * @t1: %TDATFS_VIEW_WINDOW: first time past the window, > @t0
+ *
+ * Unused members must be zero (a view is compared as a key).
+ */
+struct tdatfs_text_view {
+	enum tdatfs_text_view_kind kind;
+	size_t buffer;
+	int cpu;
+	int event;
+	uint64_t t0, t1;
+};
+
+/**
+ * struct tdatfs_text_event_stat - one event's records in a buffer
+ * @id: event id
+ * @records: records of it in the buffer's merged text
+ * @bytes: the size of its %TDATFS_VIEW_EVENT view
+ * @first_ts: timestamp of its first record, as tdatfs_text_time_format()
+ *	takes it
+ * @last_ts: timestamp of its last record, the same way
+ */
+struct tdatfs_text_event_stat {
+	int id;
+	uint64_t records;
+	uint64_t bytes;
+	uint64_t first_ts;
+	uint64_t last_ts;
+};
+
+/**
+ * tdatfs_text_event_stats() - the events a buffer has records of
+ * @t: engine
+ * @buffer: buffer index
+ * @stats: set to the table, sorted by id, one entry per event with at
+ *	least one record; owned by the engine, valid and unchanged until it
+ *	is freed
+ * @n: set to the count of entries
+ *
+ * Learned while the buffer's merged text is produced (an index loads
+ * them); when it has not been produced to its end, it is produced now,
+ * which costs a pass over the buffer.
+ *
+ * Return: 0, -ENOENT for a buffer without text (none, or latency), or a
+ * negative errno of producing the text.
+ * Context: thread-safe.
+ */
+int tdatfs_text_event_stats(struct tdatfs_text *t, size_t buffer,
+			    const struct tdatfs_text_event_stat **stats,
+			    size_t *n);
+
+/**
+ * tdatfs_text_view_read() - read a view
+ * @t: engine
+ * @v: the view
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the view
+ *
+ * The bytes are those of the full text the view is cut from (or, for
+ * %TDATFS_VIEW_FIELDS, made from the same records), so a view never
+ * disagrees with its text.  The work is proportional to the records the
+ * view shows, not to the buffer: it starts from the full text's
+ * checkpoints and passes over the stretches between them that hold none.
+ * Needs the buffer's event stats (tdatfs_text_event_stats()).
+ *
+ * Return: bytes read (0 at the end), -ENOENT for a view of nothing that
+ * exists (a buffer, CPU or event id without records; a window with
+ * @t1 <= @t0), or another negative errno.
+ * Context: thread-safe.
+ */
+ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
+			      const struct tdatfs_text_view *v, char *buf,
+			      size_t len, uint64_t off);
+
+/**
+ * tdatfs_text_view_size() - exact size of a view
+ * @t: engine
+ * @v: the view
+ * @size: set to its size
+ *
+ * Of %TDATFS_VIEW_EVENT, from the event stats; of the other kinds, the
+ * first call produces the view to its end (work proportional to it) and
+ * the engine keeps the size.
+ *
+ * Return: 0, or a negative errno as for tdatfs_text_view_read().
+ * Context: thread-safe.
+ */
+int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+			  uint64_t *size);
+
+/**
+ * tdatfs_text_time_format() - a timestamp as a buffer's text prints it
+ * @t: engine
+ * @buffer: buffer index
+ * @ts: a timestamp from struct tdatfs_text_event_stat
+ * @out: destination
+ * @len: room in @out (32 is always enough)
+ *
+ * "SECONDS.MICROS" for a trace with a nanosecond clock, else the raw
+ * count, without the padding of the line.
+ *
+ * Return: the length written (without the NUL), or a negative errno.
+ * Context: thread-safe; sets the engine up.
+ */
+int tdatfs_text_time_format(struct tdatfs_text *t, size_t buffer, uint64_t ts,
+			    char *out, size_t len);
+
+/**
+ * tdatfs_text_time_parse() - a window bound from its name
+ * @t: engine
+ * @s: the bound as the text prints times ("506.3175", "506", "12345")
+ *	up to its end or a '-'
+ * @end: set past the characters taken; may be NULL
+ * @time: set to the bound, in the unit struct tdatfs_text_view takes
+ *
+ * Digits, then an optional '.' and at most nine digits; nothing else.
+ *
+ * Return: 0, or -EINVAL for anything else (no digits, a sign, more
+ * precision than a nanosecond, a value past 64 bits).
+ * Context: thread-safe.
+ */
+int tdatfs_text_time_parse(struct tdatfs_text *t, const char *s, const char **end,
+			   uint64_t *time);
+
+/**
+ * tdatfs_text_time_range() - the first and last record time of a text
+ * @t: engine
+ * @buffer: buffer index
+ * @first: set to the smallest record time, as tdatfs_text_time_format()
+ *	takes it
+ * @last: set to the largest
+ *
+ * From the event stats (tdatfs_text_event_stats()), so the same cost.
+ *
+ * Return: 0, -ENOENT for a buffer without records, or a negative errno.
+ * Context: thread-safe.
+ */
+int tdatfs_text_time_range(struct tdatfs_text *t, size_t buffer,
+			   uint64_t *first, uint64_t *last);
+
 #endif /* TDATFS_TEXT_H */
