@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-engine.h - what the engine (tdatfs-text.c) shows of itself
- * to whitebox tests; nothing in the engine's own layers uses it.
+ * to whitebox tests and to the views above it (tdatfs-text-view.c);
+ * nothing in the engine's own layers uses it.
  *
  * Invariants:
  *  - The stream returned is the one tdatfs_text_read() of the same
@@ -9,17 +10,29 @@
  *    the engine.  A report made of one buffer's merged text (see
  *    tdatfs_text_keys()) is read from that text, not from the stream
  *    text_engine_report() makes, which is the same text made apart.
+ *  - The ext slot holds one layer's per-engine state, made once under
+ *    the engine lock and freed with the engine.
  */
 #ifndef TDATFS_TEXT_ENGINE_H
 #define TDATFS_TEXT_ENGINE_H
 
 #include <stddef.h>
 
+struct tdat_file;
 struct tdatfs_text;
 struct text_stream;
 
 struct text_stream *text_engine_stream(struct tdatfs_text *t, size_t buffer,
 				       int cpu);
 struct text_stream *text_engine_report(struct tdatfs_text *t);
+
+/* For the views, the layer above the engine (tdatfs-text-view.c). */
+struct text_comms;
+struct text_fmt;
+int text_engine_fmt(struct tdatfs_text *t, struct text_fmt **fmt,
+		    const struct text_comms **cm);
+struct tdat_file *text_engine_file(struct tdatfs_text *t);
+void *text_engine_ext(struct tdatfs_text *t, void *(*make)(void),
+		      void (*destroy)(void *ext));
 
 #endif /* TDATFS_TEXT_ENGINE_H */

@@ -105,6 +105,18 @@ bool text_graph_lookahead(const struct text_graph *g)
 	return g && g->entry_id >= 0 && g->exit_id >= 0;
 }
 
+/**
+ * text_graph_wants() - whether a record's text is made here, looking ahead
+ * @g: formatter (NULL: none)
+ * @id: the record's event id
+ *
+ * Return: true for a funcgraph entry or exit when both formats exist.
+ */
+bool text_graph_wants(const struct text_graph *g, int id)
+{
+	return text_graph_lookahead(g) && (id == g->entry_id || id == g->exit_id);
+}
+
 /* A field tep_get_field_val() reads: found, of 1, 2, 4 or 8 bytes. */
 static bool find_field(struct tep_event *ev, const char *name,
 		       struct graph_field *gf)

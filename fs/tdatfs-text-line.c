@@ -440,3 +440,160 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 	}
 	return ret;
 }
+
+/**
+ * text_fmt_record_id() - the event id of a record
+ * @fm: formatter
+ * @r: the record
+ * @id: set to the id
+ *
+ * Return: 1 with *@id set, 0 for a record whose type does not read (too
+ * short), -ENOMEM (the lookup parses a format).
+ */
+int text_fmt_record_id(struct text_fmt *fm, const struct text_rec *r, int *id)
+{
+	size_t n = r->size;
+
+	if (n > fm->scratch_size - SCRATCH_SLACK)
+		n = fm->scratch_size - SCRATCH_SLACK;
+	return text_record_type(fm->evs, r->data, n, id) ? 1 : 0;
+}
+
+/**
+ * text_fmt_in_usecs() - whether times print as seconds and microseconds
+ * @fm: formatter
+ *
+ * Return: true for "SECONDS.MICROS", false for the raw count.
+ */
+bool text_fmt_in_usecs(const struct text_fmt *fm)
+{
+	return fm->in_usecs;
+}
+
+/**
+ * text_fmt_time_key() - a record time as the line prints it
+ * @fm: formatter
+ * @ts: the record's adjusted timestamp
+ *
+ * The microseconds put_header() prints (rounded, as libtraceevent does),
+ * in nanoseconds; the raw count for a clock that is not in nanoseconds.
+ * Keys compare as the printed times do.
+ *
+ * Return: the key.
+ */
+uint64_t text_fmt_time_key(const struct text_fmt *fm, uint64_t ts)
+{
+	return fm->in_usecs ? (ts + 500) / 1000 * 1000 : ts;
+}
+
+/**
+ * text_fmt_time_put() - a record time as the line prints it, unpadded
+ * @fm: formatter
+ * @ts: the record's adjusted timestamp
+ * @out: destination
+ * @len: its room
+ *
+ * Return: the length written (without the NUL), or -ENOSPC.
+ */
+int text_fmt_time_put(const struct text_fmt *fm, uint64_t ts, char *out,
+		      size_t len)
+{
+	uint64_t us = (ts + 500) / 1000;
+	int n;
+
+	if (!fm->in_usecs || us <= 1000000)
+		n = snprintf(out, len, "%llu",
+			     (unsigned long long)(fm->in_usecs ? us : ts));
+	else
+		n = snprintf(out, len, "%llu.%06llu",
+			     (unsigned long long)(us / 1000000),
+			     (unsigned long long)(us % 1000000));
+	return n < 0 || (size_t)n >= len ? -ENOSPC : n;
+}
+
+/* The event of a record this file prints without libtraceevent's help
+ * for its line head (NULL: it goes through format_slow()). */
+static int plain_event(struct text_fmt *t, const struct text_rec *r, size_t n,
+		       const struct text_event_desc **te)
+{
+	int id, pid, ret;
+
+	*te = NULL;
+	if (!text_record_type(t->evs, r->data, n, &id))
+		return 0;
+	ret = text_event_lookup(t->evs, id, te);
+	if (ret < 0)
+		return ret;
+	if (*te && ((*te)->dup || !text_record_pid(t->evs, r->data, n, &pid)))
+		*te = NULL;
+	return 0;
+}
+
+/**
+ * text_learn_record() - what printing a record teaches the stream, alone
+ * @fm: formatter
+ * @r: the record
+ * @cc: the stream's learned comms
+ *
+ * The comm registrations text_format_record() makes for the record,
+ * without its text: for a view's records that it does not show, whose
+ * stream already holds the whole model (text_comm_ctx.seen moves on).
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: the caller holds the stream lock; takes the tep lock.
+ */
+int text_learn_record(struct text_fmt *fm, const struct text_rec *r,
+		      struct text_comm_ctx *cc)
+{
+	const struct text_event_desc *te;
+	size_t n = r->size;
+	int ret;
+
+	if (n > fm->scratch_size - SCRATCH_SLACK)
+		n = fm->scratch_size - SCRATCH_SLACK;
+	ret = plain_event(fm, r, n, &te);
+	if (ret < 0 || !te || !text_event_fits(fm->evs, te, r->data, n))
+		return ret;
+	text_tep_lock(fm->tt);
+	ret = text_comms_learn(fm->cm, te->ev->id, cc, r->data);
+	text_tep_unlock(fm->tt);
+	return ret;
+}
+
+/**
+ * text_skip_record() - pass over a record as printing it would
+ * @fm: formatter
+ * @r: the record, consumed from @src
+ * @src: as for text_format_record()
+ * @cc: the stream's learned comms
+ * @scratch: where the text of a record that must be printed goes
+ *
+ * A view passes over the records it does not show.  The stream must be
+ * left as text_format_record() leaves it: the same comm registrations
+ * and the same records consumed.  Records whose text looks ahead
+ * (function_graph) or that libtraceevent prints alone are printed into
+ * @scratch; the others only learn.
+ *
+ * Return: 0, or -ENOMEM.
+ * Context: as text_format_record().
+ */
+int text_skip_record(struct text_fmt *fm, const struct text_rec *r,
+		     struct text_source *src, struct text_comm_ctx *cc,
+		     struct text_buf *scratch)
+{
+	const struct text_event_desc *te;
+	size_t n = r->size;
+	int ret;
+
+	if (n > fm->scratch_size - SCRATCH_SLACK)
+		n = fm->scratch_size - SCRATCH_SLACK;
+	ret = plain_event(fm, r, n, &te);
+	if (ret < 0)
+		return ret;
+	if (te && !text_graph_wants(fm->graph, te->ev->id))
+		return text_learn_record(fm, r, cc);
+	scratch->len = 0;
+	ret = text_format_record(fm, r, src, cc, scratch);
+	scratch->len = 0;
+	return ret < 0 ? ret : 0;
+}

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct tdat_file;
 struct text_buf;
@@ -47,5 +48,19 @@ bool text_fmt_lookahead(const struct text_fmt *fm);
 int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
 		       struct text_buf *out);
+
+
+/* For the views (tdatfs-text-stream.c): a record's event, its time as
+ * the line prints it, and passing over a record without its text. */
+int text_fmt_record_id(struct text_fmt *fm, const struct text_rec *r, int *id);
+bool text_fmt_in_usecs(const struct text_fmt *fm);
+uint64_t text_fmt_time_key(const struct text_fmt *fm, uint64_t ts);
+int text_fmt_time_put(const struct text_fmt *fm, uint64_t ts, char *out,
+		      size_t len);
+int text_skip_record(struct text_fmt *fm, const struct text_rec *r,
+		     struct text_source *src, struct text_comm_ctx *cc,
+		     struct text_buf *scratch);
+int text_learn_record(struct text_fmt *fm, const struct text_rec *r,
+		      struct text_comm_ctx *cc);
 
 #endif /* TDATFS_TEXT_LINE_H */

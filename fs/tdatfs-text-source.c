@@ -44,6 +44,7 @@ struct text_source {
 	unsigned int ncpu;
 	struct src_cpu *cpus;
 	struct text_buf aside;	/* markers met by text_source_peek() */
+	uint64_t consumed;	/* records consumed since made, in all */
 };
 
 /**
@@ -378,7 +379,21 @@ int text_source_consume_index(struct text_source *src, unsigned int i,
 	kbuffer_next_event(tc->kbuf, NULL);
 	tc->pos.idx++;
 	tc->have = false;
+	src->consumed++;
 	return 1;
+}
+
+/**
+ * text_source_consumed() - records consumed since the source was made
+ * @src: source
+ *
+ * Seeks do not change it: the stream counts records by differences.
+ *
+ * Return: the count.
+ */
+uint64_t text_source_consumed(const struct text_source *src)
+{
+	return src->consumed;
 }
 
 /**

@@ -67,6 +67,7 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
 int text_source_consume_index(struct text_source *src, unsigned int i,
 			      struct text_buf *markers);
 int text_source_flush(struct text_source *src, struct text_buf *out);
+uint64_t text_source_consumed(const struct text_source *src);
 
 /* For a formatter: the CPU of a record, by CPU number, or the whole
  * source (the earliest next record of all its CPUs). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tdat.h"
+#include "tdatfs-text-acct.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-pack.h"
@@ -19,7 +20,7 @@
 #include "tdatfs-text-stream-int.h"
 
 #define STATE_MAGIC	0x74737473u	/* "stst" */
-#define STATE_VERSION	1u
+#define STATE_VERSION	2u	/* 2: the account after the checkpoints */
 
 /* What a state must match: the slots of the stream it is for. */
 struct state_shape {
@@ -44,6 +45,7 @@ struct state_dst {
 	uint64_t *off;
 	size_t *seen;
 	struct text_pos *pos;
+	struct text_acct *acct;
 };
 
 static void shape_release(struct state_shape *sh)
@@ -137,6 +139,24 @@ static int state_pos_read(struct text_unpack *u, const struct state_shape *sh,
 }
 
 /*
+ * The account after the checkpoints: into @acct, or checked and dropped.
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
+static int state_acct_read(struct text_unpack *u, uint64_t nckpt,
+			   struct text_acct *acct)
+{
+	struct text_acct *a = acct ? acct : text_acct_new();
+	int ret;
+
+	if (!a)
+		return -ENOMEM;
+	ret = text_acct_load(a, u, nckpt);
+	if (!acct)
+		text_acct_free(a);
+	return ret;
+}
+
+/*
  * Read and check a whole state against @sh: *@h set; with @dst, the
  * checkpoints go there (room for h->nckpt of them, as a first call
  * without @dst tells).  Return: 0 or -EINVAL.
@@ -171,7 +191,9 @@ static int state_read(const void *blob, size_t len, const struct state_shape *sh
 			dst->seen[k] = sn;
 		}
 	}
-	ret = u.left ? -EINVAL : 0;
+	ret = state_acct_read(&u, h->nckpt, dst ? dst->acct : NULL);
+	if (!ret && u.left)
+		ret = -EINVAL;
 out:
 	free(tmp);
 	return ret;
@@ -288,7 +310,7 @@ static int state_pack(struct text_stream *st, struct text_buf *b)
 			    text_pack_u32(b, pos[s].done) < 0)
 				return -ENOMEM;
 	}
-	return 0;
+	return text_acct_save(st->acct, b);
 }
 
 /**
@@ -329,6 +351,8 @@ static void state_install(struct text_stream *st, const struct state_head *h,
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
 	text_overlay_free(st->ov);
+	text_acct_free(st->acct);
+	st->acct = dst->acct;
 	st->ckpt_off = dst->off;
 	st->ckpt_seen = dst->seen;
 	st->ckpt_pos = dst->pos;
@@ -355,7 +379,8 @@ static int state_apply(struct text_stream *st, const struct text_comms *cm,
 	dst.off = malloc(h->nckpt * sizeof(*dst.off));
 	dst.seen = malloc(h->nckpt * sizeof(*dst.seen));
 	dst.pos = malloc(h->nckpt * st->ncpu * sizeof(*dst.pos) + 1);
-	if (!ov || !dst.off || !dst.seen || !dst.pos)
+	dst.acct = text_acct_new();
+	if (!ov || !dst.off || !dst.seen || !dst.pos || !dst.acct)
 		goto fail;
 	ret = text_overlay_load(ov, cm, &u);
 	if (!ret && u.left)
@@ -371,6 +396,7 @@ fail:
 	free(dst.off);
 	free(dst.seen);
 	free(dst.pos);
+	text_acct_free(dst.acct);
 	return ret;
 }
 

@@ -23,6 +23,8 @@
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
 
+struct text_acct;
+
 #define NCURSORS	4
 #define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
 /*
@@ -40,6 +42,8 @@ struct text_cursor {
 	struct text_buf line;	/* text [off, off + line.len) */
 	uint64_t off;
 	size_t seen;		/* learned comms visible here */
+	uint64_t nrec;		/* records consumed before here */
+	size_t j;		/* a view's entry the cursor is in */
 	bool eof;
 };
 
@@ -79,6 +83,22 @@ struct text_stream {
 
 	bool size_known;
 	uint64_t size;
+
+	/* what the text holds between checkpoints; NULL in a view */
+	struct text_acct *acct;
+	uint64_t front;		/* text produced at the frontier */
+
+	/*
+	 * A view: its checkpoints are its entries, each the start of a
+	 * stretch of the full text that holds records it keeps (the
+	 * offsets of the first @nckpt known), and the records consumed at
+	 * each one's start and end; the cursors pass from an entry's end
+	 * to the next one's start.
+	 */
+	bool is_view;
+	struct text_filter flt;
+	size_t nsel;
+	uint64_t *vstart, *vend;
 
 	uint64_t tick;
 	struct text_cursor cur[NCURSORS];

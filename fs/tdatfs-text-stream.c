@@ -5,12 +5,14 @@
  * buffer), with checkpoints and a few cursors.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tdat.h"
+#include "tdatfs-text-acct.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-line.h"
@@ -52,6 +54,9 @@ void text_stream_free(struct text_stream *st)
 	free(st->ckpt_off);
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
+	free(st->vstart);
+	free(st->vend);
+	text_acct_free(st->acct);
 	text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
@@ -101,8 +106,12 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 	size_t p;
 	int ret;
 
-	if (st->nckpt >= st->ckpt_max)
+	if (st->nckpt >= st->ckpt_max) {
+		ret = text_acct_thin(st->acct);
+		if (ret < 0)
+			return ret;
 		ckpt_thin(st);
+	}
 	if (st->nckpt == st->ckpt_cap) {
 		ret = ckpt_grow(st);
 		if (ret < 0)
@@ -114,6 +123,9 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 	memset(pos, 0, st->ncpu * sizeof(*pos));
 	for (p = 0; cu && p < st->nparts; p++)
 		text_source_tell(cu->src[p], pos + st->parts[p].first);
+	ret = text_acct_open(st->acct, cu ? cu->nrec : 0);
+	if (ret < 0)
+		return ret;
 	st->nckpt++;
 	return 0;
 }
@@ -208,6 +220,7 @@ static int stream_setup(struct text_stream *st, int cpu)
 		if (ret < 0)
 			return ret;
 	}
+	st->front = st->hlen;
 	st->ckpt_every = CKPT_BYTES;
 	st->ckpt_max = CKPT_MEM / (sizeof(*st->ckpt_off) + sizeof(*st->ckpt_seen) +
 				   st->ncpu * sizeof(*st->ckpt_pos));
@@ -218,7 +231,8 @@ static int stream_setup(struct text_stream *st, int cpu)
 		st->ckpt_max = st->env.max_checkpoints < 2 ? 2 :
 			       st->env.max_checkpoints;
 	st->ov = text_overlay_new();
-	if (!st->ov)
+	st->acct = text_acct_new();
+	if (!st->ov || !st->acct)
 		return -ENOMEM;
 	return ckpt_add(st, 0, NULL);
 }
@@ -322,6 +336,8 @@ static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 				 &st->ckpt_pos[k * st->ncpu + st->parts[p].first]);
 	cu->off = st->ckpt_off[k];
 	cu->seen = st->ckpt_seen[k];
+	cu->nrec = st->is_view ? st->vstart[k] : text_acct_nrec(st->acct, k);
+	cu->j = k;
 	cu->line.len = 0;
 	cu->eof = false;
 	cu->valid = true;
@@ -371,49 +387,144 @@ static int next_slot(struct text_stream *st, struct text_cursor *cu,
 	return 0;
 }
 
+/* What a step met: its record's event and times (tdatfs-text-acct.h). */
+struct step_info {
+	int id;			/* INT_MIN: no record; -1: its type not read */
+	uint64_t key, ts;
+};
+
+/* Records consumed by a cursor's sources so far. */
+static uint64_t consumed(const struct text_stream *st, const struct text_cursor *cu)
+{
+	uint64_t n = 0;
+	size_t p;
+
+	for (p = 0; p < st->nparts; p++)
+		n += text_source_consumed(cu->src[p]);
+	return n;
+}
+
+/* Whether a view keeps the record of @si. */
+static bool keeps(const struct text_filter *flt, const struct step_info *si)
+{
+	if (flt->kind == TEXT_FILTER_WINDOW)
+		return si->key >= flt->k0 && si->key < flt->k1;
+	return si->id == flt->id;
+}
+
 /*
- * One step: the lines of the next record (and markers met on the way)
- * appended to cu->line.  Return: 1 text added, 0 end of text, <0 error.
+ * The next record to print: consumed, with its part and slot.  Return: 1,
+ * 0 at the end of the text, or a negative errno.
  */
-static int step(struct text_stream *st, struct text_cursor *cu)
+static int next_record(struct text_stream *st, struct text_cursor *cu,
+		       struct text_rec *rec, size_t *p, unsigned int *slot)
 {
 	const struct text_rec *best;
-	const struct stream_part *pt;
-	size_t before = cu->line.len, p = 0;
-	struct text_comm_ctx cc;
-	struct text_rec rec;
 	unsigned int bi = 0;
 	int ret;
 
 	/* a stream of one CPU that reads all of them passes over the others' */
 	do {
-		ret = next_slot(st, cu, &best, &p, &bi);
-		if (ret < 0)
+		ret = next_slot(st, cu, &best, p, &bi);
+		if (ret < 0 || !best)
 			return ret;
-		if (!best)
-			return cu->line.len > before ? 1 : 0;
 		/* consumed first, so a formatter's peek sees the record after it */
-		rec = *best;
-		ret = text_source_consume_index(cu->src[p], bi,
+		*rec = *best;
+		ret = text_source_consume_index(cu->src[*p], bi,
 						st->only < 0 || (int)bi == st->only ?
 						&cu->line : &st->discard);
 		st->discard.len = 0;
 		if (ret < 0)
 			return ret;
 	} while (st->only >= 0 && (int)bi != st->only);
-	pt = &st->parts[p];
+	*slot = bi;
+	return 1;
+}
+
+/*
+ * A record a view does not keep: passed over as printing it would, its
+ * markers dropped.  Return: 0 or a negative errno.
+ */
+static int step_skip(struct text_stream *st, struct text_cursor *cu,
+		     const struct text_rec *rec, size_t p, struct text_comm_ctx *cc)
+{
+	int ret;
+
+	if (st->flt.kind == TEXT_FILTER_FIELDS)
+		ret = text_learn_record(st->env.fmt, rec, cc);
+	else
+		ret = text_skip_record(st->env.fmt, rec, cu->src[p], cc, &st->discard);
+	st->discard.len = 0;
+	if (!ret)
+		ret = text_source_flush(cu->src[p], &st->discard);
+	st->discard.len = 0;
+	return ret;
+}
+
+/* The text of a kept record, and the damage it shows recorded. */
+static int step_print(struct text_stream *st, struct text_cursor *cu,
+		      const struct text_rec *rec, size_t p, unsigned int bi,
+		      struct text_comm_ctx *cc)
+{
+	const struct stream_part *pt = &st->parts[p];
+	int ret;
+
 	if (pt->plen && text_buf_put(&cu->line, pt->prefix, pt->plen) < 0)
 		return -ENOMEM;
-	cc.ov = st->ov;
-	cc.seen = &cu->seen;
-	ret = text_format_record(st->env.fmt, &rec, cu->src[p], &cc, &cu->line);
+	if (st->is_view && st->flt.kind == TEXT_FILTER_FIELDS)
+		return -ENOSYS;
+	ret = text_format_record(st->env.fmt, rec, cu->src[p], cc, &cu->line);
 	if (ret < 0)
 		return ret;
-	if (ret && rec.size)
-		tdat_cpu_mark_damaged(st->env.f, pt->b, st->cidx[pt->first + bi],
-				      rec.offset, rec.size,
+	if (ret && rec->size)
+		tdat_cpu_mark_damaged(st->env.f, pt->b,
+				      st->cidx[pt->first + bi],
+				      rec->offset, rec->size,
 				      "holds a record that does not parse");
-	ret = text_source_flush(cu->src[p], &cu->line);
+	return text_source_flush(cu->src[p], &cu->line);
+}
+
+/*
+ * One step: the lines of the next record (and markers met on the way)
+ * appended to cu->line, or in a view nothing for a record it does not
+ * keep; @si says what the step met.  Return: 1 a step made, 0 end of
+ * text, <0 error.
+ */
+static int step(struct text_stream *st, struct text_cursor *cu,
+		struct step_info *si)
+{
+	size_t before = cu->line.len, p = 0;
+	uint64_t c0 = consumed(st, cu);
+	struct text_comm_ctx cc;
+	struct text_rec rec;
+	unsigned int bi = 0;
+	int ret, id;
+
+	si->id = INT_MIN;
+	ret = next_record(st, cu, &rec, &p, &bi);
+	if (ret <= 0) {
+		cu->nrec += consumed(st, cu) - c0;
+		if (ret < 0)
+			return ret;
+		if (st->is_view)
+			cu->line.len = before;
+		return cu->line.len > before ? 1 : 0;
+	}
+	ret = text_fmt_record_id(st->env.fmt, &rec, &id);
+	if (ret < 0)
+		return ret;
+	si->id = ret ? id : -1;
+	si->ts = rec.ts;
+	si->key = text_fmt_time_key(st->env.fmt, rec.ts);
+	cc.ov = st->ov;
+	cc.seen = &cu->seen;
+	if (st->is_view && !keeps(&st->flt, si)) {
+		cu->line.len = before;
+		ret = step_skip(st, cu, &rec, p, &cc);
+	} else {
+		ret = step_print(st, cu, &rec, p, bi, &cc);
+	}
+	cu->nrec += consumed(st, cu) - c0;
 	return ret < 0 ? ret : 1;
 }
 
@@ -479,31 +590,100 @@ static struct text_cursor *pick_cursor(struct text_stream *st, uint64_t off, int
 	return *err < 0 ? NULL : victim;
 }
 
-/* Move @cu past its line, checkpoint if due, and make the next line. */
+/* The text's end reached by @cu: the size is known. */
+static void reach_end(struct text_stream *st, struct text_cursor *cu)
+{
+	cu->eof = true;
+	if (!st->size_known && !st->is_view)
+		text_acct_finish(st->acct, cu->nrec);
+	st->size_known = true;
+	st->size = cu->off;
+}
+
+/*
+ * Move @cu past its line, checkpoint if due, and make the next line; at
+ * the frontier, count the step in the account.
+ */
 static int advance(struct text_stream *st, struct text_cursor *cu)
 {
+	bool front;
+	struct step_info si;
 	int ret;
 
 	cu->off += cu->line.len;
 	cu->line.len = 0;
-	if (cu->off >= st->ckpt_off[st->nckpt - 1] + st->ckpt_every &&
-	    !st->size_known) {
+	front = !st->size_known && cu->off == st->front;
+	if (front && cu->off >= st->ckpt_off[st->nckpt - 1] + st->ckpt_every) {
 		ret = ckpt_add(st, cu->off, cu);
 		if (ret < 0)
 			return ret;
 	}
-	ret = step(st, cu);
+	ret = step(st, cu, &si);
+	if (ret > 0 && front) {
+		ret = text_acct_step(st->acct, si.id, si.key, si.ts, cu->line.len);
+		if (!ret)
+			ret = 1;
+	}
 	if (ret < 0) {
 		/* the cursor's state is unknown now: drop it */
 		cu->valid = false;
 		return ret;
 	}
-	if (ret == 0) {
-		cu->eof = true;
-		st->size_known = true;
-		st->size = cu->off;
-	}
+	if (front)
+		st->front += cu->line.len;
+	if (ret == 0)
+		reach_end(st, cu);
 	return 0;
+}
+
+/* A view's cursor at the end of its entry: on to the next one. */
+static int view_next(struct text_stream *st, struct text_cursor *cu)
+{
+	size_t p, j = cu->j + 1;
+
+	if (j >= st->nsel) {
+		reach_end(st, cu);
+		return 0;
+	}
+	if (j == st->nckpt && !st->size_known)
+		st->ckpt_off[st->nckpt++] = cu->off;
+	if (st->vstart[j] != cu->nrec) {
+		for (p = 0; p < st->nparts; p++)
+			text_source_seek(cu->src[p],
+					 &st->ckpt_pos[j * st->ncpu + st->parts[p].first]);
+		cu->seen = st->ckpt_seen[j];
+		cu->nrec = st->vstart[j];
+	}
+	cu->j = j;
+	return 1;
+}
+
+/* advance() in a view: steps until one keeps text or the view ends. */
+static int view_advance(struct text_stream *st, struct text_cursor *cu)
+{
+	struct step_info si;
+	int ret;
+
+	cu->off += cu->line.len;
+	cu->line.len = 0;
+	for (;;) {
+		if (cu->nrec >= st->vend[cu->j]) {
+			ret = view_next(st, cu);
+			if (ret <= 0)
+				return ret;
+		}
+		ret = step(st, cu, &si);
+		if (ret < 0) {
+			cu->valid = false;
+			return ret;
+		}
+		if (ret == 0) {
+			reach_end(st, cu);
+			return 0;
+		}
+		if (cu->line.len)
+			return 0;
+	}
 }
 
 /*
@@ -544,7 +724,7 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
 		}
 		if (cu->eof)
 			break;
-		err = advance(st, cu);
+		err = st->is_view ? view_advance(st, cu) : advance(st, cu);
 		if (err < 0)
 			break;
 	}

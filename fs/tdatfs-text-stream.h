@@ -28,8 +28,16 @@
  *    bounded: past a count every other one is dropped and the spacing
  *    doubles.
  *  - Once the text was produced to its end its size is exact.
- *  - Its state (size, checkpoints, comm model) can be saved and loaded
- *    into a new stream of the same text (tdatfs-text-state.h).
+ *  - Its state (size, checkpoints, comm model, account) can be saved
+ *    and loaded into a new stream of the same text (tdatfs-text-state.h).
+ *  - The frontier keeps an account of the text between checkpoints
+ *    (tdatfs-text-acct.h).  A view of a finished one-buffer stream
+ *    (text_stream_new_view()) is a stream of its own whose checkpoints
+ *    are the full text's at the stretches holding records it keeps: it
+ *    passes over the records it does not keep as printing them would
+ *    (the same comms learned, the same records consumed), drops their
+ *    text and the markers met before them, and goes from the end of one
+ *    stretch to the start of the next.
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H
@@ -40,6 +48,8 @@
 #include <sys/types.h>
 
 struct tdat_file;
+struct text_acct;
+struct text_comms;
 struct text_fmt;
 struct text_page_fmt;
 struct text_stream;
@@ -54,6 +64,19 @@ struct text_stream_env {
 	unsigned int max_checkpoints;	/* 0: the memory bound */
 };
 
+/* What a view keeps of its text's records (text_stream_new_view()). */
+enum text_filter_kind {
+	TEXT_FILTER_EVENT,	/* the lines of one event's records */
+	TEXT_FILTER_FIELDS,	/* one event's records as table rows */
+	TEXT_FILTER_WINDOW,	/* the lines of records with k0 <= key < k1 */
+};
+
+struct text_filter {
+	enum text_filter_kind kind;
+	int id;
+	uint64_t k0, k1;	/* text_fmt_time_key() */
+};
+
 /* A buffer of a stream of several, and what each of its records starts with. */
 struct text_stream_part {
 	size_t b;
@@ -65,6 +88,11 @@ struct text_stream *text_stream_new(const struct text_stream_env *env,
 struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
 					  const struct text_stream_part *parts,
 					  size_t nparts, const char *head);
+struct text_stream *text_stream_new_view(struct text_stream *full,
+					 const struct text_comms *cm,
+					 const struct text_filter *flt,
+					 const char *head);
+const struct text_acct *text_stream_acct(struct text_stream *st);
 void text_stream_free(struct text_stream *st);
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
 			 uint64_t off);

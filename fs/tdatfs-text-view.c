@@ -1,72 +1,602 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-view.c - views of a buffer's text (SPEC 2.6): one event's
- * lines or fields, a time window.  Placeholder until the view streams
- * land: every view is -ENOSYS.
+ * tdatfs-text-view.c - the views of SPEC 2.6 (tdatfs-text.h, "views"):
+ * the layer above the engine.  It keeps, per engine (its ext slot),
+ * each buffer's event stats and the streams of the views asked for.
+ *
+ * A view's stream is made from the finished stream of the full text it
+ * is cut from (text_stream_new_view()); a table of views keeps at most
+ * VIEW_STREAMS streams (the least recently used ones not in use are
+ * freed) and remembers the sizes of VIEW_MAX views, so a stat after a
+ * read costs nothing.
  */
 #include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "tdat.h"
 #include "tdatfs-text.h"
+#include "tdatfs-text-acct.h"
+#include "tdatfs-text-engine.h"
+#include "tdatfs-text-line.h"
+#include "tdatfs-text-stream.h"
+
+#define VIEW_STREAMS	64
+#define VIEW_MAX	4096
+#define PIECE		(1u << 20)
+
+/* The event stats of a buffer, made once. */
+struct buf_stats {
+	size_t buffer;
+	struct tdatfs_text_event_stat *s;
+	size_t n;
+};
+
+struct view_entry {
+	struct tdatfs_text_view key;
+	struct text_stream *st;		/* NULL: freed, or not made yet */
+	unsigned int refs;
+	uint64_t used;
+	bool size_known;
+	uint64_t size;
+};
+
+struct text_views {
+	pthread_mutex_t lock;
+	struct buf_stats **bs;		/* each made once, never moved */
+	size_t nbs;
+	struct view_entry **e;
+	size_t n, cap;
+	size_t nstreams;
+	uint64_t tick;
+};
+
+static void *views_make(void)
+{
+	struct text_views *vw = calloc(1, sizeof(*vw));
+
+	if (vw)
+		pthread_mutex_init(&vw->lock, NULL);
+	return vw;
+}
+
+static void views_free(void *ext)
+{
+	struct text_views *vw = ext;
+	size_t i;
+
+	if (!vw)
+		return;
+	for (i = 0; i < vw->nbs; i++) {
+		free(vw->bs[i]->s);
+		free(vw->bs[i]);
+	}
+	for (i = 0; i < vw->n; i++) {
+		text_stream_free(vw->e[i]->st);
+		free(vw->e[i]);
+	}
+	free(vw->bs);
+	free(vw->e);
+	pthread_mutex_destroy(&vw->lock);
+	free(vw);
+}
+
+static struct text_views *views_get(struct tdatfs_text *t)
+{
+	return text_engine_ext(t, views_make, views_free);
+}
+
+/* The finished stream of a buffer's merged text (produced if need be). */
+static int full_stream(struct tdatfs_text *t, size_t buffer, int cpu,
+		       struct text_stream **st)
+{
+	struct tdatfs_text_key k = { .report = false, .buffer = buffer, .cpu = cpu };
+	int ret = tdatfs_text_produce(t, &k, NULL, NULL);
+
+	if (ret < 0)
+		return ret;
+	*st = text_engine_stream(t, buffer, cpu);
+	if (!*st)
+		return -errno;
+	return text_stream_acct(*st) ? 0 : -EIO;
+}
+
+/* @buffer's stats from its account, into @out (vw->lock not held). */
+static int stats_make(struct tdatfs_text *t, size_t buffer, struct buf_stats *out)
+{
+	const struct text_acct_total *tot;
+	struct text_stream *st;
+	size_t i, n;
+	int ret = full_stream(t, buffer, -1, &st);
+
+	if (ret < 0)
+		return ret;
+	tot = text_acct_totals(text_stream_acct(st), &n);
+	out->buffer = buffer;
+	out->n = n;
+	out->s = calloc(n + 1, sizeof(*out->s));
+	if (!out->s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		out->s[i].id = tot[i].id;
+		out->s[i].records = tot[i].records;
+		out->s[i].bytes = tot[i].bytes;
+		out->s[i].first_ts = tot[i].first_ts;
+		out->s[i].last_ts = tot[i].last_ts;
+	}
+	return 0;
+}
+
+static const struct buf_stats *stats_find(const struct text_views *vw, size_t buffer)
+{
+	size_t i;
+
+	for (i = 0; i < vw->nbs; i++)
+		if (vw->bs[i]->buffer == buffer)
+			return vw->bs[i];
+	return NULL;
+}
+
+/* @buffer's stats, made on first use. */
+static int stats_get(struct tdatfs_text *t, size_t buffer,
+		     const struct buf_stats **out)
+{
+	struct text_views *vw = views_get(t);
+	struct buf_stats made = { 0 }, **bs, *one;
+	int ret;
+
+	if (!vw)
+		return -errno;
+	pthread_mutex_lock(&vw->lock);
+	*out = stats_find(vw, buffer);
+	pthread_mutex_unlock(&vw->lock);
+	if (*out)
+		return 0;
+	/* produced without the lock: views of other buffers go on */
+	ret = stats_make(t, buffer, &made);
+	if (ret < 0) {
+		free(made.s);
+		return ret;
+	}
+	pthread_mutex_lock(&vw->lock);
+	*out = stats_find(vw, buffer);
+	if (!*out) {
+		bs = realloc(vw->bs, (vw->nbs + 1) * sizeof(*bs));
+		one = malloc(sizeof(*one));
+		if (bs)
+			vw->bs = bs;
+		if (bs && one) {
+			*one = made;
+			made.s = NULL;
+			bs[vw->nbs++] = one;
+			*out = one;
+		} else {
+			free(one);
+		}
+	}
+	pthread_mutex_unlock(&vw->lock);
+	free(made.s);
+	return *out ? 0 : -ENOMEM;
+}
 
 int tdatfs_text_event_stats(struct tdatfs_text *t, size_t buffer,
 			    const struct tdatfs_text_event_stat **stats,
 			    size_t *n)
 {
-	(void)t;
-	(void)buffer;
+	const struct buf_stats *bs;
+	int ret;
+
 	*stats = NULL;
 	*n = 0;
-	return -ENOSYS;
+	if (!t)
+		return -EINVAL;
+	ret = stats_get(t, buffer, &bs);
+	if (ret < 0)
+		return ret;
+	*stats = bs->s;
+	*n = bs->n;
+	return 0;
+}
+
+/* The event @id's entry in @bs, or NULL. */
+static const struct tdatfs_text_event_stat *stat_find(const struct buf_stats *bs,
+						      int id)
+{
+	size_t lo = 0, hi = bs->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (bs->s[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < bs->n && bs->s[lo].id == id ? &bs->s[lo] : NULL;
+}
+
+/*
+ * Whether @v is a view of something, and what its stream keeps; for an
+ * event, *@ev its stats.  Return: 0, -ENOENT, -EINVAL, or the error of
+ * making the buffer's stats.
+ */
+static int view_check(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+		      struct text_filter *flt,
+		      const struct tdatfs_text_event_stat **ev)
+{
+	const struct buf_stats *bs;
+	int ret = stats_get(t, v->buffer, &bs);
+
+	*ev = NULL;
+	if (ret < 0)
+		return ret;
+	memset(flt, 0, sizeof(*flt));
+	switch (v->kind) {
+	case TDATFS_VIEW_EVENT:
+	case TDATFS_VIEW_FIELDS:
+		*ev = stat_find(bs, v->event);
+		if (!*ev || v->cpu != -1)
+			return -ENOENT;
+		flt->kind = v->kind == TDATFS_VIEW_EVENT ? TEXT_FILTER_EVENT :
+			    TEXT_FILTER_FIELDS;
+		flt->id = v->event;
+		return 0;
+	case TDATFS_VIEW_WINDOW:
+		if (v->t1 <= v->t0 || v->cpu < -1)
+			return -ENOENT;
+		flt->kind = TEXT_FILTER_WINDOW;
+		flt->k0 = v->t0;
+		flt->k1 = v->t1;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* The key of @v with the members its kind does not use zeroed. */
+static struct tdatfs_text_view view_key(const struct tdatfs_text_view *v)
+{
+	struct tdatfs_text_view k;
+
+	memset(&k, 0, sizeof(k));
+	k.kind = v->kind;
+	k.buffer = v->buffer;
+	k.cpu = v->kind == TDATFS_VIEW_WINDOW ? v->cpu : -1;
+	if (v->kind == TDATFS_VIEW_WINDOW) {
+		k.t0 = v->t0;
+		k.t1 = v->t1;
+	} else {
+		k.event = v->event;
+	}
+	return k;
+}
+
+static bool key_eq(const struct tdatfs_text_view *a, const struct tdatfs_text_view *b)
+{
+	return a->kind == b->kind && a->buffer == b->buffer && a->cpu == b->cpu &&
+	       a->event == b->event && a->t0 == b->t0 && a->t1 == b->t1;
+}
+
+/*
+ * The full text a view is cut from: a window of one CPU of a one-CPU
+ * buffer is cut from its merged text, which is that CPU's (the engine
+ * makes it once, tdatfs_text_keys()).
+ */
+static int view_full(struct tdatfs_text *t, const struct tdatfs_text_view *k,
+		     struct text_stream **full)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(text_engine_file(t), k->buffer);
+	int cpu = k->cpu;
+
+	if (!buf || (cpu >= 0 && (unsigned int)cpu >= buf->ncpus))
+		return -ENOENT;
+	if (cpu == 0 && buf->ncpus == 1)
+		cpu = -1;
+	return full_stream(t, k->buffer, cpu, full);
+}
+
+/* The fields header of a view: none but for fields.tsv. */
+static int view_head(struct tdatfs_text *t, const struct text_filter *flt,
+		     char **head)
+{
+	(void)t;
+	*head = NULL;
+	if (flt->kind == TEXT_FILTER_FIELDS)
+		return -ENOSYS;
+	*head = strdup("");
+	return *head ? 0 : -ENOMEM;
+}
+
+/* Free the stream of the least recently used entry not in use. */
+static void streams_trim(struct text_views *vw)
+{
+	struct view_entry *lru = NULL;
+	size_t i;
+
+	if (vw->nstreams < VIEW_STREAMS)
+		return;
+	for (i = 0; i < vw->n; i++) {
+		struct view_entry *e = vw->e[i];
+
+		if (e->st && !e->refs && (!lru || e->used < lru->used))
+			lru = e;
+	}
+	if (lru) {
+		text_stream_free(lru->st);
+		lru->st = NULL;
+		vw->nstreams--;
+	}
+}
+
+/* The entry of @k, made when new; NULL when out of memory (lock held). */
+static struct view_entry *entry_find(struct text_views *vw,
+				     const struct tdatfs_text_view *k)
+{
+	struct view_entry *e, **arr;
+	size_t i, lru = vw->n;
+
+	for (i = 0; i < vw->n; i++)
+		if (key_eq(&vw->e[i]->key, k))
+			return vw->e[i];
+	if (vw->n >= VIEW_MAX) {
+		/* forget the least recently used view not in use */
+		for (i = 0; i < vw->n; i++)
+			if (!vw->e[i]->refs &&
+			    (lru == vw->n || vw->e[i]->used < vw->e[lru]->used))
+				lru = i;
+		if (lru == vw->n)
+			return NULL;
+		e = vw->e[lru];
+		if (e->st)
+			vw->nstreams--;
+		text_stream_free(e->st);
+		memset(e, 0, sizeof(*e));
+		e->key = *k;
+		return e;
+	}
+	if (vw->n == vw->cap) {
+		size_t cap = vw->cap ? vw->cap * 2 : 16;
+
+		arr = realloc(vw->e, cap * sizeof(*arr));
+		if (!arr)
+			return NULL;
+		vw->e = arr;
+		vw->cap = cap;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	e->key = *k;
+	vw->e[vw->n++] = e;
+	return e;
+}
+
+/*
+ * The entry of view @v with its stream, held (entry_put() after); on
+ * the way, *@ev as view_check() sets it.  Return: 0 or a negative errno.
+ */
+static int entry_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+		     struct view_entry **out,
+		     const struct tdatfs_text_event_stat **ev)
+{
+	struct tdatfs_text_view k = view_key(v);
+	struct text_views *vw = views_get(t);
+	struct text_stream *full = NULL;
+	const struct text_comms *cm;
+	struct text_filter flt;
+	struct text_fmt *fmt;
+	struct view_entry *e;
+	char *head = NULL;
+	int ret;
+
+	if (!vw)
+		return -errno;
+	ret = view_check(t, &k, &flt, ev);
+	if (!ret)
+		ret = view_full(t, &k, &full);
+	if (!ret)
+		ret = text_engine_fmt(t, &fmt, &cm);
+	if (!ret)
+		ret = view_head(t, &flt, &head);
+	if (ret < 0)
+		return ret;
+	pthread_mutex_lock(&vw->lock);
+	e = entry_find(vw, &k);
+	if (e && !e->st) {
+		streams_trim(vw);
+		e->st = text_stream_new_view(full, cm, &flt, head);
+		if (e->st)
+			vw->nstreams++;
+		else
+			ret = -errno;
+	}
+	if (!e)
+		ret = -ENOMEM;
+	if (!ret) {
+		e->refs++;
+		e->used = ++vw->tick;
+		*out = e;
+	}
+	pthread_mutex_unlock(&vw->lock);
+	free(head);
+	return ret;
+}
+
+static void entry_put(struct tdatfs_text *t, struct view_entry *e)
+{
+	struct text_views *vw = views_get(t);
+
+	pthread_mutex_lock(&vw->lock);
+	e->refs--;
+	if (!e->size_known && text_stream_size(e->st, &e->size) == 0)
+		e->size_known = true;
+	pthread_mutex_unlock(&vw->lock);
 }
 
 ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 			      const struct tdatfs_text_view *v, char *buf,
 			      size_t len, uint64_t off)
 {
-	(void)t;
-	(void)v;
-	(void)buf;
-	(void)len;
-	(void)off;
-	return -ENOSYS;
+	const struct tdatfs_text_event_stat *ev;
+	struct view_entry *e;
+	ssize_t n;
+	int ret;
+
+	if (!t || !v || (!buf && len))
+		return -EINVAL;
+	ret = entry_get(t, v, &e, &ev);
+	if (ret < 0)
+		return ret;
+	n = text_stream_read(e->st, buf, len, off);
+	entry_put(t, e);
+	return n;
+}
+
+/* The size a view's entry knows, without making its stream. */
+static bool size_cached(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+			uint64_t *size)
+{
+	struct tdatfs_text_view k = view_key(v);
+	struct text_views *vw = views_get(t);
+	bool known = false;
+	size_t i;
+
+	if (!vw)
+		return false;
+	pthread_mutex_lock(&vw->lock);
+	for (i = 0; i < vw->n; i++) {
+		if (key_eq(&vw->e[i]->key, &k) && vw->e[i]->size_known) {
+			*size = vw->e[i]->size;
+			known = true;
+		}
+	}
+	pthread_mutex_unlock(&vw->lock);
+	return known;
 }
 
 int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 			  uint64_t *size)
 {
-	(void)t;
-	(void)v;
-	*size = 0;
-	return -ENOSYS;
+	const struct tdatfs_text_event_stat *ev;
+	struct text_filter flt;
+	struct view_entry *e;
+	uint64_t off = 0;
+	ssize_t n;
+	int ret;
+
+	if (!t || !v || !size)
+		return -EINVAL;
+	if (size_cached(t, v, size))
+		return 0;
+	if (v->kind == TDATFS_VIEW_EVENT) {
+		ret = view_check(t, v, &flt, &ev);
+		if (!ret)
+			*size = ev->bytes;
+		return ret;
+	}
+	ret = entry_get(t, v, &e, &ev);
+	if (ret < 0)
+		return ret;
+	/* produced to its end: the work is the view's, once */
+	do {
+		n = text_stream_produce(e->st, PIECE, off);
+		if (n > 0)
+			off += n;
+	} while (n > 0);
+	ret = n < 0 ? (int)n : text_stream_size(e->st, size);
+	entry_put(t, e);
+	return ret;
 }
 
 int tdatfs_text_time_format(struct tdatfs_text *t, size_t buffer, uint64_t ts,
 			    char *out, size_t len)
 {
-	(void)t;
+	const struct text_comms *cm;
+	struct text_fmt *fmt;
+	int ret;
+
 	(void)buffer;
-	(void)ts;
-	(void)out;
-	(void)len;
-	return -ENOSYS;
+	if (!t || !out)
+		return -EINVAL;
+	ret = text_engine_fmt(t, &fmt, &cm);
+	if (ret < 0)
+		return ret;
+	return text_fmt_time_put(fmt, ts, out, len);
+}
+
+/* Digits at *@s into *@v (at most @max of them, 0 for any): the count. */
+static int digits(const char **s, uint64_t *v, int max)
+{
+	int n = 0;
+
+	*v = 0;
+	while (**s >= '0' && **s <= '9' && (!max || n < max)) {
+		if (__builtin_mul_overflow(*v, 10, v) ||
+		    __builtin_add_overflow(*v, (uint64_t)(**s - '0'), v))
+			return -1;
+		(*s)++;
+		n++;
+	}
+	return n;
 }
 
 int tdatfs_text_time_parse(struct tdatfs_text *t, const char *s, const char **end,
 			   uint64_t *time)
 {
-	(void)t;
-	(void)s;
-	(void)end;
-	(void)time;
-	return -ENOSYS;
+	const struct text_comms *cm;
+	struct text_fmt *fmt;
+	uint64_t sec, frac = 0;
+	int ret, nf = 0;
+
+	if (!t || !s || !time)
+		return -EINVAL;
+	ret = text_engine_fmt(t, &fmt, &cm);
+	if (ret < 0)
+		return ret;
+	if (digits(&s, &sec, 0) <= 0)
+		return -EINVAL;
+	if (*s == '.') {
+		s++;
+		nf = digits(&s, &frac, 9);
+		/* a raw count has no fraction; more than ns is not a time */
+		if (nf <= 0 || !text_fmt_in_usecs(fmt) || (*s >= '0' && *s <= '9'))
+			return -EINVAL;
+	}
+	if (*s && *s != '-')
+		return -EINVAL;
+	if (text_fmt_in_usecs(fmt)) {
+		while (nf++ < 9)
+			frac *= 10;
+		if (__builtin_mul_overflow(sec, 1000000000ull, &sec) ||
+		    __builtin_add_overflow(sec, frac, &sec))
+			return -EINVAL;
+	}
+	*time = sec;
+	if (end)
+		*end = s;
+	return 0;
 }
 
 int tdatfs_text_time_range(struct tdatfs_text *t, size_t buffer,
 			   uint64_t *first, uint64_t *last)
 {
-	(void)t;
-	(void)buffer;
-	(void)first;
-	(void)last;
-	return -ENOSYS;
+	const struct tdatfs_text_event_stat *s;
+	size_t i, n;
+	int ret;
+
+	ret = tdatfs_text_event_stats(t, buffer, &s, &n);
+	if (ret < 0)
+		return ret;
+	if (!n)
+		return -ENOENT;
+	*first = s[0].first_ts;
+	*last = s[0].last_ts;
+	for (i = 1; i < n; i++) {
+		if (s[i].first_ts < *first)
+			*first = s[i].first_ts;
+		if (s[i].last_ts > *last)
+			*last = s[i].last_ts;
+	}
+	return 0;
 }

@@ -62,6 +62,10 @@ struct tdatfs_text {
 	/* the buffer whose merged text the report is made of, or -1 */
 	long alias;
 	char head[32];			/* the report's first line */
+
+	/* what a layer above keeps per engine (text_engine_ext()) */
+	void *ext;
+	void (*ext_free)(void *ext);
 };
 
 /* Whether a buffer has lines in the report: not latency, some CPU. */
@@ -175,6 +179,8 @@ void tdatfs_text_free(struct tdatfs_text *t)
 
 	if (!t)
 		return;
+	if (t->ext_free)
+		t->ext_free(t->ext);
 	teardown(t);
 	for (b = 0; t->stash && b < t->nbuffers; b++) {
 		const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
@@ -974,4 +980,63 @@ struct text_stream *text_engine_report(struct tdatfs_text *t)
 		return NULL;
 	}
 	return st;
+}
+
+/**
+ * text_engine_fmt() - the formatter and comms of a set-up engine
+ * @t: engine
+ * @fmt: set to the formatter
+ * @cm: set to the comms
+ *
+ * Return: 0, or the error of setting the engine up.
+ */
+int text_engine_fmt(struct tdatfs_text *t, struct text_fmt **fmt,
+		    const struct text_comms **cm)
+{
+	bool locked;
+	int ret = lock_ready(t, true, &locked);
+
+	*fmt = t->fmt;
+	*cm = t->comms;
+	pthread_mutex_unlock(&t->lock);
+	return ret;
+}
+
+/**
+ * text_engine_ext() - the engine's slot for a layer above it
+ * @t: engine
+ * @make: makes the slot's content on first use (NULL with errno set
+ *	when it cannot)
+ * @destroy: frees it when the engine is freed
+ *
+ * One layer uses the slot (the views, tdatfs-text-view.c); the engine
+ * frees what it holds without knowing what it is.
+ *
+ * Return: the content, or NULL with errno set.
+ */
+void *text_engine_ext(struct tdatfs_text *t, void *(*make)(void),
+		      void (*destroy)(void *ext))
+{
+	void *ext;
+
+	pthread_mutex_lock(&t->lock);
+	if (!t->ext) {
+		t->ext = make();
+		if (t->ext)
+			t->ext_free = destroy;
+	}
+	ext = t->ext;
+	pthread_mutex_unlock(&t->lock);
+	return ext;
+}
+
+/**
+ * text_engine_file() - the trace of an engine
+ * @t: engine
+ *
+ * Return: the trace it was made for.
+ */
+struct tdat_file *text_engine_file(struct tdatfs_text *t)
+{
+	return t->f;
 }

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-acct.h - what a stream's text holds between its
+ * checkpoints: per stretch (the text from one checkpoint to the next),
+ * the records consumed before it, the range of their times and, per
+ * event, how many records and bytes of text; per event over the whole
+ * text, the totals and the first and last times.  The views
+ * (tdatfs-text-view.h) pass over the stretches that hold nothing of
+ * theirs.
+ *
+ * Invariants:
+ *  - Stretch k starts at checkpoint k of its stream; the last one is
+ *    open (records are added to it) until the text ends.  There are as
+ *    many stretches as checkpoints.
+ *  - Only the stream's frontier adds: a step is counted once, in text
+ *    order.  A step's bytes are all the text it added (markers met, the
+ *    dropped-events line, the record's lines), counted for the event of
+ *    its record; a step without a record (markers at the end) counts
+ *    for no event.
+ *  - text_acct_thin() merges stretches 2k and 2k + 1 into k, as the
+ *    stream drops every other checkpoint.
+ *  - Used under the stream's lock; a finished account (the text's size
+ *    known) is only read, so views read it without one.
+ */
+#ifndef TDATFS_TEXT_ACCT_H
+#define TDATFS_TEXT_ACCT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct text_buf;
+struct text_unpack;
+
+/* One event's records in a stretch, or in the whole text. */
+struct text_acct_ev {
+	int id;
+	uint64_t records;
+	uint64_t bytes;
+};
+
+/* One event over the whole text. */
+struct text_acct_total {
+	int id;
+	uint64_t records, bytes;
+	uint64_t first_ts, last_ts;
+};
+
+struct text_acct;
+
+struct text_acct *text_acct_new(void);
+void text_acct_free(struct text_acct *a);
+int text_acct_open(struct text_acct *a, uint64_t nrec);
+int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,
+		   uint64_t bytes);
+void text_acct_finish(struct text_acct *a, uint64_t nrec);
+int text_acct_thin(struct text_acct *a);
+
+size_t text_acct_stretches(const struct text_acct *a);
+uint64_t text_acct_nrec(const struct text_acct *a, size_t k);
+bool text_acct_times(const struct text_acct *a, size_t k, uint64_t *kmin,
+		     uint64_t *kmax);
+const struct text_acct_ev *text_acct_find(const struct text_acct *a, size_t k,
+					  int id);
+const struct text_acct_total *text_acct_totals(const struct text_acct *a,
+					       size_t *n);
+
+int text_acct_save(const struct text_acct *a, struct text_buf *out);
+int text_acct_load(struct text_acct *a, struct text_unpack *u, size_t nckpt);
+
+#endif /* TDATFS_TEXT_ACCT_H */

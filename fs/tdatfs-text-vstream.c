@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-vstream.c - a view's stream, made from a finished stream
+ * of the full text: its entries are the stretches of that text holding
+ * records the view keeps (tdatfs-text-stream.h).  Above the stream (it
+ * reads the stream's inside, tdatfs-text-stream-int.h), beside its
+ * saved states.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdatfs-text-acct.h"
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-comm.h"
+#include "tdatfs-text-pack.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-stream.h"
+#include "tdatfs-text-stream-int.h"
+
+/*
+ * Whether stretch @k of @a holds records @flt keeps; of an event, the
+ * bytes of their text in *@bytes.
+ */
+static bool selects(const struct text_acct *a, size_t k,
+		    const struct text_filter *flt, uint64_t *bytes)
+{
+	const struct text_acct_ev *e;
+	uint64_t lo, hi;
+
+	*bytes = 0;
+	if (flt->kind == TEXT_FILTER_WINDOW)
+		return text_acct_times(a, k, &lo, &hi) && hi >= flt->k0 &&
+		       lo < flt->k1;
+	e = text_acct_find(a, k, flt->id);
+	if (e)
+		*bytes = e->bytes;
+	return e;
+}
+
+/* Room for @n entries (at least one) in @v's checkpoint tables. */
+static int entries_alloc(struct text_stream *v, size_t n)
+{
+	n = n ? n : 1;
+	v->ckpt_off = calloc(n, sizeof(*v->ckpt_off));
+	v->ckpt_seen = calloc(n, sizeof(*v->ckpt_seen));
+	v->ckpt_pos = calloc(n * v->ncpu + 1, sizeof(*v->ckpt_pos));
+	v->vstart = calloc(n, sizeof(*v->vstart));
+	v->vend = calloc(n, sizeof(*v->vend));
+	if (!v->ckpt_off || !v->ckpt_seen || !v->ckpt_pos || !v->vstart || !v->vend)
+		return -ENOMEM;
+	v->ckpt_cap = n;
+	return 0;
+}
+
+/*
+ * The entries of @v: the stretches of @full that @flt selects, with the
+ * positions, comms seen and records consumed at their start and end.  A
+ * view of an event knows every offset and its size; the others learn
+ * them as they are read.  A view of nothing has one empty entry.
+ */
+static int entries_fill(struct text_stream *v, const struct text_stream *full)
+{
+	const struct text_acct *a = full->acct;
+	size_t k, j = 0, n = text_acct_stretches(a), nsel = 0;
+	uint64_t bytes, off = v->hlen;
+	int ret;
+
+	for (k = 0; k < n; k++)
+		nsel += selects(a, k, &v->flt, &bytes);
+	ret = entries_alloc(v, nsel);
+	if (ret < 0)
+		return ret;
+	for (k = 0; k < n; k++) {
+		if (!selects(a, k, &v->flt, &bytes))
+			continue;
+		v->ckpt_off[j] = off;
+		v->ckpt_seen[j] = full->ckpt_seen[k];
+		memcpy(&v->ckpt_pos[j * v->ncpu], &full->ckpt_pos[k * full->ncpu],
+		       v->ncpu * sizeof(*v->ckpt_pos));
+		v->vstart[j] = text_acct_nrec(a, k);
+		v->vend[j] = text_acct_nrec(a, k + 1);
+		off += bytes;
+		j++;
+	}
+	/* the first entry's text starts with the head, at offset 0 */
+	v->ckpt_off[0] = 0;
+	v->nsel = nsel ? nsel : 1;
+	v->nckpt = 1;
+	if (v->flt.kind == TEXT_FILTER_EVENT || !nsel) {
+		v->nckpt = v->nsel;
+		v->size_known = true;
+		v->size = nsel ? off : v->hlen;
+	}
+	return 0;
+}
+
+/* A copy of @full's comm model: the view replays what it registered. */
+static int model_copy(struct text_stream *v, const struct text_stream *full,
+		      const struct text_comms *cm)
+{
+	struct text_buf b = { 0 };
+	struct text_unpack u;
+	int ret;
+
+	v->ov = text_overlay_new();
+	if (!v->ov)
+		return -ENOMEM;
+	ret = text_overlay_save(full->ov, &b);
+	if (!ret) {
+		u.p = (const unsigned char *)b.p;
+		u.left = b.len;
+		u.bad = false;
+		ret = text_overlay_load(v->ov, cm, &u);
+	}
+	text_buf_release(&b);
+	return ret;
+}
+
+/* The slots of @full, copied into the new @v. */
+static int slots_copy(struct text_stream *v, const struct text_stream *full)
+{
+	v->env = full->env;
+	v->nparts = 1;
+	v->ncpu = full->ncpu;
+	v->only = full->only;
+	v->parts = calloc(2, sizeof(*v->parts));
+	v->cidx = calloc(v->ncpu + 1, sizeof(*v->cidx));
+	v->npages = calloc(v->ncpu + 1, sizeof(*v->npages));
+	if (!v->parts || !v->cidx || !v->npages)
+		return -ENOMEM;
+	v->parts[0] = full->parts[0];
+	v->parts[0].prefix = strdup("");
+	v->parts[0].plen = 0;
+	if (!v->parts[0].prefix)
+		return -ENOMEM;
+	memcpy(v->cidx, full->cidx, v->ncpu * sizeof(*v->cidx));
+	memcpy(v->npages, full->npages, v->ncpu * sizeof(*v->npages));
+	return 0;
+}
+
+/**
+ * text_stream_new_view() - a view of a finished stream's text
+ * @full: the stream of one buffer's text, produced to its end
+ * @cm: the engine's comms (the view's model is a copy of @full's)
+ * @flt: what the view keeps (copied)
+ * @head: text before everything else (copied): the fields header
+ *
+ * Return: the view (free with text_stream_free()), or NULL with errno
+ * set: EAGAIN when @full was not produced to its end, EINVAL for a
+ * stream of several buffers.
+ */
+struct text_stream *text_stream_new_view(struct text_stream *full,
+					 const struct text_comms *cm,
+					 const struct text_filter *flt,
+					 const char *head)
+{
+	struct text_stream *v = calloc(1, sizeof(*v));
+	int ret = -ENOMEM;
+
+	if (!v)
+		return NULL;
+	pthread_mutex_init(&v->lock, NULL);
+	v->is_view = true;
+	v->flt = *flt;
+	v->head = strdup(head);
+	pthread_mutex_lock(&full->lock);
+	if (!full->size_known || !full->acct)
+		ret = -EAGAIN;
+	else if (full->nparts != 1 || full->hlen)
+		ret = -EINVAL;
+	else if (v->head)
+		ret = slots_copy(v, full);
+	if (!ret) {
+		v->hlen = strlen(v->head);
+		ret = entries_fill(v, full);
+	}
+	if (!ret)
+		ret = model_copy(v, full, cm);
+	pthread_mutex_unlock(&full->lock);
+	if (ret < 0) {
+		text_stream_free(v);
+		errno = -ret;
+		return NULL;
+	}
+	return v;
+}
+
+/**
+ * text_stream_acct() - the account of a finished stream
+ * @st: stream
+ *
+ * Return: the account, unchanged from now on, or NULL while the text was
+ * not produced to its end (and for a view).
+ */
+const struct text_acct *text_stream_acct(struct text_stream *st)
+{
+	const struct text_acct *a = NULL;
+
+	pthread_mutex_lock(&st->lock);
+	if (st->size_known)
+		a = st->acct;
+	pthread_mutex_unlock(&st->lock);
+	return a;
+}
