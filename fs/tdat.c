@@ -112,6 +112,9 @@ static int attach_index(struct tdatfs_tree *t, struct tdat_file *f,
 	struct tdatfs_index_opts o = {
 		.prog = prog,
 		.dir = index_cfg.dir,
+		/* the environment is read here, in the front end */
+		.cache_home = getenv("XDG_CACHE_HOME"),
+		.home = getenv("HOME"),
 		.threads = index_cfg.threads,
 		.progress = index_cfg.progress,
 		.check_only = check_only,

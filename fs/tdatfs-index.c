@@ -80,7 +80,7 @@ static int locate(struct attach *a, const char **why)
 	char *real = realpath(a->trace, NULL);
 	int r;
 
-	r = idx_path(a->o->dir, getenv("XDG_CACHE_HOME"), getenv("HOME"),
+	r = idx_path(a->o->dir, a->o->cache_home, a->o->home,
 		     real ? real : a->trace, &a->dir, &a->path, &a->dflt, why);
 	free(real);
 	return r;

@@ -56,9 +56,11 @@ enum tdatfs_index_progress {
 /**
  * struct tdatfs_index_opts - how to find, build and keep an index
  * @prog: program name for messages ("tdatfs", "tdat")
- * @dir: index directory; NULL for the default ($XDG_CACHE_HOME/tdatfs,
- *	else $HOME/.cache/tdatfs; neither set: in memory only, with a
+ * @dir: index directory; NULL for the default (@cache_home/tdatfs,
+ *	else @home/.cache/tdatfs; neither set: in memory only, with a
  *	warning)
+ * @cache_home: $XDG_CACHE_HOME as the front end read it, or NULL
+ * @home: $HOME as the front end read it, or NULL
  * @threads: worker threads; 0 for the number of online cores
  * @progress: when to show the progress line
  * @check_only: do not build: load and check the index file only
@@ -71,6 +73,8 @@ enum tdatfs_index_progress {
 struct tdatfs_index_opts {
 	const char *prog;
 	const char *dir;
+	const char *cache_home;
+	const char *home;
 	unsigned int threads;
 	enum tdatfs_index_progress progress;
 	bool check_only;

@@ -440,6 +440,9 @@ static int index_opts(const struct tfs_opts *o, struct tdatfs_index_opts *io)
 
 	io->prog = "tdatfs";
 	io->dir = o->index_dir;
+	/* the environment is read here, in the front end, not in the library */
+	io->cache_home = getenv("XDG_CACHE_HOME");
+	io->home = getenv("HOME");
 	io->progress = TDATFS_PROGRESS_ALWAYS;
 	if (o->index_dir && !*o->index_dir) {
 		fprintf(stderr, "tdatfs: empty index_dir (want a directory)\n");
