@@ -872,6 +872,18 @@ int text_comms_learn(const struct text_comms *t, int id,
 }
 
 /**
+ * text_comms_learns() - whether records of an event register comms
+ * @t: the comms
+ * @id: event id
+ *
+ * Return: true for the events text_comms_learn() registers from.
+ */
+bool text_comms_learns(const struct text_comms *t, int id)
+{
+	return id >= 0 && (id == t->sw_id || id == t->wk_id || id == t->wkn_id);
+}
+
+/**
  * text_comms_new() - the comms of saved_cmdlines
  * @cmdlines: the blob's text, or NULL for none; changed (split in lines)
  *

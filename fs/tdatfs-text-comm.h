@@ -48,6 +48,7 @@ void text_comms_find_events(struct text_comms *cm, struct tep_handle *tep);
 void text_comms_free(struct text_comms *cm);
 const char *text_comm_lookup(const struct text_comms *cm,
 			     const struct text_comm_ctx *cc, int pid);
+bool text_comms_learns(const struct text_comms *cm, int id);
 int text_comms_learn(const struct text_comms *cm, int id,
 		     struct text_comm_ctx *cc, const unsigned char *data);
 

@@ -533,6 +533,7 @@ static int plain_event(struct text_fmt *t, const struct text_rec *r, size_t n,
  * text_learn_record() - what printing a record teaches the stream, alone
  * @fm: formatter
  * @r: the record
+ * @id: its event id (text_fmt_record_id()), -1 when it does not read
  * @cc: the stream's learned comms
  *
  * The comm registrations text_format_record() makes for the record,
@@ -542,13 +543,15 @@ static int plain_event(struct text_fmt *t, const struct text_rec *r, size_t n,
  * Return: 0 or -ENOMEM.
  * Context: the caller holds the stream lock; takes the tep lock.
  */
-int text_learn_record(struct text_fmt *fm, const struct text_rec *r,
+int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		      struct text_comm_ctx *cc)
 {
 	const struct text_event_desc *te;
 	size_t n = r->size;
 	int ret;
 
+	if (!text_comms_learns(fm->cm, id))
+		return 0;
 	if (n > fm->scratch_size - SCRATCH_SLACK)
 		n = fm->scratch_size - SCRATCH_SLACK;
 	ret = plain_event(fm, r, n, &te);
@@ -564,36 +567,32 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r,
  * text_skip_record() - pass over a record as printing it would
  * @fm: formatter
  * @r: the record, consumed from @src
+ * @id: its event id (text_fmt_record_id()), -1 when it does not read
  * @src: as for text_format_record()
- * @cc: the stream's learned comms
+ * @cc: the stream's learned comms, holding the whole model already
  * @scratch: where the text of a record that must be printed goes
  *
  * A view passes over the records it does not show.  The stream must be
  * left as text_format_record() leaves it: the same comm registrations
- * and the same records consumed.  Records whose text looks ahead
- * (function_graph) or that libtraceevent prints alone are printed into
- * @scratch; the others only learn.
+ * (text_comm_ctx.seen moves on) and the same records consumed.  Records
+ * whose text looks ahead (function_graph) are printed into @scratch;
+ * those of events that register comms only learn; the rest need
+ * nothing.
  *
  * Return: 0, or -ENOMEM.
  * Context: as text_format_record().
  */
-int text_skip_record(struct text_fmt *fm, const struct text_rec *r,
+int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		     struct text_source *src, struct text_comm_ctx *cc,
 		     struct text_buf *scratch)
 {
-	const struct text_event_desc *te;
-	size_t n = r->size;
 	int ret;
 
-	if (n > fm->scratch_size - SCRATCH_SLACK)
-		n = fm->scratch_size - SCRATCH_SLACK;
-	ret = plain_event(fm, r, n, &te);
-	if (ret < 0)
-		return ret;
-	if (te && !text_graph_wants(fm->graph, te->ev->id))
-		return text_learn_record(fm, r, cc);
-	scratch->len = 0;
-	ret = text_format_record(fm, r, src, cc, scratch);
-	scratch->len = 0;
-	return ret < 0 ? ret : 0;
+	if (text_graph_wants(fm->graph, id)) {
+		scratch->len = 0;
+		ret = text_format_record(fm, r, src, cc, scratch);
+		scratch->len = 0;
+		return ret < 0 ? ret : 0;
+	}
+	return text_learn_record(fm, r, id, cc);
 }

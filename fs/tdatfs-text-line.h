@@ -57,10 +57,10 @@ bool text_fmt_in_usecs(const struct text_fmt *fm);
 uint64_t text_fmt_time_key(const struct text_fmt *fm, uint64_t ts);
 int text_fmt_time_put(const struct text_fmt *fm, uint64_t ts, char *out,
 		      size_t len);
-int text_skip_record(struct text_fmt *fm, const struct text_rec *r,
+int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		     struct text_source *src, struct text_comm_ctx *cc,
 		     struct text_buf *scratch);
-int text_learn_record(struct text_fmt *fm, const struct text_rec *r,
+int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		      struct text_comm_ctx *cc);
 
 #endif /* TDATFS_TEXT_LINE_H */

@@ -446,14 +446,16 @@ static int next_record(struct text_stream *st, struct text_cursor *cu,
  * markers dropped.  Return: 0 or a negative errno.
  */
 static int step_skip(struct text_stream *st, struct text_cursor *cu,
-		     const struct text_rec *rec, size_t p, struct text_comm_ctx *cc)
+		     const struct text_rec *rec, int id, size_t p,
+		     struct text_comm_ctx *cc)
 {
 	int ret;
 
 	if (st->flt.kind == TEXT_FILTER_FIELDS)
-		ret = text_learn_record(st->env.fmt, rec, cc);
+		ret = text_learn_record(st->env.fmt, rec, id, cc);
 	else
-		ret = text_skip_record(st->env.fmt, rec, cu->src[p], cc, &st->discard);
+		ret = text_skip_record(st->env.fmt, rec, id, cu->src[p], cc,
+				       &st->discard);
 	st->discard.len = 0;
 	if (!ret)
 		ret = text_source_flush(cu->src[p], &st->discard);
@@ -520,7 +522,7 @@ static int step(struct text_stream *st, struct text_cursor *cu,
 	cc.seen = &cu->seen;
 	if (st->is_view && !keeps(&st->flt, si)) {
 		cu->line.len = before;
-		ret = step_skip(st, cu, &rec, p, &cc);
+		ret = step_skip(st, cu, &rec, si->id, p, &cc);
 	} else {
 		ret = step_print(st, cu, &rec, p, bi, &cc);
 	}
