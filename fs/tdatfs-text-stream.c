@@ -11,13 +11,13 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
 #include "tdatfs-text-stream-int.h"
+#include "tdatfs-text.h"
 
 /* Lines produced between two polls of this thread's cancel hook. */
 #define CANCEL_EVERY	64
@@ -563,14 +563,14 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
 			done += n;
 			continue;
 		}
-		if (cu->eof)
-			break;
 		/* the cursor stands at a line: the text stays as it was */
 		if (cancelled(&lines)) {
 			err = -EINTR;
 			done = 0;
 			break;
 		}
+		if (cu->eof)
+			break;
 		err = advance(st, cu);
 		if (err < 0)
 			break;
