@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# What must keep holding on a real mount (tdatfs(1), SECURITY and DAMAGED
-# TRACES).  usage: held.sh GEN_COUNTS TDAT TDATFS DATADIR
+# What must keep holding on a real mount (README, Reliability and security;
+# tdatfs(1), DAMAGED TRACES).  usage: held.sh GEN_COUNTS TDAT TDATFS DATADIR
 #  - the daemon holds the trace O_RDONLY|O_CLOEXEC;
 #  - every kind of write fails with EROFS (open for writing, create,
 #    truncate, mkdir, rmdir, unlink, rename, link, symlink, mkfifo, mknod,

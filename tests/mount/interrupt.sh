@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A reader killed during a long read goes away at once (tdatfs(1), NOTES).
+# A reader killed during a long read goes away at once (tdatfs(1), DAMAGED
+# TRACES).
 #   interrupt.sh TDAT TDATFS TRACE SCALE_TRACE
 # TRACE made 100 times longer (SCALE_TRACE, scripts/scale-trace) and mounted
 # with -o noindex, so its text is read with direct I/O and a read near the
