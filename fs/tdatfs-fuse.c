@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "tdatfs-fuse.h"
+#include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 
 _Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
@@ -528,12 +529,55 @@ static void tfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
+/* The text engine's cancel hook: the reader of @req has gone. */
+static bool req_gone(void *req)
+{
+	return fuse_req_interrupted(req);
+}
+
+/*
+ * Fill @buf with @size bytes at @off (fewer at the end of the file, *@eof
+ * set), in pieces of what the tree reads at a time.  A request whose
+ * reader has gone (a signal: the kernel sends FUSE_INTERRUPT, which
+ * libfuse records) stops between pieces, and the text engine stops
+ * producing text for it, with -EINTR.
+ *
+ * Return: the bytes read, or a negative errno and *@done the bytes read
+ * before it.
+ */
+static ssize_t read_pieces(struct tfs *fs, fuse_req_t req, fuse_ino_t ino,
+			   char *buf, size_t size, off_t off, size_t *done,
+			   bool *eof)
+{
+	ssize_t n = 0;
+
+	*done = 0;
+	*eof = false;
+	tdatfs_text_cancel_set(req_gone, req);
+	while (*done < size) {
+		if (fuse_req_interrupted(req)) {
+			n = -EINTR;
+			break;
+		}
+		n = tdatfs_tree_read(fs->tree, ino, buf + *done, size - *done,
+				     (uint64_t)off + *done);
+		if (n <= 0) {
+			*eof = !n;
+			break;
+		}
+		*done += n;
+	}
+	tdatfs_text_cancel_set(NULL, NULL);
+	return n < 0 ? n : (ssize_t)*done;
+}
+
 static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
 	struct tfs *fs = tfs_of(req);
-	size_t done = 0;
-	bool eof = false;
+	size_t done;
+	bool eof;
+	ssize_t n;
 	char *buf;
 
 	if (off < 0) {
@@ -548,29 +592,17 @@ static void tfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	/* FUSE takes a short read for end of file: fill the whole request. */
-	while (done < size) {
-		ssize_t n = tdatfs_tree_read(fs->tree, ino, buf + done,
-					     size - done, (uint64_t)off + done);
-
-		if (n < 0) {
-			/*
-			 * Through the page cache a short read is taken for end
-			 * of file and shrinks the size: fail the whole request
-			 * (the kernel retries page by page, so the good pages
-			 * before the damage still read).  A direct_io reader
-			 * gets the good bytes before the error.
-			 */
-			if (!done || !(fi->fh & TFS_FH_DIRECT)) {
-				fuse_reply_err(req, (int)-n);
-				return;
-			}
-			break;
-		}
-		if (n == 0) {
-			eof = true;
-			break;
-		}
-		done += n;
+	n = read_pieces(fs, req, ino, buf, size, off, &done, &eof);
+	/*
+	 * Through the page cache a short read is taken for end of file and
+	 * shrinks the size: fail the whole request (the kernel retries page
+	 * by page, so the good pages before the damage still read).  A
+	 * direct_io reader gets the good bytes before the error.
+	 */
+	if (n < 0 && (!done || !(fi->fh & TFS_FH_DIRECT))) {
+		/* -ESTALE: the trace shrank under the mount (tdat_cpu_read()) */
+		fuse_reply_err(req, n == -ESTALE ? EIO : (int)-n);
+		return;
 	}
 	fuse_reply_buf(req, buf, done);
 	if ((fi->fh & TFS_FH_STORE) && done)

@@ -19,6 +19,26 @@
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
 #include "tdatfs-text-stream-int.h"
+#include "tdatfs-text.h"
+
+/* Lines produced between two polls of this thread's cancel hook. */
+#define CANCEL_EVERY	64
+
+/* The cancel hook of this thread's reads (tdatfs_text_cancel_set()). */
+static __thread bool (*cancel_fn)(void *ctx);
+static __thread void *cancel_ctx;
+
+void tdatfs_text_cancel_set(bool (*fn)(void *ctx), void *ctx)
+{
+	cancel_fn = fn;
+	cancel_ctx = ctx;
+}
+
+/* Whether this thread's read is to stop now; polled every CANCEL_EVERY. */
+static bool cancelled(unsigned int *lines)
+{
+	return cancel_fn && ++*lines % CANCEL_EVERY == 0 && cancel_fn(cancel_ctx);
+}
 
 static void cursor_release(struct text_stream *st, struct text_cursor *cu)
 {
@@ -697,6 +717,7 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
 			   uint64_t off)
 {
 	struct text_cursor *cu;
+	unsigned int lines = 0;
 	size_t done = 0;
 	int err = 0;
 
@@ -724,6 +745,12 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
 			done += n;
 			continue;
 		}
+		/* the cursor stands at a line: the text stays as it was */
+		if (cancelled(&lines)) {
+			err = -EINTR;
+			done = 0;
+			break;
+		}
 		if (cu->eof)
 			break;
 		err = st->is_view ? view_advance(st, cu) : advance(st, cu);
@@ -743,7 +770,8 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
  * @len: bytes wanted
  * @off: offset in the text
  *
- * Return: bytes read (0 at end), or a negative errno.
+ * Return: bytes read (0 at end), or a negative errno: -EINTR, and no
+ * bytes, when this thread's cancel hook (tdatfs_text_cancel_set()) says so.
  * Context: takes the stream lock, and the tep lock per record that
  * libtraceevent prints.
  */

@@ -94,6 +94,20 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 			 char *buf, size_t len, uint64_t off);
 
 /**
+ * tdatfs_text_cancel_set() - let this thread's reads of text be abandoned
+ * @fn: polled while a read produces text (every few dozen lines); once it
+ *	returns true the read stops with -EINTR, the text and its cursors
+ *	left as they were at a line; NULL: never (the default)
+ * @ctx: passed to @fn
+ *
+ * For a request whose reader has gone (a FUSE interrupt): it need not
+ * produce the rest.  tdatfs_text_read() and tdatfs_text_report_read()
+ * poll it, tdatfs_text_produce() polls its own flag.
+ * Context: per thread; set it again (NULL) when the request is answered.
+ */
+void tdatfs_text_cancel_set(bool (*fn)(void *ctx), void *ctx);
+
+/**
  * tdatfs_text_size() - exact size of a text, once known
  * @t: engine
  * @buffer: buffer index

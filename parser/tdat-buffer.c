@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tdat-cursor.h"
 
@@ -393,6 +394,40 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size)
 	return r;
 }
 
+/*
+ * A read of CPU @c of buffer @b that failed at @d (@hit) or with -EIO
+ * before any damage was found (a chunk or raw range the file no longer
+ * holds): when the file is shorter now than at open, record that it
+ * shrank, where, and return true.
+ */
+static bool cpu_shrank(struct tdat_file *f, size_t b, size_t c,
+		       struct tdp_stream *s, struct tdp_stream_damage *d,
+		       bool hit, uint64_t off)
+{
+	struct tdat_error e;
+	struct stat st;
+
+	if (fstat(f->fd, &st) || (uint64_t)st.st_size >= f->file_size)
+		return false;
+	if (!hit && tdp_stream_locate(s, off, d))
+		return true;
+	memset(&e, 0, sizeof(e));
+	if (f->bufs[b].kind == TDAT_STREAM_CHUNKS)
+		snprintf(e.what, sizeof(e.what), "chunk %u of ", d->chunk);
+	snprintf(e.what + strlen(e.what), sizeof(e.what) - strlen(e.what),
+		 "buffer %s cpu%u cannot be read: the file shrank from %llu to %llu bytes",
+		 tdp_buffer_label(f, b), f->bufs[b].cpus[c].cpu,
+		 (unsigned long long)f->file_size, (unsigned long long)st.st_size);
+	e.offset = d->hdr;
+	e.stored_size = d->stored;
+	e.buffer = b;
+	e.cpu = (unsigned int)c;
+	e.start = d->start;
+	e.length = d->length;
+	tdp_error_add(f, &e);
+	return true;
+}
+
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off)
 {
@@ -407,6 +442,9 @@ ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		return r;
 	d.first = false;
 	n = tdp_stream_read_partial(s, buf, len, off, &d, &hit);
+	/* Not damage but a file cut under us: say so, and no text around it. */
+	if ((hit || n == -EIO || n == -ESTALE) && cpu_shrank(f, b, c, s, &d, hit, off))
+		return -ESTALE;
 	/* One read per damaged chunk sees it first: that one records it. */
 	if (hit && d.first && !d.table) {
 		memset(&e, 0, sizeof(e));

@@ -280,6 +280,9 @@ static uint64_t section_limit(unsigned int id)
 		return TDP_MAX_PRINTK + 4ull;
 	case TDAT_OPT_CMDLINES:
 		return TDP_MAX_CMDLINES + 8ull;
+	case TDAT_OPT_FTRACE_EVENTS:
+	case TDAT_OPT_EVENT_FORMATS:
+		return TDP_MAX_FORMATS;
 	default:
 		return UINT64_MAX;
 	}

@@ -45,6 +45,14 @@
 #define TDP_MAX_PRINTK		(16u << 20)
 #define TDP_MAX_OPTIONS		(32u << 20)	/* one OPTIONS section */
 #define TDP_MAX_STRINGS		(1u << 20)	/* all STRINGS sections */
+/*
+ * Event formats, read in pieces by every text engine's setup and again
+ * at random when a format is first met: a section read again from its
+ * start for a format (a piece no longer cached, behind every decoder)
+ * costs up to its size in decoding, so its size is bounded too, 16 times
+ * the largest of real traces (2 MB for 2323 events).
+ */
+#define TDP_MAX_FORMATS		(32u << 20)	/* one events/ftrace formats section */
 
 /* Sizes the file format fixes. */
 #define TDP_SECTION_HDR		16	/* v7: u16 id, u16 flags, u32 string, u64 size */

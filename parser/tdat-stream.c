@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tdat-pieces.h"
@@ -80,6 +81,14 @@ static uint32_t get32(const struct tdp_source *src, const unsigned char *p)
 static int pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	return tdp_pread_full(fd, buf, len, off, NULL);
+}
+
+/* Whether the file ends before @end now: it shrank since it was checked. */
+static bool file_ends_before(int fd, uint64_t end)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && (uint64_t)st.st_size < end;
 }
 
 /* Read the 8-byte header of one chunk at @hdr and check it against @end. */
@@ -415,6 +424,8 @@ static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
 		return -ENOMEM;
 	}
 	ret = pread_full(cf->fd, in, cf->csize, cf->hdr + CHUNK_HDR_SIZE);
+	if (ret == -EIO && file_ends_before(cf->fd, cf->hdr + CHUNK_HDR_SIZE + cf->csize))
+		ret = -ESTALE;	/* not damage: the chunk is good again once restored */
 	if (!ret)
 		ret = cf->ops->decompress(in, cf->csize, out, cf->usize);
 	free(in);

@@ -26,6 +26,9 @@
  *  - tdp_stream_read() is thread-safe; two readers wanting one chunk or
  *    piece decompress it once (the cache's single flight), and a block's
  *    decoder is used by one of them at a time.
+ *  - A chunk whose stored bytes lie past the file's end now (the file
+ *    shrank after open) fails with -ESTALE and is not marked damaged, so
+ *    it reads again once the bytes are back.
  *  - A stream does not own the source it reads from.
  */
 #ifndef TDAT_STREAM_H

@@ -498,11 +498,14 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
  * runs into damaged data (a chunk that does not decompress, the part of
  * the stream behind a damaged chunk table) returns the good bytes before
  * it; a read that starts in damaged data fails with -EIO.  Damage found
- * is recorded in the damage registry (tdat_error_get()).
+ * is recorded in the damage registry (tdat_error_get()).  A read that
+ * fails because the file is shorter than it was at open (truncated under
+ * a mount) fails with -ESTALE, good bytes before it or not, and is
+ * recorded as "... cannot be read: the file shrank from N to M bytes".
  *
  * Return: bytes read (short at the end of the stream or before damage, 0
  * at end), -ENOENT for bad indexes, -EIO when @off is in a damaged range,
- * or another negative errno.
+ * -ESTALE when the file shrank, or another negative errno.
  * Context: takes an internal lock; may block on another thread
  * decompressing the same chunk.
  */

@@ -6,13 +6,18 @@
 # GEN (gen-sections bomb) appends to small.dat (zstd) and small-zlib.dat
 # sections of repeated bytes that compress to a few KB or MB: kallsyms,
 # printk formats and saved_cmdlines of 200 MiB, and an OPTIONS section of
-# 200 MiB chained after the last; then the same of 15 MiB, under the limits.
+# 200 MiB chained after the last; then the same of 15 MiB, under the limits;
+# and (gen-sections wide) an events-format section of 40 MiB, over its
+# limit, and of 24 MiB, under it, of formats no record uses.
 #  - over the limits: `tdat cat TRACE trace` exits 1 within 10 s with a
 #    message naming the section and its offset, peak RSS under 100 MB; the
 #    daemon refuses to mount with the same message;
 #  - under them: `tdat cat` ends within 30 s with exit 0 and a peak RSS
 #    under 300 MB, and a mount with -o cache_size=16M serves the same trace
-#    with the daemon's peak RSS under cache_size + 64 MiB + 100 MB.
+#    with the daemon's peak RSS under cache_size + 64 MiB + 100 MB;
+#  - small.dat and the 24 MiB events-format variants mounted with
+#    -o cache_size=1M,noindex: ready within 5 s, the first 100 bytes of
+#    trace within 3 s, and trace the same as small.dat's.
 # Peak RSS bounds are multiplied by 4 under a sanitizer (TDATFS_SANITIZE).
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/../lib/mount.sh"
@@ -45,6 +50,8 @@ run() {
 for t in small small-zlib; do
 	"$gen" bomb "$data/$t.dat" "$work/over" 200 >/dev/null
 	"$gen" bomb "$data/$t.dat" "$work/under" 15 >/dev/null
+	"$gen" wide "$data/$t.dat" "$work/over" 40 >/dev/null
+	"$gen" wide "$data/$t.dat" "$work/under" 24 >/dev/null
 done
 
 for v in "$work"/over/*.dat; do
@@ -102,6 +109,28 @@ for v in "$work"/under/*.dat; do
 		fail "$name: daemon peak RSS $hwm KB over cache_size + 64 MiB + 100 MB"
 	else
 		ok
+	fi
+	stop_mount "$mnt"
+done
+
+# A section larger than a 1 MiB cache is not decompressed again for every
+# read: ready and the first text read in seconds, the same text.
+for v in "$data/small.dat" "$work"/under/*.wide24.dat; do
+	name=$(basename "$v")
+	start=$(date +%s%N)
+	start_mount "$tdatfs" "$v" "$mnt" -o cache_size=1M,noindex
+	ready=$(( ($(date +%s%N) - start) / 1000000 ))
+	start=$(date +%s%N)
+	timeout -s KILL 10 head -c 100 "$mnt/trace" >/dev/null || true
+	first=$(( ($(date +%s%N) - start) / 1000000 ))
+	echo "$name, cache_size=1M: ready in $ready ms, first 100 bytes of trace in $first ms"
+	if [ "$ready" -le 5000 ] && [ "$first" -le 3000 ]; then ok; else
+		fail "$name, cache_size=1M: ready in $ready ms, first read $first ms"
+	fi
+	if timeout -s KILL 30 cat "$mnt/trace" | cmp -s - <("$tdat" cat "$data/small.dat" trace); then
+		ok
+	else
+		fail "$name, cache_size=1M: trace differs from small.dat's"
 	fi
 	stop_mount "$mnt"
 done

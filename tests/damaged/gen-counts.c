@@ -14,6 +14,8 @@
  *  - systems: 5000 systems all named "hostile", each with an event "ev";
  *  - long:    3000 events whose names share a 256-byte prefix, in a system
  *             with a 300-byte name, and 300-byte names with a '/';
+ *  - dots:    systems ".." and "." with events named ".", "..", "_", "/",
+ *             "../../../../etc", "a/../../b", "./." and "...";
  *  - many:    60000 events of distinct names;
  *  - cpus:    a header claiming 65535 CPUs of which two hold data;
  *  - cpus-v7: a v7 BUFFER option listing 65535 CPUs, two with data.
@@ -251,6 +253,26 @@ static const char *long_ev(unsigned int s, unsigned int e, char *buf, size_t len
 	return buf;
 }
 
+/* Systems ".." and "." (a tree that took them as they are would escape). */
+static const char *dots_sys(unsigned int s, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return s ? "." : "..";
+}
+
+static const char *dots_ev(unsigned int s, unsigned int e, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		".", "..", "_", "/", "../../../../etc", "a/../../b", "./.", "..."
+	};
+
+	(void)s;
+	(void)buf;
+	(void)len;
+	return names[e % (sizeof(names) / sizeof(names[0]))];
+}
+
 static const char *many_ev(unsigned int s, unsigned int e, char *buf, size_t len)
 {
 	(void)s;
@@ -436,6 +458,7 @@ int main(int argc, char **argv)
 		fixed_sys, ev_ev, 0 });
 	emit(&s, argv[2], "long", &(struct extra){ 2, scaled(1500, pct),
 		long_sys, long_ev, 0 });
+	emit(&s, argv[2], "dots", &(struct extra){ 2, 8, dots_sys, dots_ev, 0 });
 	emit(&s, argv[2], "many", &(struct extra){ 1, scaled(60000, pct),
 		fixed_sys, many_ev, 0 });
 	emit(&s, argv[2], "cpus", &(struct extra){ 0, 0, fixed_sys, ev_ev,

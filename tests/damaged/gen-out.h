@@ -22,7 +22,7 @@ struct out {
 	size_t len, cap;
 };
 
-static inline void die(const char *what)
+static inline __attribute__((noreturn)) void die(const char *what)
 {
 	perror(what);
 	exit(2);

@@ -5,6 +5,7 @@
  *
  * usage: gen-sections deep TRACE OUTDIR SYS:EVENT [KIND:]N...
  *        gen-sections bomb TRACE OUTDIR MIB
+ *        gen-sections wide TRACE OUTDIR MIB
  *        gen-sections measure TRACE...
  *
  * deep: the format of the event SYS:EVENT of TRACE gets a print fmt whose
@@ -25,6 +26,12 @@
  * and the option naming its kind pointing there: <base>.bomb-kallsyms.dat,
  * -printk, -cmdlines, and <base>.bomb-options.dat, an OPTIONS section
  * (the DONE of the last one points to it) of one MIB MiB unknown option.
+ *
+ * wide (a compressed v7 TRACE): the events-format section written again
+ * at the end of the file with MIB MiB of 64 KiB formats of a system
+ * "padding" after the trace's own, ids no record uses, as
+ * <base>.wideMIB.dat: the same text, from a section larger than a cache
+ * of less than MIB MiB.
  *
  * measure: the deepest nesting and the longest format over every event of
  * every TRACE, as the text engine counts them (tdatfs(1), DAMAGED TRACES).
@@ -307,9 +314,13 @@ static struct out append_section(struct tdat_file *f, const unsigned char *file,
 	return o;
 }
 
-/* The events-format section (id 18) of @f with format @ev replaced. */
+/*
+ * The events-format section (id 18) of @f with format @ev replaced (none
+ * when @ev is past the last) and @extra more systems, which the caller
+ * appends.
+ */
 static struct out systems_with(struct tdat_file *f, size_t ev,
-			       const struct out *text)
+			       const struct out *text, size_t extra)
 {
 	struct out o = { 0 };
 	size_t i, j, n = tdat_event_count(f), first = 0, nsys = 0;
@@ -319,7 +330,7 @@ static struct out systems_with(struct tdat_file *f, size_t ev,
 	for (i = first; i < n; i++)
 		nsys += i == first || strcmp(tdat_event_get(f, i)->system,
 					     tdat_event_get(f, i - 1)->system);
-	putn(&o, nsys, 4);
+	putn(&o, nsys + extra, 4);
 	for (i = first; i < n; i = j) {
 		const char *sys = tdat_event_get(f, i)->system;
 
@@ -348,7 +359,7 @@ static void deep_v7(struct tdat_file *f, const unsigned char *file, size_t flen,
 		    size_t ev, const struct out *text, const char *dir,
 		    const char *base, const char *what, bool compress)
 {
-	struct out sec = systems_with(f, ev, text), o;
+	struct out sec = systems_with(f, ev, text, 0), o;
 
 	if (!strcmp(tdat_event_get(f, ev)->system, "ftrace"))
 		die("an event outside ftrace");
@@ -471,6 +482,68 @@ static int bomb(char **argv)
 	return 0;
 }
 
+/* --- wide: an events-format section of many MiB ------------------------ */
+
+#define WIDE_FMT	((size_t)64 << 10)	/* bytes of one padding format */
+
+/*
+ * One format of system "padding" that no record uses: its name and id
+ * line, one field, an empty print fmt and comment lines up to WIDE_FMT.
+ */
+static void wide_format(struct out *o, unsigned int k)
+{
+	char head[256];
+	int n = snprintf(head, sizeof(head),
+			 "name: pad%u\nID: %u\nformat:\n"
+			 "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			 "\nprint fmt: \"\"\n", k, 50000 + k);
+
+	putn(o, WIDE_FMT, 8);
+	put(o, head, (size_t)n);
+	for (size_t i = (size_t)n; i < WIDE_FMT; i++)
+		put(o, i % 64 == 63 ? "\n" : "#", 1);
+}
+
+/*
+ * A copy of the (compressed v7) TRACE whose events-format section holds
+ * its own formats and then MIB MiB of formats in a system "padding" that
+ * no record uses: the trace's text is the same, but the section is larger
+ * than a cache of less than MIB MiB.
+ */
+static int wide(char **argv)
+{
+	struct tdat_file *f = open_or_die(argv[2]);
+	size_t flen, mib = strtoul(argv[4], NULL, 10);
+	size_t count = (mib << 20) / WIDE_FMT;
+	unsigned char *file = slurp(argv[2], &flen);
+	struct out own, sec = { 0 }, o;
+	char base[256], what[64];
+
+	if (tdat_version(f) != 7 || !strcmp(tdat_compression(f), "none"))
+		die("a compressed v7 trace");
+	snprintf(base, sizeof(base), "%s", basename(argv[2]));
+	if (strlen(base) > 4 && !strcmp(base + strlen(base) - 4, ".dat"))
+		base[strlen(base) - 4] = '\0';
+	own = systems_with(f, tdat_event_count(f), NULL, 1);
+	put(&sec, own.d, 4);
+	put(&sec, "padding", 8);
+	putn(&sec, count, 4);
+	for (unsigned int k = 0; k < count; k++)
+		wide_format(&sec, k);
+	put(&sec, own.d + 4, own.len - 4);
+	free(own.d);
+	o = append_section(f, file, flen, TDAT_OPT_EVENT_FORMATS,
+			   option_at(f, TDAT_OPT_EVENT_FORMATS), sec.d, sec.len,
+			   true);
+	snprintf(what, sizeof(what), "wide%zu", mib);
+	write_out(argv[3], base, what, &o);
+	free(o.d);
+	free(sec.d);
+	free(file);
+	tdat_close(f);
+	return 0;
+}
+
 static int measure(int argc, char **argv)
 {
 	size_t depth = 0, longest = 0;
@@ -507,10 +580,13 @@ int main(int argc, char **argv)
 		return deep(argc, argv);
 	if (argc == 5 && !strcmp(argv[1], "bomb"))
 		return bomb(argv);
+	if (argc == 5 && !strcmp(argv[1], "wide"))
+		return wide(argv);
 	if (argc >= 3 && !strcmp(argv[1], "measure"))
 		return measure(argc, argv);
 	fprintf(stderr, "usage: gen-sections deep TRACE OUTDIR SYS:EVENT [KIND:]N...\n"
 		"       gen-sections bomb TRACE OUTDIR MIB\n"
+		"       gen-sections wide TRACE OUTDIR MIB\n"
 		"       gen-sections measure TRACE...\n");
 	return 2;
 }
