@@ -440,3 +440,20 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 	}
 	return ret;
 }
+
+/**
+ * text_fmt_share() - what another formatter of the same records may use
+ * @fm: formatter
+ * @sh: filled in; valid as long as @fm
+ */
+void text_fmt_share(struct text_fmt *fm, struct text_fmt_share *sh)
+{
+	sh->tt = fm->tt;
+	sh->evs = fm->evs;
+	sh->cm = fm->cm;
+	sh->big_endian = fm->big_endian;
+	sh->in_usecs = fm->in_usecs;
+	sh->seq = &fm->seq;
+	sh->scratch = fm->scratch;
+	sh->max_rec = fm->scratch_size - SCRATCH_SLACK;
+}
