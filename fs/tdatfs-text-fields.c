@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-fields.c - one record as a row of fields.tsv: the head
- * columns without printf, the fields through libtraceevent's own raw
- * printing (what `trace-cmd report -R` shows).
+ * columns without printf, the fields as libtraceevent's raw printing
+ * makes them (what `trace-cmd report -R` shows): made here for the
+ * events the fast path understands, else by libtraceevent itself.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "tdatfs-text-buf.h"
+#include "tdatfs-text-bytes.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-dec.h"
 #include "tdatfs-text-event.h"
@@ -269,6 +272,465 @@ static int values_cut(const struct text_fmt_share *sh, struct tep_event *ev,
 }
 
 /*
+ * The fast path: the same values as libtraceevent's print_field() (the
+ * -R text) made here, for the events whose fields are numbers printed
+ * raw or by a plain integer conversion of the print format ("%d",
+ * "%03u", "0x%lx", ...), and arrays.  Anything else (a pointer or string
+ * conversion of a number, a cast, a field named twice, "%*", precision,
+ * '#') leaves the record to libtraceevent.
+ */
+#define FAST_MAX	64	/* pieces of a print format, fields */
+
+/* An integer conversion "%[-][0][width]{hh,h,l,ll,L,z}{d,i,u,x,X}". */
+struct conv {
+	bool simple;		/* one this code prints */
+	bool minus;
+	bool zero;
+	unsigned int width;
+	int ls;			/* libtraceevent's length: -2 .. 2 */
+	char conv;
+};
+
+/* A piece of a print format, as libtraceevent 1.7.1's parse_args() cuts
+ * it: literal text, or a conversion and its argument. */
+struct piece {
+	bool arg;
+	bool ends_0x;		/* text ending in "0x" */
+	bool cast;		/* the argument is a cast of a field */
+	const struct tep_format_field *field;	/* the argument's field */
+	struct conv c;
+};
+
+/* How one field prints. */
+struct fplan {
+	bool array;
+	bool by_conv;		/* by its conversion, else raw */
+	bool has_0x;
+	struct conv c;
+};
+
+/* parse_arg_string(): text up to a conversion, "\\x" and "%%" undone. */
+static const char *parse_text(const char *p, struct piece *pc, bool *ok)
+{
+	char a = 0, b = 0;
+
+	pc->arg = false;
+	for (; *p; p++) {
+		char c = *p;
+
+		if (c == '\\') {
+			if (!*++p) {
+				*ok = false;
+				return p;
+			}
+			c = *p == 'n' ? '\n' : *p == 't' ? '\t' :
+			    *p == 'r' ? '\r' : *p;
+		} else if (c == '%') {
+			if (p[1] != '%')
+				break;
+			p++;
+		}
+		a = b;
+		b = c;
+	}
+	pc->ends_0x = a == '0' && b == 'x';
+	return p;
+}
+
+static void set_arg(struct piece *pc, const struct tep_print_arg *a,
+		    const struct conv *c)
+{
+	pc->arg = true;
+	pc->c = *c;
+	pc->cast = false;
+	pc->field = NULL;
+	while (a && a->type == TEP_PRINT_TYPE) {
+		a = a->typecast.item;
+		pc->cast = true;
+	}
+	if (a && a->type == TEP_PRINT_FIELD)
+		pc->field = a->field.field;
+}
+
+/* parse_arg_format(): one conversion from the '%' at @p. */
+static const char *parse_conv(const char *p, const struct tep_print_arg **a,
+			      struct piece *pc, bool *ok)
+{
+	struct conv c = { .simple = true };
+
+	for (p++; *p; p++) {
+		switch (*p) {
+		case 'h':
+			c.ls--;
+			continue;
+		case 'l':
+			c.ls++;
+			continue;
+		case 'L':
+			c.ls = 2;
+			continue;
+		case 'z':
+		case 'Z':
+			c.ls = 1;
+			continue;
+		case '-':
+			c.minus = true;
+			continue;
+		case '0' ... '9':
+			if (*p == '0' && !c.width)
+				c.zero = true;
+			else
+				c.width = c.width * 10 + (*p - '0');
+			if (c.width > 64)
+				c.simple = false;
+			continue;
+		case '#':
+		case '.':
+			c.simple = false;
+			continue;
+		case '*':
+			break;
+		case 'd':
+		case 'i':
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o':
+		case 's':
+		case 'p':
+			if (!*a || c.ls < -2 || c.ls > 2)
+				break;
+			c.conv = *p;
+			/* (long) is 64 bits here, as put_conv() takes it */
+			if (*p == 'o' || *p == 's' || *p == 'p' ||
+			    (c.ls == 1 && sizeof(long) != 8))
+				c.simple = false;
+			set_arg(pc, *a, &c);
+			*a = (*a)->next;
+			return p + 1;
+		default:
+			/* libtraceevent makes it the text ">%c<" */
+			pc->arg = false;
+			pc->ends_0x = false;
+			return p + 1;
+		}
+		break;
+	}
+	*ok = false;
+	return p;
+}
+
+/* The pieces of @ev's print format; false when not understood here. */
+static bool parse_pieces(const struct tep_event *ev, struct piece *pcs,
+			 size_t *np)
+{
+	const struct tep_print_arg *a = ev->print_fmt.args;
+	const char *p = ev->print_fmt.format;
+	bool ok = true;
+
+	*np = 0;
+	while (p && *p && ok) {
+		if (*np == FAST_MAX)
+			return false;
+		if (*p == '%' && p[1] != '%')
+			p = parse_conv(p, &a, &pcs[*np], &ok);
+		else
+			p = parse_text(p, &pcs[*np], &ok);
+		(*np)++;
+	}
+	/* a last "0x" would be the piece before the first, going round */
+	return ok && !(*np && !pcs[*np - 1].arg && pcs[*np - 1].ends_0x);
+}
+
+/* The piece that names @f, -1 for none, -2 for more than one. */
+static int piece_of(const struct piece *pcs, size_t np,
+		    const struct tep_format_field *f)
+{
+	int k = -1;
+	size_t i;
+
+	for (i = 0; i < np; i++) {
+		if (pcs[i].arg && pcs[i].field == f)
+			k = k == -1 ? (int)i : -2;
+	}
+	return k;
+}
+
+/*
+ * How each field of @ev prints, following print_selected_fields(): each
+ * number is looked up from the piece after the last one used (none once
+ * the last piece was used), arrays print raw without moving on.  false
+ * when a field is not for the fast path.
+ */
+static bool make_plans(const struct tep_event *ev, struct fplan *pl)
+{
+	struct piece pcs[FAST_MAX];
+	const struct tep_format_field *f;
+	size_t np = 0, cur = 0, i = 0;
+	bool pieces = ev->print_fmt.print_cache &&
+		      !(ev->flags & TEP_EVENT_FL_FAILED);
+
+	if (pieces && !parse_pieces(ev, pcs, &np))
+		return false;
+	for (f = ev->format.fields; f; f = f->next, i++) {
+		int k;
+
+		if (i == FAST_MAX)
+			return false;
+		memset(&pl[i], 0, sizeof(pl[i]));
+		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+			if ((f->flags & TEP_FIELD_IS_DYNAMIC) &&
+			    f->size != 2 && f->size != 4)
+				return false;
+			pl[i].array = true;
+			continue;
+		}
+		if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+			return false;
+		k = pieces && cur < np ? piece_of(pcs, np, f) : -1;
+		if (k == -2 || (k >= 0 && (pcs[k].cast || !pcs[k].c.simple)))
+			return false;
+		if (k < 0)
+			continue;
+		pl[i].by_conv = true;
+		pl[i].c = pcs[k].c;
+		pl[i].has_0x = (size_t)k != cur && k > 0 && !pcs[k - 1].arg &&
+			       pcs[k - 1].ends_0x;
+		cur = k + 1;
+	}
+	return true;
+}
+
+/* printf() of one integer conversion, for the value print_arg_number()
+ * passes it (cast by the conversion's length). */
+static int put_conv(struct text_buf *out, const struct conv *c, uint64_t v)
+{
+	unsigned int bits = c->ls <= -2 ? 8 : c->ls == -1 ? 16 :
+			    c->ls == 0 ? 32 : 64;
+	char num[24], *e = num + sizeof(num), *d = e, *o;
+	bool neg = false;
+	size_t len, pad;
+
+	if (bits < 64)
+		v &= (1ull << bits) - 1;
+	if ((c->conv == 'd' || c->conv == 'i') && (v >> (bits - 1)) & 1) {
+		neg = true;
+		v = (bits < 64 ? (1ull << bits) : 0) - v;
+	}
+	if (c->conv == 'x' || c->conv == 'X') {
+		const char *hex = c->conv == 'x' ? "0123456789abcdef" :
+						   "0123456789ABCDEF";
+
+		do {
+			*--d = hex[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		unsigned int nd = text_dec_digits(v);
+
+		d -= nd;
+		text_dec_put(d, v, nd);
+	}
+	len = (e - d) + neg;
+	pad = c->width > len ? c->width - len : 0;
+	o = text_buf_reserve(out, len + pad);
+	if (!o)
+		return -ENOMEM;
+	out->len += len + pad;
+	if (!c->minus && !c->zero) {
+		memset(o, ' ', pad);
+		o += pad;
+	}
+	if (neg)
+		*o++ = '-';
+	if (!c->minus && c->zero) {
+		memset(o, '0', pad);
+		o += pad;
+	}
+	memcpy(o, d, e - d);
+	if (c->minus)
+		memset(o + (e - d), ' ', pad);
+	return 0;
+}
+
+/* print_field_raw() of a number. */
+static int put_raw_num(struct text_buf *out, const struct tep_format_field *f,
+		       uint64_t v)
+{
+	struct conv c = { .simple = true, .ls = 2, .conv = 'u' };
+	bool x0 = false;
+	int ret = 0;
+
+	if (f->flags & TEP_FIELD_IS_POINTER) {
+		x0 = true;
+	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
+		c.conv = 'd';
+		if (f->size == 4) {
+			c.ls = 0;
+			x0 = f->flags & TEP_FIELD_IS_LONG;
+		} else if (f->size == 2) {
+			c.ls = -1;
+			c.width = 2;
+		} else if (f->size == 1) {
+			c.ls = -2;
+			c.width = 1;
+		}
+	} else {
+		x0 = f->flags & TEP_FIELD_IS_LONG;
+	}
+	if (x0) {
+		c.conv = 'x';
+		ret = text_buf_put(out, "0x", 2);
+	}
+	return ret ? ret : put_conv(out, &c, v);
+}
+
+/* is_printable_array(), with the same character class calls. */
+static bool printable(const char *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len && p[i]; i++) {
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Where print_field_raw() finds an array; false when its length would
+ * read past the copy (left to libtraceevent). */
+static bool array_at(const struct text_fmt_share *sh,
+		     const struct tep_format_field *f, size_t n,
+		     unsigned int *off, unsigned int *len)
+{
+	const unsigned char *data = sh->scratch;
+
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		*off = f->offset;
+		*len = f->size;
+	} else if ((uint64_t)f->offset + f->size > n) {
+		*off = *len = 0;
+	} else {
+		uint64_t v = text_read_num(sh->big_endian, data + f->offset,
+					   f->size);
+		unsigned int o = v & 0xffff, l;
+
+		if (f->size == 2 && o > n)
+			return false;
+		l = f->size == 2 ? (unsigned int)n - o : (v >> 16) & 0xffff;
+		*off = o > n ? 0 : o;
+		*len = o + l > n ? 0 : l;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			*off += f->offset + f->size;
+	}
+	return (uint64_t)*off + *len <= sh->max_rec;
+}
+
+/* print_field_raw() of an array: its text, or its bytes. */
+static int put_raw_array(const struct text_fmt_share *sh,
+			 const struct tep_format_field *f, size_t n,
+			 struct text_buf *out)
+{
+	const char *p;
+	unsigned int off, len, i;
+	int ret;
+	char *o;
+
+	if (!array_at(sh, f, n, &off, &len))
+		return 1;
+	p = (const char *)sh->scratch + off;
+	if (parsed_string(f) && printable(p, len))
+		return text_buf_put(out, p,
+				    strnlen(p, sh->scratch_size - off));
+	ret = text_buf_put(out, "ARRAY[", 6);
+	o = ret ? NULL : text_buf_reserve(out, 4 * (size_t)len + 1);
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		unsigned char b = p[i];
+
+		if (i) {
+			*o++ = ',';
+			*o++ = ' ';
+		}
+		*o++ = "0123456789abcdef"[b >> 4];
+		*o++ = "0123456789abcdef"[b & 15];
+	}
+	*o++ = ']';
+	out->len = o - out->p;
+	return 0;
+}
+
+/*
+ * The values of a record without libtraceevent's printing; 1 (nothing
+ * appended) when the event or the record is not for the fast path.
+ */
+static int fast_values(const struct text_fmt_share *sh,
+		       const struct tep_event *ev, size_t n,
+		       struct text_buf *out)
+{
+	struct fplan pl[FAST_MAX];
+	const struct tep_format_field *f;
+	struct text_buf v = { 0 };
+	size_t before = out->len, i;
+	bool stop = false;
+	int ret = 0;
+
+	if (!make_plans(ev, pl))
+		return 1;
+	for (f = ev->format.fields, i = 0; f && !ret; f = f->next, i++) {
+		v.len = 0;
+		if (pl[i].array) {
+			ret = put_raw_array(sh, f, n, &v);
+		} else {
+			uint64_t x = text_read_num(sh->big_endian,
+						   sh->scratch + f->offset,
+						   f->size);
+
+			if (pl[i].has_0x)
+				ret = text_buf_put(&v, "0x", 2);
+			if (!ret)
+				ret = pl[i].by_conv ? put_conv(&v, &pl[i].c, x) :
+						      put_raw_num(&v, f, x);
+		}
+		if (!ret)
+			ret = put_value(out, v.p ? v.p : "", v.len, !f->next,
+					&stop);
+	}
+	text_buf_release(&v);
+	if (ret)
+		out->len = before;
+	return ret;
+}
+
+/*
+ * How much of the page from the record on libtraceevent may read: the
+ * record, its fixed fields (a short last array goes past the record),
+ * and on to the first NUL after them (a string without one in its field
+ * reads on to it), no more than the page and the copy hold.
+ */
+static size_t copy_size(const struct text_fmt_share *sh,
+			const struct tep_event *ev, const struct text_rec *r,
+			size_t n)
+{
+	const struct tep_format_field *f;
+	size_t lim = r->avail > n ? r->avail : n, need = n;
+	const unsigned char *nul;
+
+	if (lim > sh->max_rec)
+		lim = sh->max_rec;
+	for (f = ev->format.fields; f; f = f->next) {
+		if (f->offset >= 0 && f->size >= 0 &&
+		    (size_t)f->offset + f->size > need)
+			need = (size_t)f->offset + f->size;
+	}
+	if (need >= lim)
+		return lim;
+	nul = memchr((const unsigned char *)r->data + need, 0, lim - need);
+	return nul ? (size_t)(nul - (const unsigned char *)r->data) + 1 : lim;
+}
+
+/*
  * The field columns of a record, under the tep lock, and the comms the
  * record registers.  text_format_record() registers them for every
  * record it prints through libtraceevent; the events that register any
@@ -280,14 +742,16 @@ static int put_values(const struct text_fmt_share *sh,
 		      const struct text_rec *r, size_t n,
 		      struct text_comm_ctx *cc, struct text_buf *out)
 {
-	size_t copy = r->avail > n ? r->avail : n;
+	size_t copy;
 	int ret;
 
-	if (copy > sh->max_rec)
-		copy = sh->max_rec;
 	text_tep_lock(sh->tt);
+	copy = copy_size(sh, te->ev, r, n);
 	memcpy(sh->scratch, r->data, copy);
-	ret = values_cut(sh, te->ev, n, out);
+	ret = text_events_tep_only(sh->evs) ? 1 :
+	      fast_values(sh, te->ev, n, out);
+	if (ret == 1)
+		ret = values_cut(sh, te->ev, n, out);
 	if (!ret)
 		ret = text_tep_take_error(sh->tt);
 	if (!ret)

@@ -19,8 +19,15 @@
  *    newline, a value stops at a NUL (the columns after it are empty)
  *    and the last one loses one trailing newline.  Tab, newline and
  *    backslash are written "\t", "\n", "\\".
- *  - libtraceevent reads from a copy of the record that holds the rest
- *    of its page (a short last array, such as kernel_stack's caller[8],
+ *  - The events whose fields are numbers, printed raw or by a plain
+ *    integer conversion of the print format, and arrays get the same
+ *    values made here (following libtraceevent's walk of the print
+ *    format's pieces, without its printf); the engine's tep_only switch
+ *    (text_events_tep_only()) turns that off, and the two texts must be
+ *    the same bytes.  Both run under the tep lock (they read the event's
+ *    format, whose field flags libtraceevent changes while printing).
+ *  - libtraceevent reads from a copy of the record that holds what of
+ *    its page it may read (a short last array, such as kernel_stack's caller[8],
  *    shows the bytes after the record, as in trace-cmd), zeroes after.
  *  - A string field is printed with the string flag its format gave it:
  *    libtraceevent clears it for good at the first value that is not

@@ -455,5 +455,6 @@ void text_fmt_share(struct text_fmt *fm, struct text_fmt_share *sh)
 	sh->in_usecs = fm->in_usecs;
 	sh->seq = &fm->seq;
 	sh->scratch = fm->scratch;
+	sh->scratch_size = fm->scratch_size;
 	sh->max_rec = fm->scratch_size - SCRATCH_SLACK;
 }

@@ -53,7 +53,8 @@ int text_format_record(struct text_fmt *fm, const struct text_rec *r,
  * What a formatter of the same records (tdatfs-text-fields.h) shares with
  * this one: the trace's setup, and the scratch record copy and sequence,
  * which are used under the tep lock only (the copy is all zeroes outside
- * it, and holds at most @max_rec bytes of record).
+ * it, and holds at most @max_rec bytes of record; the rest of its
+ * @scratch_size bytes stay zero).
  */
 struct text_fmt_share {
 	struct text_tep *tt;
@@ -63,6 +64,7 @@ struct text_fmt_share {
 	bool in_usecs;			/* text_ts_in_usecs() */
 	struct trace_seq *seq;
 	unsigned char *scratch;
+	size_t scratch_size;
 	size_t max_rec;
 };
 

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-fields.c - whitebox tests of the fields.tsv rows
- * (fs/tdatfs-text-fields.h) on records built here, byte by byte, for an
- * event of a real trace: the ftrace "print" event, whose last field is a
- * string of any bytes.  libtraceevent is the oracle: a row's columns,
+ * (fs/tdatfs-text-fields.h) on records built here, byte by byte, for two
+ * events of a real trace whose string fields hold any bytes: ftrace
+ * "print" (printed through libtraceevent) and sched_process_exec (the
+ * fast path).  libtraceevent is the oracle: a row's columns,
  * unescaped and joined as " FIELD=VALUE", are tep_print_fields()'s text
  * of the same bytes (what `trace-cmd report -R` prints), less one
  * trailing newline; its time is libtraceevent's "%9.1d" time (`report
- * -t`); its comm is the one text_format_record() puts in the line.
+ * -t`); its comm is the one text_format_record() puts in the line; and a
+ * tep_only engine (every value through libtraceevent) makes the same row.
  *
  * Usage: test-fields TRACE
  *   TRACE: a trace in nanoseconds with an ftrace print format
@@ -53,6 +55,8 @@ struct env {
 	struct tep_handle *tep;
 	struct text_tep *tt;
 	struct tep_event *ev;
+	struct text_fmt *tep_fm;	/* a tep_only engine's, same trace */
+	struct text_tep *tep_tt;
 };
 
 static void put_num(unsigned char *p, uint64_t v, int size)
@@ -71,21 +75,44 @@ static void put_field(unsigned char *rec, struct tep_format_field *f,
 	put_num(rec + f->offset, v, f->size);
 }
 
-/* A print record of @s at @rec; its size. */
-static size_t make_print(const struct env *e, unsigned char *rec, size_t cap,
-			 int pid, const char *s)
+/*
+ * A record of @ev at @rec holding @s in its string fields (a char array
+ * in place, a __data_loc one after the fixed fields) and @num in every
+ * number; its size.
+ */
+static size_t make_record(const struct tep_event *ev, unsigned char *rec,
+			  size_t cap, int pid, uint64_t num, const char *s)
 {
-	struct tep_format_field *buf = tep_find_field(e->ev, "buf");
-	size_t n;
+	struct tep_format_field *f;
+	size_t n = 0, len = strlen(s) + 1;
 
-	FATAL(buf && (buf->flags & TEP_FIELD_IS_ARRAY));
-	n = buf->offset + strlen(s) + 1;
-	FATAL(n <= cap);
 	memset(rec, 0, cap);
-	put_field(rec, tep_find_common_field(e->ev, "common_type"), e->ev->id);
-	put_field(rec, tep_find_common_field(e->ev, "common_pid"), pid);
-	put_field(rec, tep_find_field(e->ev, "ip"), 0);
-	memcpy(rec + buf->offset, s, strlen(s));
+	for (f = ev->format.fields; f; f = f->next) {
+		if ((size_t)f->offset + f->size > n)
+			n = f->offset + f->size;
+	}
+	put_field(rec, tep_find_common_field((struct tep_event *)ev,
+					     "common_type"), ev->id);
+	put_field(rec, tep_find_common_field((struct tep_event *)ev,
+					     "common_pid"), pid);
+	for (f = ev->format.fields; f; f = f->next) {
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			FATAL(f->size == 4 && n + len <= cap);
+			put_field(rec, f, (uint64_t)len << 16 | n);
+			memcpy(rec + n, s, len);
+			n += len;
+		} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+			/* a char buf[] of size 0 holds the rest of the record */
+			size_t room = f->size ? (size_t)f->size - 1 : len;
+
+			FATAL((size_t)f->offset + room < cap);
+			memcpy(rec + f->offset, s, len - 1 < room ? len - 1 : room);
+			if (!f->size && (size_t)f->offset + len > n)
+				n = f->offset + len;
+		} else {
+			put_field(rec, f, num);
+		}
+	}
 	return (n + 3) & ~(size_t)3;
 }
 
@@ -228,8 +255,28 @@ static void check_header(const struct env *e)
 	text_buf_release(&want);
 }
 
+/* A row of the tep_only engine for the same record: the same bytes. */
+static void check_tep_only(const struct env *e, const struct text_rec *r,
+			   const char *row, size_t n)
+{
+	struct text_overlay *ov = text_overlay_new();
+	struct text_buf out = { 0 };
+	struct text_comm_ctx cc;
+	size_t seen = 0;
+
+	FATAL(ov);
+	cc.ov = ov;
+	cc.seen = &seen;
+	CHECK(text_fields_row(e->tep_fm, r, &cc, &out) == 0);
+	CHECK(out.len == n && !memcmp(out.p, row, n));
+	text_buf_release(&out);
+	text_overlay_free(ov);
+}
+
 static void check_rows(const struct env *e)
 {
+	static const uint64_t nums[] = { 0, 7, 0xfffffffb, (uint64_t)-2,
+					 0x8000, 0x1234567890ull };
 	unsigned char rec[512];
 	struct text_overlay *ov = text_overlay_new();
 	struct text_comm_ctx cc;
@@ -245,30 +292,55 @@ static void check_rows(const struct env *e)
 		r.ts = 1234567890123ull + i * 1000000007ull;
 		r.cpu = (unsigned int)i;
 		r.data = rec;
-		r.size = make_print(e, rec, sizeof(rec), 1 + (int)i, strings[i]);
+		r.size = make_record(e->ev, rec, sizeof(rec), 1 + (int)i,
+				     nums[i % (sizeof(nums) / sizeof(nums[0]))],
+				     strings[i]);
 		r.avail = sizeof(rec);
 		before = out.len;
 		CHECK(text_fields_row(e->fm, &r, &cc, &out) == 0);
 		check_row(e, &r, out.p + before, out.len - before, &cc);
+		check_tep_only(e, &r, out.p + before, out.len - before);
 	}
 	/* records that do not hold their fields: nothing, 1 */
 	r.size = 2;
 	before = out.len;
 	CHECK(text_fields_row(e->fm, &r, &cc, &out) == 1);
-	r.size = tep_find_field(e->ev, "ip")->offset;
+	r.size = e->ev->format.fields->offset;
 	CHECK(text_fields_row(e->fm, &r, &cc, &out) == 1);
 	CHECK(out.len == before);
 	text_buf_release(&out);
 	text_overlay_free(ov);
 }
 
+/* The formatter of an engine's merged stream. */
+static struct text_fmt *engine_fmt(struct tdatfs_text *t, struct text_tep **tt)
+{
+	struct text_stream *st = text_engine_stream(t, 0, -1);
+	struct text_fmt_share sh;
+
+	FATAL(st);
+	text_fmt_share(st->env.fmt, &sh);
+	FATAL(sh.in_usecs);
+	*tt = sh.tt;
+	return st->env.fmt;
+}
+
 int main(int argc, char **argv)
 {
+	/* every format parsed, so the events are found by name */
+	struct tdatfs_text_opts opts = { .eager = true };
+	struct tdatfs_text_opts tep_opts = { .eager = true, .tep_only = true };
+	/* print: through libtraceevent (a %ps of a field); exec: the fast
+	 * path (a __data_loc string and plain %d numbers) */
+	static const char *const events[][2] = {
+		{ "ftrace", "print" },
+		{ "sched", "sched_process_exec" },
+	};
+	struct tdatfs_text *tep_t;
 	char err[512] = "";
 	struct tdat_file *f;
-	struct tdatfs_text_opts opts = { .eager = true };
-	struct text_stream *st;
 	struct env e;
+	size_t i;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: %s TRACE\n", argv[0]);
@@ -278,26 +350,21 @@ int main(int argc, char **argv)
 	if (!f)
 		fprintf(stderr, "%s: %s\n", argv[1], err);
 	FATAL(f);
-	/* every format parsed, so the print event is found by name */
 	e.t = tdatfs_text_new(f, &opts);
-	FATAL(e.t);
-	st = text_engine_stream(e.t, 0, -1);
-	FATAL(st);
-	e.fm = st->env.fmt;
-	{
-		struct text_fmt_share sh;
-
-		text_fmt_share(e.fm, &sh);
-		e.tt = sh.tt;
-		FATAL(sh.in_usecs);
-	}
+	tep_t = tdatfs_text_new(f, &tep_opts);
+	FATAL(e.t && tep_t);
+	e.fm = engine_fmt(e.t, &e.tt);
+	e.tep_fm = engine_fmt(tep_t, &e.tep_tt);
 	e.tep = text_tep_handle(e.tt);
-	text_tep_lock(e.tt);
-	e.ev = tep_find_event_by_name(e.tep, "ftrace", "print");
-	text_tep_unlock(e.tt);
-	FATAL(e.ev);
-	check_header(&e);
-	check_rows(&e);
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		text_tep_lock(e.tt);
+		e.ev = tep_find_event_by_name(e.tep, events[i][0], events[i][1]);
+		text_tep_unlock(e.tt);
+		FATAL(e.ev);
+		check_header(&e);
+		check_rows(&e);
+	}
+	tdatfs_text_free(tep_t);
 	tdatfs_text_free(e.t);
 	tdat_close(f);
 	if (failures)
