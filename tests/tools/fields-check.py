@@ -44,9 +44,19 @@ ARRAY[...] because an earlier record cleared libtraceevent's string flag,
 and the bytes of a last array past the record's page (trace-cmd's memory
 after its page).  They are listed (--show-known N) and counted, and fail
 the check only with --strict.
-Exit 0 when every row
-matches (known differences aside) and the counts agree, 1 otherwise (the
-first mismatches are printed), 2 on bad usage.
+
+Report lines are read by their head "COMM-PID [CPU] TIME: NAME: ": a
+comm may hold '-' and end in one, a pid is taken as not negative, and
+NAME is the event's name alone, so --event cannot tell two systems'
+events of one name apart.
+
+Exit 0 when every row matches (known differences aside) and the counts
+agree, 1 otherwise (the first mismatches are printed), 2 on bad usage.
+
+Examples:
+  tdat cat TRACE events/sched/sched_switch/fields.tsv > ss.tsv
+  fields-check.py --event sched_switch --trace TRACE ss.tsv
+  fields-check.py --trace public/NAME.twin.dat rows-of-NAME.dat.tsv
 """
 import argparse
 import re
