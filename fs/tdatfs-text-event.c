@@ -684,3 +684,15 @@ bool text_record_pid(const struct text_events *t, const unsigned char *data,
 	*pid = (int)text_read_num(t->big_endian, data + t->pid_off, t->pid_size);
 	return true;
 }
+
+/**
+ * text_events_tep_only() - whether the table was made to compile nothing
+ * (every record through libtraceevent: the engine's tep_only switch)
+ * @evs: event table
+ *
+ * Return: the switch.  Context: lock-free.
+ */
+bool text_events_tep_only(const struct text_events *evs)
+{
+	return evs->tep_only;
+}

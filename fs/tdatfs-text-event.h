@@ -85,6 +85,7 @@ bool text_event_fits(const struct text_events *evs,
 		     const struct text_event_desc *d,
 		     const unsigned char *data, size_t n);
 bool text_event_whole(const struct text_event_desc *d, size_t n);
+bool text_events_tep_only(const struct text_events *evs);
 bool text_record_type(const struct text_events *evs, const unsigned char *data,
 		      size_t n, int *id);
 bool text_record_pid(const struct text_events *evs, const unsigned char *data,

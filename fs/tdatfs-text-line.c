@@ -596,3 +596,21 @@ int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 	}
 	return text_learn_record(fm, r, id, cc);
 }
+
+/**
+ * text_fmt_share() - what another formatter of the same records may use
+ * @fm: formatter
+ * @sh: filled in; valid as long as @fm
+ */
+void text_fmt_share(struct text_fmt *fm, struct text_fmt_share *sh)
+{
+	sh->tt = fm->tt;
+	sh->evs = fm->evs;
+	sh->cm = fm->cm;
+	sh->big_endian = fm->big_endian;
+	sh->in_usecs = fm->in_usecs;
+	sh->seq = &fm->seq;
+	sh->scratch = fm->scratch;
+	sh->scratch_size = fm->scratch_size;
+	sh->max_rec = fm->scratch_size - SCRATCH_SLACK;
+}

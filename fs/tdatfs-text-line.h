@@ -37,6 +37,7 @@ struct text_rec;
 struct text_source;
 struct text_tep;
 struct text_ts;
+struct trace_seq;
 
 struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 			      const struct text_comms *cm,
@@ -62,5 +63,25 @@ int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		     struct text_buf *scratch);
 int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		      struct text_comm_ctx *cc);
+/*
+ * What a formatter of the same records (tdatfs-text-fields.h) shares with
+ * this one: the trace's setup, and the scratch record copy and sequence,
+ * which are used under the tep lock only (the copy is all zeroes outside
+ * it, and holds at most @max_rec bytes of record; the rest of its
+ * @scratch_size bytes stay zero).
+ */
+struct text_fmt_share {
+	struct text_tep *tt;
+	struct text_events *evs;
+	const struct text_comms *cm;
+	bool big_endian;
+	bool in_usecs;			/* text_ts_in_usecs() */
+	struct trace_seq *seq;
+	unsigned char *scratch;
+	size_t scratch_size;
+	size_t max_rec;
+};
+
+void text_fmt_share(struct text_fmt *fm, struct text_fmt_share *sh);
 
 #endif /* TDATFS_TEXT_LINE_H */

@@ -305,11 +305,15 @@ static void set_rec(struct text_source *st, struct src_cpu *tc, void *data,
 	tc->rec.cpu = tc->cpu;
 	tc->rec.missed = kbuffer_missed_events(tc->kbuf);
 	tc->rec.data = data;
-	if ((unsigned char *)data < tc->page || sz < 0)
+	if ((unsigned char *)data < tc->page ||
+	    (unsigned char *)data > tc->page + st->page_size)
+		avail = 0;
+	if (sz < 0)
 		sz = 0;
 	if ((size_t)sz > avail)
 		sz = avail;
 	tc->rec.size = sz;
+	tc->rec.avail = avail;
 	tc->rec.offset = tc->pos.page * (uint64_t)st->page_size +
 			 ((unsigned char *)data - tc->page);
 }

@@ -50,6 +50,7 @@ struct text_rec {
 	long long missed;	/* kbuffer_missed_events() of the record */
 	const void *data;	/* payload, inside the page buffer */
 	unsigned int size;	/* payload size, clamped to the page */
+	unsigned int avail;	/* bytes readable at @data: to the page end */
 	uint64_t offset;	/* of the payload in the CPU's data */
 };
 

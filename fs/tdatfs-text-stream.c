@@ -15,6 +15,7 @@
 #include "tdatfs-text-acct.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
+#include "tdatfs-text-fields.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
@@ -494,8 +495,9 @@ static int step_print(struct text_stream *st, struct text_cursor *cu,
 	if (pt->plen && text_buf_put(&cu->line, pt->prefix, pt->plen) < 0)
 		return -ENOMEM;
 	if (st->is_view && st->flt.kind == TEXT_FILTER_FIELDS)
-		return -ENOSYS;
-	ret = text_format_record(st->env.fmt, rec, cu->src[p], cc, &cu->line);
+		ret = text_fields_row(st->env.fmt, rec, cc, &cu->line);
+	else
+		ret = text_format_record(st->env.fmt, rec, cu->src[p], cc, &cu->line);
 	if (ret < 0)
 		return ret;
 	if (ret && rec->size)

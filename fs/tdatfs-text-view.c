@@ -19,7 +19,9 @@
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "tdatfs-text-acct.h"
+#include "tdatfs-text-buf.h"
 #include "tdatfs-text-engine.h"
+#include "tdatfs-text-fields.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-stream.h"
 
@@ -297,15 +299,26 @@ static int view_full(struct tdatfs_text *t, const struct tdatfs_text_view *k,
 }
 
 /* The fields header of a view: none but for fields.tsv. */
-static int view_head(struct tdatfs_text *t, const struct text_filter *flt,
+static int view_head(struct text_fmt *fmt, const struct text_filter *flt,
 		     char **head)
 {
-	(void)t;
+	struct text_buf b = { 0 };
+	int ret;
+
 	*head = NULL;
-	if (flt->kind == TEXT_FILTER_FIELDS)
-		return -ENOSYS;
-	*head = strdup("");
-	return *head ? 0 : -ENOMEM;
+	if (flt->kind != TEXT_FILTER_FIELDS) {
+		*head = strdup("");
+		return *head ? 0 : -ENOMEM;
+	}
+	ret = text_fields_header(fmt, flt->id, &b);
+	if (!ret)
+		ret = text_buf_put(&b, "", 1);	/* the NUL */
+	if (ret < 0) {
+		text_buf_release(&b);
+		return ret;
+	}
+	*head = b.p;
+	return 0;
 }
 
 /* Free the stream of the least recently used entry not in use. */
@@ -398,7 +411,7 @@ static int entry_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	if (!ret)
 		ret = text_engine_fmt(t, &fmt, &cm);
 	if (!ret)
-		ret = view_head(t, &flt, &head);
+		ret = view_head(fmt, &flt, &head);
 	if (ret < 0)
 		return ret;
 	pthread_mutex_lock(&vw->lock);

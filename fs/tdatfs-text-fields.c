@@ -1,0 +1,847 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-fields.c - one record as a row of fields.tsv: the head
+ * columns without printf, the fields as libtraceevent's raw printing
+ * makes them (what `trace-cmd report -R` shows): made here for the
+ * events the fast path understands, else by libtraceevent itself.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-bytes.h"
+#include "tdatfs-text-comm.h"
+#include "tdatfs-text-dec.h"
+#include "tdatfs-text-event.h"
+#include "tdatfs-text-fields.h"
+#include "tdatfs-text-line.h"
+#include "tdatfs-text-source.h"
+#include "tdatfs-text-tep.h"
+
+/* Append @n bytes with tab, newline and backslash escaped. */
+static int put_escaped(struct text_buf *out, const char *s, size_t n)
+{
+	char *o = text_buf_reserve(out, 2 * n), *start = o;
+	size_t i;
+
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c == '\t' || c == '\n' || c == '\\') {
+			*o++ = '\\';
+			*o++ = c == '\t' ? 't' : c == '\n' ? 'n' : '\\';
+		} else {
+			*o++ = c;
+		}
+	}
+	out->len += o - start;
+	return 0;
+}
+
+static int put_char(struct text_buf *out, char c)
+{
+	return text_buf_put(out, &c, 1);
+}
+
+/* printf("%llu") */
+static int put_u64(struct text_buf *out, uint64_t v)
+{
+	unsigned int nd = text_dec_digits(v);
+	char *o = text_buf_reserve(out, nd);
+
+	if (!o)
+		return -ENOMEM;
+	text_dec_put(o, v, nd);
+	out->len += nd;
+	return 0;
+}
+
+/* printf("%d") */
+static int put_int(struct text_buf *out, int v)
+{
+	int ret = 0;
+
+	if (v < 0)
+		ret = put_char(out, '-');
+	return ret ? ret : put_u64(out, v < 0 ? -(int64_t)v : v);
+}
+
+/*
+ * The time as `trace-cmd report -t` prints it, without the padding:
+ * libtraceevent's "%9.1d" time ("%5llu.%09llu" of the time in
+ * nanoseconds) on a clock in nanoseconds, "%12llu" of the count else.
+ */
+static int put_time(struct text_buf *out, uint64_t ts, bool in_usecs)
+{
+	int ret;
+
+	if (!in_usecs)
+		return put_u64(out, ts);
+	ret = put_u64(out, ts / 1000000000);
+	if (!ret)
+		ret = put_char(out, '.');
+	if (!ret) {
+		char *o = text_buf_reserve(out, 9);
+
+		if (!o)
+			return -ENOMEM;
+		text_dec_put(o, ts % 1000000000, 9);
+		out->len += 9;
+	}
+	return ret;
+}
+
+/* "TIME\tCPU\tCOMM\tPID" */
+static int put_head(const struct text_fmt_share *sh, const struct text_rec *r,
+		    const char *comm, int pid, struct text_buf *out)
+{
+	int ret = put_time(out, r->ts, sh->in_usecs);
+
+	if (!ret)
+		ret = put_char(out, '\t');
+	if (!ret)
+		ret = put_u64(out, r->cpu);
+	if (!ret)
+		ret = put_char(out, '\t');
+	if (!ret)
+		ret = put_escaped(out, comm, strlen(comm));
+	if (!ret)
+		ret = put_char(out, '\t');
+	if (!ret)
+		ret = put_int(out, pid);
+	return ret;
+}
+
+/*
+ * The string flag libtraceevent 1.7.1 gives a field when it parses its
+ * format (event_read_fields(): field_is_string(), and the old two-byte
+ * __data_loc strings).
+ */
+static bool parsed_string(const struct tep_format_field *f)
+{
+	if ((f->flags & TEP_FIELD_IS_ARRAY) &&
+	    (strstr(f->type, "char") || strstr(f->type, "u8") ||
+	     strstr(f->type, "s8")))
+		return true;
+	return (f->flags & TEP_FIELD_IS_DYNAMIC) && f->size == 2;
+}
+
+static void set_parsed_string(struct tep_format_field *f)
+{
+	if (parsed_string(f))
+		f->flags |= TEP_FIELD_IS_STRING;
+}
+
+/*
+ * Append one value as a column: after a NUL nothing more is shown
+ * (*stop), and the last field loses one trailing newline.
+ */
+static int put_value(struct text_buf *out, const char *v, size_t len,
+		     bool last, bool *stop)
+{
+	size_t n;
+	int ret = put_char(out, '\t');
+
+	if (ret || *stop)
+		return ret;
+	if (last && len && v[len - 1] == '\n')
+		len--;
+	n = strnlen(v, len);
+	if (n < len)
+		*stop = true;
+	return put_escaped(out, v, n);
+}
+
+/* tep_print_field_content() of one field into @s, from the start of @s,
+ * with the string flag of its format. */
+static int print_one(struct trace_seq *s, void *data, size_t n,
+		     struct tep_format_field *f)
+{
+	set_parsed_string(f);
+	trace_seq_reset(s);
+	tep_print_field_content(s, data, n, f);
+	return s->state == TRACE_SEQ__GOOD ? 0 : -ENOMEM;
+}
+
+/* Whether @s at @pos starts with " NAME=". */
+static bool name_at(const struct trace_seq *s, size_t pos, const char *name,
+		    size_t nlen)
+{
+	return pos + nlen + 2 <= s->len && s->buffer[pos] == ' ' &&
+	       !memcmp(s->buffer + pos + 1, name, nlen) &&
+	       s->buffer[pos + 1 + nlen] == '=';
+}
+
+/*
+ * Where the value of @f that starts at @pos in the -R text @all ends.
+ * An array's value is what it prints on its own (its text cannot depend
+ * on the fields before it, and may hold anything); any other value ends
+ * at the next field's " NAME=".
+ */
+static int value_end(const struct text_fmt_share *sh, struct trace_seq *one,
+		     const struct trace_seq *all, size_t pos, size_t n,
+		     struct tep_format_field *f, size_t *end)
+{
+	size_t nlen, i;
+	int ret;
+
+	if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+		ret = print_one(one, sh->scratch, n, f);
+		if (ret)
+			return ret;
+		if (pos + one->len <= all->len &&
+		    !memcmp(all->buffer + pos, one->buffer, one->len) &&
+		    (!f->next || pos + one->len == all->len ||
+		     all->buffer[pos + one->len] == ' ')) {
+			*end = pos + one->len;
+			return 0;
+		}
+	}
+	*end = all->len;
+	if (!f->next)
+		return 0;
+	nlen = strlen(f->next->name);
+	for (i = pos; i < all->len; i++) {
+		if (name_at(all, i, f->next->name, nlen)) {
+			*end = i;
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The values of a record: tep_print_fields() (what -R prints), cut at
+ * the field names.  It looks each field up in the print format's pieces
+ * from the piece after the previous field's, so a field may print apart
+ * from its place there (raw, once the last piece was used): the values
+ * depend on the order and cannot be printed one by one.
+ */
+static int values_cut(const struct text_fmt_share *sh, struct tep_event *ev,
+		      size_t n, struct text_buf *out)
+{
+	struct trace_seq *all = sh->seq, one;
+	unsigned long some[32], *flags = some;
+	struct tep_format_field *f;
+	size_t nf = 0, i, pos = 0;
+	bool stop = false;
+	int ret = 0;
+
+	for (f = ev->format.fields; f; f = f->next)
+		nf++;
+	if (nf > sizeof(some) / sizeof(some[0]))
+		flags = calloc(nf, sizeof(*flags));
+	if (!flags)
+		return -ENOMEM;
+	for (f = ev->format.fields, i = 0; f; f = f->next, i++) {
+		flags[i] = f->flags;
+		set_parsed_string(f);
+	}
+	trace_seq_reset(all);
+	tep_print_fields(all, sh->scratch, n, ev);
+	trace_seq_init(&one);
+	if (all->state != TRACE_SEQ__GOOD)
+		ret = -ENOMEM;
+	for (f = ev->format.fields; f && !ret; f = f->next) {
+		size_t nlen = strlen(f->name), end = pos;
+
+		if (name_at(all, pos, f->name, nlen)) {
+			pos += nlen + 2;
+			ret = value_end(sh, &one, all, pos, n, f, &end);
+		}
+		if (!ret)
+			ret = put_value(out, all->buffer + pos, end - pos,
+					!f->next, &stop);
+		pos = end;
+	}
+	trace_seq_destroy(&one);
+	for (f = ev->format.fields, i = 0; f; f = f->next, i++)
+		f->flags = flags[i];
+	if (flags != some)
+		free(flags);
+	return ret;
+}
+
+/*
+ * The fast path: the same values as libtraceevent's print_field() (the
+ * -R text) made here, for the events whose fields are numbers printed
+ * raw or by a plain integer conversion of the print format ("%d",
+ * "%03u", "0x%lx", ...), and arrays.  Anything else (a pointer or string
+ * conversion of a number, a cast, a field named twice, "%*", precision,
+ * '#') leaves the record to libtraceevent.
+ */
+#define FAST_MAX	64	/* pieces of a print format, fields */
+
+/* An integer conversion "%[-][0][width]{hh,h,l,ll,L,z}{d,i,u,x,X}". */
+struct conv {
+	bool simple;		/* one this code prints */
+	bool minus;
+	bool zero;
+	unsigned int width;
+	int ls;			/* libtraceevent's length: -2 .. 2 */
+	char conv;
+};
+
+/* A piece of a print format, as libtraceevent 1.7.1's parse_args() cuts
+ * it: literal text, or a conversion and its argument. */
+struct piece {
+	bool arg;
+	bool ends_0x;		/* text ending in "0x" */
+	bool cast;		/* the argument is a cast of a field */
+	const struct tep_format_field *field;	/* the argument's field */
+	struct conv c;
+};
+
+/* How one field prints. */
+struct fplan {
+	bool array;
+	bool by_conv;		/* by its conversion, else raw */
+	bool has_0x;
+	struct conv c;
+};
+
+/* parse_arg_string(): text up to a conversion, "\\x" and "%%" undone. */
+static const char *parse_text(const char *p, struct piece *pc, bool *ok)
+{
+	char a = 0, b = 0;
+
+	pc->arg = false;
+	for (; *p; p++) {
+		char c = *p;
+
+		if (c == '\\') {
+			if (!*++p) {
+				*ok = false;
+				return p;
+			}
+			c = *p == 'n' ? '\n' : *p == 't' ? '\t' :
+			    *p == 'r' ? '\r' : *p;
+		} else if (c == '%') {
+			if (p[1] != '%')
+				break;
+			p++;
+		}
+		a = b;
+		b = c;
+	}
+	pc->ends_0x = a == '0' && b == 'x';
+	return p;
+}
+
+static void set_arg(struct piece *pc, const struct tep_print_arg *a,
+		    const struct conv *c)
+{
+	pc->arg = true;
+	pc->c = *c;
+	pc->cast = false;
+	pc->field = NULL;
+	while (a && a->type == TEP_PRINT_TYPE) {
+		a = a->typecast.item;
+		pc->cast = true;
+	}
+	if (a && a->type == TEP_PRINT_FIELD)
+		pc->field = a->field.field;
+}
+
+/* parse_arg_format(): one conversion from the '%' at @p. */
+static const char *parse_conv(const char *p, const struct tep_print_arg **a,
+			      struct piece *pc, bool *ok)
+{
+	struct conv c = { .simple = true };
+
+	for (p++; *p; p++) {
+		switch (*p) {
+		case 'h':
+			c.ls--;
+			continue;
+		case 'l':
+			c.ls++;
+			continue;
+		case 'L':
+			c.ls = 2;
+			continue;
+		case 'z':
+		case 'Z':
+			c.ls = 1;
+			continue;
+		case '-':
+			c.minus = true;
+			continue;
+		case '0' ... '9':
+			if (*p == '0' && !c.width)
+				c.zero = true;
+			else
+				c.width = c.width * 10 + (*p - '0');
+			if (c.width > 64)
+				c.simple = false;
+			continue;
+		case '#':
+		case '.':
+			c.simple = false;
+			continue;
+		case '*':
+			break;
+		case 'd':
+		case 'i':
+		case 'u':
+		case 'x':
+		case 'X':
+		case 'o':
+		case 's':
+		case 'p':
+			if (!*a || c.ls < -2 || c.ls > 2)
+				break;
+			c.conv = *p;
+			/* (long) is 64 bits here, as put_conv() takes it */
+			if (*p == 'o' || *p == 's' || *p == 'p' ||
+			    (c.ls == 1 && sizeof(long) != 8))
+				c.simple = false;
+			set_arg(pc, *a, &c);
+			*a = (*a)->next;
+			return p + 1;
+		default:
+			/* libtraceevent makes it the text ">%c<" */
+			pc->arg = false;
+			pc->ends_0x = false;
+			return p + 1;
+		}
+		break;
+	}
+	*ok = false;
+	return p;
+}
+
+/* The pieces of @ev's print format; false when not understood here. */
+static bool parse_pieces(const struct tep_event *ev, struct piece *pcs,
+			 size_t *np)
+{
+	const struct tep_print_arg *a = ev->print_fmt.args;
+	const char *p = ev->print_fmt.format;
+	bool ok = true;
+
+	*np = 0;
+	while (p && *p && ok) {
+		if (*np == FAST_MAX)
+			return false;
+		if (*p == '%' && p[1] != '%')
+			p = parse_conv(p, &a, &pcs[*np], &ok);
+		else
+			p = parse_text(p, &pcs[*np], &ok);
+		(*np)++;
+	}
+	/* a last "0x" would be the piece before the first, going round */
+	return ok && !(*np && !pcs[*np - 1].arg && pcs[*np - 1].ends_0x);
+}
+
+/* The piece that names @f, -1 for none, -2 for more than one. */
+static int piece_of(const struct piece *pcs, size_t np,
+		    const struct tep_format_field *f)
+{
+	int k = -1;
+	size_t i;
+
+	for (i = 0; i < np; i++) {
+		if (pcs[i].arg && pcs[i].field == f)
+			k = k == -1 ? (int)i : -2;
+	}
+	return k;
+}
+
+/*
+ * How each field of @ev prints, following print_selected_fields(): each
+ * number is looked up from the piece after the last one used (none once
+ * the last piece was used), arrays print raw without moving on.  false
+ * when a field is not for the fast path.
+ */
+static bool make_plans(const struct tep_event *ev, struct fplan *pl)
+{
+	struct piece pcs[FAST_MAX];
+	const struct tep_format_field *f;
+	size_t np = 0, cur = 0, i = 0;
+	bool pieces = ev->print_fmt.print_cache &&
+		      !(ev->flags & TEP_EVENT_FL_FAILED);
+
+	if (pieces && !parse_pieces(ev, pcs, &np))
+		return false;
+	for (f = ev->format.fields; f; f = f->next, i++) {
+		int k;
+
+		if (i == FAST_MAX)
+			return false;
+		memset(&pl[i], 0, sizeof(pl[i]));
+		if (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) {
+			if ((f->flags & TEP_FIELD_IS_DYNAMIC) &&
+			    f->size != 2 && f->size != 4)
+				return false;
+			pl[i].array = true;
+			continue;
+		}
+		if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+			return false;
+		k = pieces && cur < np ? piece_of(pcs, np, f) : -1;
+		if (k == -2 || (k >= 0 && (pcs[k].cast || !pcs[k].c.simple)))
+			return false;
+		if (k < 0)
+			continue;
+		pl[i].by_conv = true;
+		pl[i].c = pcs[k].c;
+		pl[i].has_0x = (size_t)k != cur && k > 0 && !pcs[k - 1].arg &&
+			       pcs[k - 1].ends_0x;
+		cur = k + 1;
+	}
+	return true;
+}
+
+/* printf() of one integer conversion, for the value print_arg_number()
+ * passes it (cast by the conversion's length). */
+static int put_conv(struct text_buf *out, const struct conv *c, uint64_t v)
+{
+	unsigned int bits = c->ls <= -2 ? 8 : c->ls == -1 ? 16 :
+			    c->ls == 0 ? 32 : 64;
+	char num[24], *e = num + sizeof(num), *d = e, *o;
+	bool neg = false;
+	size_t len, pad;
+
+	if (bits < 64)
+		v &= (1ull << bits) - 1;
+	if ((c->conv == 'd' || c->conv == 'i') && (v >> (bits - 1)) & 1) {
+		neg = true;
+		v = (bits < 64 ? (1ull << bits) : 0) - v;
+	}
+	if (c->conv == 'x' || c->conv == 'X') {
+		const char *hex = c->conv == 'x' ? "0123456789abcdef" :
+						   "0123456789ABCDEF";
+
+		do {
+			*--d = hex[v & 15];
+			v >>= 4;
+		} while (v);
+	} else {
+		unsigned int nd = text_dec_digits(v);
+
+		d -= nd;
+		text_dec_put(d, v, nd);
+	}
+	len = (e - d) + neg;
+	pad = c->width > len ? c->width - len : 0;
+	o = text_buf_reserve(out, len + pad);
+	if (!o)
+		return -ENOMEM;
+	out->len += len + pad;
+	if (!c->minus && !c->zero) {
+		memset(o, ' ', pad);
+		o += pad;
+	}
+	if (neg)
+		*o++ = '-';
+	if (!c->minus && c->zero) {
+		memset(o, '0', pad);
+		o += pad;
+	}
+	memcpy(o, d, e - d);
+	if (c->minus)
+		memset(o + (e - d), ' ', pad);
+	return 0;
+}
+
+/* print_field_raw() of a number. */
+static int put_raw_num(struct text_buf *out, const struct tep_format_field *f,
+		       uint64_t v)
+{
+	struct conv c = { .simple = true, .ls = 2, .conv = 'u' };
+	bool x0 = false;
+	int ret = 0;
+
+	if (f->flags & TEP_FIELD_IS_POINTER) {
+		x0 = true;
+	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
+		c.conv = 'd';
+		if (f->size == 4) {
+			c.ls = 0;
+			x0 = f->flags & TEP_FIELD_IS_LONG;
+		} else if (f->size == 2) {
+			c.ls = -1;
+			c.width = 2;
+		} else if (f->size == 1) {
+			c.ls = -2;
+			c.width = 1;
+		}
+	} else {
+		x0 = f->flags & TEP_FIELD_IS_LONG;
+	}
+	if (x0) {
+		c.conv = 'x';
+		ret = text_buf_put(out, "0x", 2);
+	}
+	return ret ? ret : put_conv(out, &c, v);
+}
+
+/* is_printable_array(), with the same character class calls. */
+static bool printable(const char *p, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len && p[i]; i++) {
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	}
+	return true;
+}
+
+/* Where print_field_raw() finds an array; false when its length would
+ * read past the copy (left to libtraceevent). */
+static bool array_at(const struct text_fmt_share *sh,
+		     const struct tep_format_field *f, size_t n,
+		     unsigned int *off, unsigned int *len)
+{
+	const unsigned char *data = sh->scratch;
+
+	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
+		*off = f->offset;
+		*len = f->size;
+	} else if ((uint64_t)f->offset + f->size > n) {
+		*off = *len = 0;
+	} else {
+		uint64_t v = text_read_num(sh->big_endian, data + f->offset,
+					   f->size);
+		unsigned int o = v & 0xffff, l;
+
+		if (f->size == 2 && o > n)
+			return false;
+		l = f->size == 2 ? (unsigned int)n - o : (v >> 16) & 0xffff;
+		*off = o > n ? 0 : o;
+		*len = o + l > n ? 0 : l;
+		if (f->flags & TEP_FIELD_IS_RELATIVE)
+			*off += f->offset + f->size;
+	}
+	return (uint64_t)*off + *len <= sh->max_rec;
+}
+
+/* print_field_raw() of an array: its text, or its bytes. */
+static int put_raw_array(const struct text_fmt_share *sh,
+			 const struct tep_format_field *f, size_t n,
+			 struct text_buf *out)
+{
+	const char *p;
+	unsigned int off, len, i;
+	int ret;
+	char *o;
+
+	if (!array_at(sh, f, n, &off, &len))
+		return 1;
+	p = (const char *)sh->scratch + off;
+	if (parsed_string(f) && printable(p, len))
+		return text_buf_put(out, p,
+				    strnlen(p, sh->scratch_size - off));
+	ret = text_buf_put(out, "ARRAY[", 6);
+	o = ret ? NULL : text_buf_reserve(out, 4 * (size_t)len + 1);
+	if (!o)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		unsigned char b = p[i];
+
+		if (i) {
+			*o++ = ',';
+			*o++ = ' ';
+		}
+		*o++ = "0123456789abcdef"[b >> 4];
+		*o++ = "0123456789abcdef"[b & 15];
+	}
+	*o++ = ']';
+	out->len = o - out->p;
+	return 0;
+}
+
+/*
+ * The values of a record without libtraceevent's printing; 1 (nothing
+ * appended) when the event or the record is not for the fast path.
+ */
+static int fast_values(const struct text_fmt_share *sh,
+		       const struct tep_event *ev, size_t n,
+		       struct text_buf *out)
+{
+	struct fplan pl[FAST_MAX];
+	const struct tep_format_field *f;
+	struct text_buf v = { 0 };
+	size_t before = out->len, i;
+	bool stop = false;
+	int ret = 0;
+
+	if (!make_plans(ev, pl))
+		return 1;
+	for (f = ev->format.fields, i = 0; f && !ret; f = f->next, i++) {
+		v.len = 0;
+		if (pl[i].array) {
+			ret = put_raw_array(sh, f, n, &v);
+		} else {
+			uint64_t x = text_read_num(sh->big_endian,
+						   sh->scratch + f->offset,
+						   f->size);
+
+			if (pl[i].has_0x)
+				ret = text_buf_put(&v, "0x", 2);
+			if (!ret)
+				ret = pl[i].by_conv ? put_conv(&v, &pl[i].c, x) :
+						      put_raw_num(&v, f, x);
+		}
+		if (!ret)
+			ret = put_value(out, v.p ? v.p : "", v.len, !f->next,
+					&stop);
+	}
+	text_buf_release(&v);
+	if (ret)
+		out->len = before;
+	return ret;
+}
+
+/*
+ * How much of the page from the record on libtraceevent may read: the
+ * record, its fixed fields (a short last array goes past the record),
+ * and on to the first NUL after them (a string without one in its field
+ * reads on to it), no more than the page and the copy hold.
+ */
+static size_t copy_size(const struct text_fmt_share *sh,
+			const struct tep_event *ev, const struct text_rec *r,
+			size_t n)
+{
+	const struct tep_format_field *f;
+	size_t lim = r->avail > n ? r->avail : n, need = n;
+	const unsigned char *nul;
+
+	if (lim > sh->max_rec)
+		lim = sh->max_rec;
+	for (f = ev->format.fields; f; f = f->next) {
+		if (f->offset >= 0 && f->size >= 0 &&
+		    (size_t)f->offset + f->size > need)
+			need = (size_t)f->offset + f->size;
+	}
+	if (need >= lim)
+		return lim;
+	nul = memchr((const unsigned char *)r->data + need, 0, lim - need);
+	return nul ? (size_t)(nul - (const unsigned char *)r->data) + 1 : lim;
+}
+
+/*
+ * The field columns of a record, under the tep lock, and the comms the
+ * record registers.  text_format_record() registers them for every
+ * record it prints through libtraceevent; the events that register any
+ * (the sched events with a plugin handler) are never compiled, so that
+ * is every record of theirs.
+ */
+static int put_values(const struct text_fmt_share *sh,
+		      const struct text_event_desc *te,
+		      const struct text_rec *r, size_t n,
+		      struct text_comm_ctx *cc, struct text_buf *out)
+{
+	size_t copy;
+	int ret;
+
+	text_tep_lock(sh->tt);
+	copy = copy_size(sh, te->ev, r, n);
+	memcpy(sh->scratch, r->data, copy);
+	ret = text_events_tep_only(sh->evs) ? 1 :
+	      fast_values(sh, te->ev, n, out);
+	if (ret == 1)
+		ret = values_cut(sh, te->ev, n, out);
+	if (!ret)
+		ret = text_tep_take_error(sh->tt);
+	if (!ret)
+		ret = text_comms_learn(sh->cm, te->ev->id, cc, sh->scratch);
+	memset(sh->scratch, 0, copy);
+	text_tep_unlock(sh->tt);
+	return ret;
+}
+
+/**
+ * text_fields_header() - the header row of an event's fields.tsv
+ * @fm: formatter
+ * @id: event id
+ * @out: destination; "time\tcpu\tcomm\tpid", a tab and the name of each
+ *	of the event's own fields, "\n" are appended
+ *
+ * Return: 0, -ENOENT for an id without a format, or -ENOMEM.
+ * Context: takes the tep lock.
+ */
+int text_fields_header(struct text_fmt *fm, int id, struct text_buf *out)
+{
+	static const char head[] = "time\tcpu\tcomm\tpid";
+	const struct text_event_desc *te = NULL;
+	const struct tep_format_field *f;
+	struct text_fmt_share sh;
+	size_t before = out->len;
+	int ret;
+
+	text_fmt_share(fm, &sh);
+	ret = text_event_lookup(sh.evs, id, &te);
+	if (ret < 0)
+		return ret;
+	if (!te)
+		return -ENOENT;
+	ret = text_buf_put(out, head, sizeof(head) - 1);
+	text_tep_lock(sh.tt);
+	for (f = te->ev->format.fields; f && !ret; f = f->next) {
+		ret = put_char(out, '\t');
+		if (!ret)
+			ret = put_escaped(out, f->name, strlen(f->name));
+	}
+	text_tep_unlock(sh.tt);
+	if (!ret)
+		ret = put_char(out, '\n');
+	if (ret)
+		out->len = before;
+	return ret;
+}
+
+/**
+ * text_fields_row() - append the fields.tsv row of one record
+ * @fm: formatter
+ * @r: the record
+ * @cc: the stream's learned comms
+ * @out: destination; the row and its "\n" are appended
+ *
+ * Return: 0, 1 when the record does not parse (its type, pid or fields
+ * are not inside it; nothing is appended and the caller skips it), or
+ * -ENOMEM (nothing appended).
+ * Context: the caller holds the stream lock; takes the tep lock.
+ */
+int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
+		    struct text_comm_ctx *cc, struct text_buf *out)
+{
+	const struct text_event_desc *te = NULL;
+	struct text_fmt_share sh;
+	size_t n = r->size, before = out->len;
+	const char *comm;
+	int ret, id, pid;
+
+	text_fmt_share(fm, &sh);
+	if (n > sh.max_rec)
+		n = sh.max_rec;
+	if (!text_record_type(sh.evs, r->data, n, &id))
+		return 1;
+	ret = text_event_lookup(sh.evs, id, &te);
+	if (ret < 0)
+		return ret;
+	if (!te || !text_record_pid(sh.evs, r->data, n, &pid) ||
+	    !text_event_fits(sh.evs, te, r->data, n))
+		return 1;
+	comm = text_comm_lookup(sh.cm, cc, pid);
+	if (!comm)
+		return -ENOMEM;
+	ret = put_head(&sh, r, comm, pid, out);
+	if (!ret)
+		ret = put_values(&sh, te, r, n, cc, out);
+	if (!ret)
+		ret = put_char(out, '\n');
+	if (ret)
+		out->len = before;
+	return ret;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-fields.h - the rows of events/SYSTEM/EVENT/fields.tsv
+ * (SPEC 2.6): one record as a table row instead of a report line.
+ *
+ * Invariants:
+ *  - A row is "TIME\tCPU\tCOMM\tPID" then one column per field of the
+ *    event's format in format order (common_* fields left out), ending in
+ *    "\n".  TIME is the time column of `trace-cmd report -t` without its
+ *    padding ("%llu.%09llu" seconds for a clock in nanoseconds or with
+ *    TSC2NSEC, else the raw count "%llu"); CPU and PID are plain decimal;
+ *    COMM is the comm the record's report line shows.
+ *  - A field's column is what `trace-cmd report -R` prints after
+ *    " FIELD=" for it (libtraceevent 1.7.1's tep_print_fields()), made by
+ *    libtraceevent itself under the tep lock; where a field's value
+ *    depends on the fields printed before it (a field the print format
+ *    names twice) the whole -R text is printed and cut at the names.
+ *    As trace-cmd prints the info with "%.*s" and drops one trailing
+ *    newline, a value stops at a NUL (the columns after it are empty)
+ *    and the last one loses one trailing newline.  Tab, newline and
+ *    backslash are written "\t", "\n", "\\".
+ *  - The events whose fields are numbers, printed raw or by a plain
+ *    integer conversion of the print format, and arrays get the same
+ *    values made here (following libtraceevent's walk of the print
+ *    format's pieces, without its printf); the engine's tep_only switch
+ *    (text_events_tep_only()) turns that off, and the two texts must be
+ *    the same bytes.  Both run under the tep lock (they read the event's
+ *    format, whose field flags libtraceevent changes while printing).
+ *  - libtraceevent reads from a copy of the record that holds what of
+ *    its page it may read (a short last array, such as kernel_stack's caller[8],
+ *    shows the bytes after the record, as in trace-cmd), zeroes after.
+ *  - A string field is printed with the string flag its format gave it:
+ *    libtraceevent clears it for good at the first value that is not
+ *    printable (trace-cmd then shows every later value of that field as
+ *    ARRAY[...]); here each record is printed as if it were the first,
+ *    so the text never depends on what was printed before, and the flag
+ *    is put back as it was found.
+ *  - The comm lookup and the comm registrations of a record are those of
+ *    text_format_record() (tdatfs-text-line.h), in the same order, so a
+ *    stream's comm model is the same whichever of the two formatted it.
+ */
+#ifndef TDATFS_TEXT_FIELDS_H
+#define TDATFS_TEXT_FIELDS_H
+
+struct text_buf;
+struct text_comm_ctx;
+struct text_fmt;
+struct text_rec;
+
+int text_fields_header(struct text_fmt *fm, int id, struct text_buf *out);
+int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
+		    struct text_comm_ctx *cc, struct text_buf *out);
+
+#endif /* TDATFS_TEXT_FIELDS_H */
