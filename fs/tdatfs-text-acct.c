@@ -108,11 +108,10 @@ static size_t ev_lower(const struct text_acct_ev *e, size_t n, int id)
 	return lo;
 }
 
-/* The total of event @id, made when @create; NULL when out of memory. */
-static struct text_acct_total *total_get(struct text_acct *a, int id, uint64_t ts)
+/* Index of the first total with an id >= @id. */
+static size_t tot_lower(const struct text_acct *a, int id)
 {
 	size_t lo = 0, hi = a->ntot;
-	struct text_acct_total *t;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -122,6 +121,15 @@ static struct text_acct_total *total_get(struct text_acct *a, int id, uint64_t t
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The total of event @id, made if new; NULL when out of memory. */
+static struct text_acct_total *total_get(struct text_acct *a, int id, uint64_t ts)
+{
+	size_t lo = tot_lower(a, id);
+	struct text_acct_total *t;
+
 	if (lo < a->ntot && a->tot[lo].id == id)
 		return &a->tot[lo];
 	if (grow((void **)&a->tot, a->ntot, &a->totcap, sizeof(*a->tot)) < 0)
@@ -388,16 +396,8 @@ static int load_stretches(struct text_acct *a, struct text_unpack *u, size_t nev
 /* Index of event @id in the totals, or a->ntot. */
 static size_t total_index(const struct text_acct *a, int id)
 {
-	size_t lo = 0, hi = a->ntot;
+	size_t lo = tot_lower(a, id);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (a->tot[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < a->ntot && a->tot[lo].id == id ? lo : a->ntot;
 }
 

@@ -202,21 +202,19 @@ int tdatfs_text_event_stats(struct tdatfs_text *t, size_t buffer,
 	return 0;
 }
 
-/* The event @id's entry in @bs, or NULL. */
+static int stat_cmp(const void *key, const void *elem)
+{
+	int id = *(const int *)key;
+	const struct tdatfs_text_event_stat *s = elem;
+
+	return id < s->id ? -1 : id > s->id;
+}
+
+/* The event @id's entry in @bs (sorted by id), or NULL. */
 static const struct tdatfs_text_event_stat *stat_find(const struct buf_stats *bs,
 						      int id)
 {
-	size_t lo = 0, hi = bs->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (bs->s[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < bs->n && bs->s[lo].id == id ? &bs->s[lo] : NULL;
+	return bs->n ? bsearch(&id, bs->s, bs->n, sizeof(*bs->s), stat_cmp) : NULL;
 }
 
 /*
