@@ -460,6 +460,22 @@ int text_fmt_record_id(struct text_fmt *fm, const struct text_rec *r, int *id)
 }
 
 /**
+ * text_fmt_folds() - whether a record of an event may be printed inside
+ * another's line
+ * @fm: formatter
+ * @id: event id
+ *
+ * A funcgraph exit of a leaf is printed on its entry's line, so the
+ * text's account counts it for the entry.
+ *
+ * Return: true for the events of the function_graph look-ahead.
+ */
+bool text_fmt_folds(const struct text_fmt *fm, int id)
+{
+	return text_graph_wants(fm->graph, id);
+}
+
+/**
  * text_fmt_in_usecs() - whether times print as seconds and microseconds
  * @fm: formatter
  *

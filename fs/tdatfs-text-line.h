@@ -55,6 +55,7 @@ int text_format_record(struct text_fmt *fm, const struct text_rec *r,
  * the line prints it, and passing over a record without its text. */
 int text_fmt_record_id(struct text_fmt *fm, const struct text_rec *r, int *id);
 bool text_fmt_in_usecs(const struct text_fmt *fm);
+bool text_fmt_folds(const struct text_fmt *fm, int id);
 uint64_t text_fmt_time_key(const struct text_fmt *fm, uint64_t ts);
 int text_fmt_time_put(const struct text_fmt *fm, uint64_t ts, char *out,
 		      size_t len);

@@ -96,6 +96,7 @@ struct text_stream {
 	 * to the next one's start.
 	 */
 	bool is_view;
+	bool ov_borrowed;	/* @ov is the full text's, finished: read only */
 	struct text_filter flt;
 	size_t nsel;
 	uint64_t *vstart, *vend;

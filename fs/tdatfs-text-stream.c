@@ -78,7 +78,8 @@ void text_stream_free(struct text_stream *st)
 	free(st->vstart);
 	free(st->vend);
 	text_acct_free(st->acct);
-	text_overlay_free(st->ov);
+	if (!st->ov_borrowed)
+		text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }

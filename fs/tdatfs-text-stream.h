@@ -74,6 +74,8 @@ enum text_filter_kind {
 struct text_filter {
 	enum text_filter_kind kind;
 	int id;
+	bool every;		/* every stretch: records of @id are also
+				 * printed inside other records' lines */
 	uint64_t k0, k1;	/* text_fmt_time_key() */
 };
 
@@ -89,7 +91,6 @@ struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
 					  const struct text_stream_part *parts,
 					  size_t nparts, const char *head);
 struct text_stream *text_stream_new_view(struct text_stream *full,
-					 const struct text_comms *cm,
 					 const struct text_filter *flt,
 					 const char *head);
 const struct text_acct *text_stream_acct(struct text_stream *st);

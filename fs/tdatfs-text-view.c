@@ -408,6 +408,9 @@ static int entry_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		ret = view_full(t, &k, &full);
 	if (!ret)
 		ret = text_engine_fmt(t, &fmt, &cm);
+	/* a row per record: also those printed on another record's line */
+	if (!ret && flt.kind == TEXT_FILTER_FIELDS)
+		flt.every = text_fmt_folds(fmt, flt.id);
 	if (!ret)
 		ret = view_head(fmt, &flt, &head);
 	if (ret < 0)
@@ -416,7 +419,7 @@ static int entry_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	e = entry_find(vw, &k);
 	if (e && !e->st) {
 		streams_trim(vw);
-		e->st = text_stream_new_view(full, cm, &flt, head);
+		e->st = text_stream_new_view(full, &flt, head);
 		if (e->st)
 			vw->nstreams++;
 		else

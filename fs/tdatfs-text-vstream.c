@@ -12,9 +12,6 @@
 #include <string.h>
 
 #include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-pack.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
 #include "tdatfs-text-stream-int.h"
@@ -30,6 +27,8 @@ static bool selects(const struct text_acct *a, size_t k,
 	uint64_t lo, hi;
 
 	*bytes = 0;
+	if (flt->every)
+		return true;
 	if (flt->kind == TEXT_FILTER_WINDOW)
 		return text_acct_times(a, k, &lo, &hi) && hi >= flt->k0 &&
 		       lo < flt->k1;
@@ -96,26 +95,15 @@ static int entries_fill(struct text_stream *v, const struct text_stream *full)
 	return 0;
 }
 
-/* A copy of @full's comm model: the view replays what it registered. */
-static int model_copy(struct text_stream *v, const struct text_stream *full,
-		      const struct text_comms *cm)
+/*
+ * The comm model of @full, borrowed: a finished model is only read (every
+ * registration a view meets was made by the full text before, so it only
+ * moves the view's count on, and every lookup finds the array made).
+ */
+static void model_borrow(struct text_stream *v, struct text_stream *full)
 {
-	struct text_buf b = { 0 };
-	struct text_unpack u;
-	int ret;
-
-	v->ov = text_overlay_new();
-	if (!v->ov)
-		return -ENOMEM;
-	ret = text_overlay_save(full->ov, &b);
-	if (!ret) {
-		u.p = (const unsigned char *)b.p;
-		u.left = b.len;
-		u.bad = false;
-		ret = text_overlay_load(v->ov, cm, &u);
-	}
-	text_buf_release(&b);
-	return ret;
+	v->ov = full->ov;
+	v->ov_borrowed = true;
 }
 
 /* The slots of @full, copied into the new @v. */
@@ -143,16 +131,16 @@ static int slots_copy(struct text_stream *v, const struct text_stream *full)
 /**
  * text_stream_new_view() - a view of a finished stream's text
  * @full: the stream of one buffer's text, produced to its end
- * @cm: the engine's comms (the view's model is a copy of @full's)
  * @flt: what the view keeps (copied)
  * @head: text before everything else (copied): the fields header
+ *
+ * The view reads @full's comm model, so @full must outlive it.
  *
  * Return: the view (free with text_stream_free()), or NULL with errno
  * set: EAGAIN when @full was not produced to its end, EINVAL for a
  * stream of several buffers.
  */
 struct text_stream *text_stream_new_view(struct text_stream *full,
-					 const struct text_comms *cm,
 					 const struct text_filter *flt,
 					 const char *head)
 {
@@ -177,7 +165,7 @@ struct text_stream *text_stream_new_view(struct text_stream *full,
 		ret = entries_fill(v, full);
 	}
 	if (!ret)
-		ret = model_copy(v, full, cm);
+		model_borrow(v, full);
 	pthread_mutex_unlock(&full->lock);
 	if (ret < 0) {
 		text_stream_free(v);
