@@ -792,8 +792,7 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 	if (!t)
 		return NULL;
 	t->f = f;
-	pthread_mutex_init(&t->index_lock, NULL);
-	pthread_mutex_init(&t->view_lock, NULL);
+	pthread_mutex_init(&t->lazy_lock, NULL);
 	t->uid = getuid();
 	t->gid = getgid();
 	if (trace_st)

@@ -137,6 +137,13 @@ struct tree_node {
 	} u;
 };
 
+/* A text rendered when first asked for, kept once made. */
+struct tree_lazy {
+	bool done;
+	char *text;
+	size_t len;
+};
+
 struct tree_kind_ops {
 	bool is_dir;
 	bool is_text;
@@ -158,6 +165,12 @@ struct tree_kind_ops {
 			void *buf, size_t len, uint64_t off);
 	int (*list)(const struct tdatfs_tree *t, const struct tree_node *n,
 		    tdatfs_tree_filler fill, void *ctx);
+	/* a text rendered when first asked for: where it is kept, and how
+	 * it is made (NULL with errno set on failure) */
+	struct tree_lazy *(*lazy)(struct tdatfs_tree *t,
+				  const struct tree_node *n);
+	char *(*render)(struct tdatfs_tree *t, const struct tree_node *n,
+			size_t *len);
 };
 
 struct tdatfs_tree {
@@ -173,26 +186,18 @@ struct tdatfs_tree {
 	uid_t uid;
 	gid_t gid;
 
+	/* the texts rendered when first asked for: @index, and those of
+	 * @bufs */
+	pthread_mutex_t lazy_lock;
 	/* sections/index: a buffer's size needs its chunk tables, which a
-	 * mount does not read; rendered once, when first asked for */
-	pthread_mutex_t index_lock;
-	bool index_done;
-	char *index;
-	size_t index_len;
+	 * mount does not read */
+	struct tree_lazy index;
 
 	/* per buffer (tdat_buffer_get() order), for the views */
 	struct tree_buf *bufs;
 	size_t nbufs;
-	pthread_mutex_t view_lock;	/* the lazy texts of @bufs */
 	struct tree_windows *win;	/* the window table */
 	uint32_t win_slots;		/* inodes of one window's block */
-};
-
-/* A text rendered when first asked for, kept once made. */
-struct tree_lazy {
-	bool done;
-	char *text;
-	size_t len;
 };
 
 /* What the views of one buffer need. */
@@ -253,10 +258,9 @@ int tree_view_size(struct tdatfs_tree *t, const struct tree_node *n,
 		   uint64_t *size);
 ssize_t tree_view_read(struct tdatfs_tree *t, const struct tree_node *n,
 		       void *buf, size_t len, uint64_t off);
-int tree_lazy_size(struct tdatfs_tree *t, const struct tree_node *n,
-		   uint64_t *size);
-ssize_t tree_lazy_read(struct tdatfs_tree *t, const struct tree_node *n,
-		       void *buf, size_t len, uint64_t off);
+struct tree_lazy *tree_buf_lazy(struct tdatfs_tree *t, const struct tree_node *n);
+char *tree_buf_render(struct tdatfs_tree *t, const struct tree_node *n,
+		      size_t *len);
 void tree_bufs_free(struct tdatfs_tree *t);
 
 /* The time windows (tdatfs-tree-window.c); documented there. */

@@ -2,11 +2,11 @@
 /*
  * tdatfs-tree-view.c - the kinds of the views of SPEC 2.6: an event's
  * trace and fields.tsv, a window's traces (TREE_VIEW, read through the
- * text engine's views), and the texts made from the event stats,
- * events/summary.tsv and time/README (rendered when first asked).
+ * text engine's views), and where the texts made from the event stats,
+ * events/summary.tsv and time/README, are kept and how they are made
+ * (tdatfs-tree.c renders them when first asked).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,84 +144,38 @@ ssize_t tree_read_mem(const char *data, uint64_t size, void *buf, size_t len,
 	return len;
 }
 
-/*
- * The text of a TREE_SUMMARY or TREE_TIME_README node, rendered once
- * (outside the lock: the stats may have to produce the buffer's text);
- * a failure is retried at the next call.
+/**
+ * tree_buf_lazy() - where a buffer's summary.tsv or time/README is kept
+ * @t: tree
+ * @n: a TREE_SUMMARY or TREE_TIME_README node
+ *
+ * Return: its lazy text, or NULL for a buffer out of range.
  */
-static int lazy_text(struct tdatfs_tree *t, const struct tree_node *n,
-		     const char **text, size_t *len)
+struct tree_lazy *tree_buf_lazy(struct tdatfs_tree *t, const struct tree_node *n)
 {
-	size_t b = n->u.view.buffer;
-	struct tree_lazy *l;
-	char *s;
-	size_t sl;
+	struct tree_buf *b;
 
-	if (b >= t->nbufs)
-		return -ENOENT;
-	l = n->kind == TREE_SUMMARY ? &t->bufs[b].summary : &t->bufs[b].readme;
-	pthread_mutex_lock(&t->view_lock);
-	if (!l->done) {
-		pthread_mutex_unlock(&t->view_lock);
-		s = n->kind == TREE_SUMMARY ?
-		    render_summary(t->f, t->text, b, &sl) :
-		    render_time_readme(t->text, b, &sl);
-		if (!s)
-			return errno ? -errno : -ENOMEM;
-		pthread_mutex_lock(&t->view_lock);
-		if (!l->done) {
-			l->text = s;
-			l->len = sl;
-			l->done = true;
-		} else {
-			free(s);
-		}
-	}
-	*text = l->text;
-	*len = l->len;
-	pthread_mutex_unlock(&t->view_lock);
-	return 0;
+	if (n->u.view.buffer >= t->nbufs)
+		return NULL;
+	b = &t->bufs[n->u.view.buffer];
+	return n->kind == TREE_SUMMARY ? &b->summary : &b->readme;
 }
 
 /**
- * tree_lazy_size() - the size operation of TREE_SUMMARY and TREE_TIME_README
+ * tree_buf_render() - make a buffer's summary.tsv or time/README
  * @t: tree
- * @n: the node
- * @size: set to the text's size (rendered now when it was not)
+ * @n: a TREE_SUMMARY or TREE_TIME_README node
+ * @len: set to its length
  *
- * Return: 0 or a negative errno (of the event stats, -ENOMEM).
+ * Return: a malloc'd text (render_summary(), render_time_readme()), or
+ * NULL with errno set.
  */
-int tree_lazy_size(struct tdatfs_tree *t, const struct tree_node *n,
-		   uint64_t *size)
+char *tree_buf_render(struct tdatfs_tree *t, const struct tree_node *n,
+		      size_t *len)
 {
-	const char *text;
-	size_t len = 0;
-	int ret = lazy_text(t, n, &text, &len);
-
-	*size = len;
-	return ret;
-}
-
-/**
- * tree_lazy_read() - the read operation of TREE_SUMMARY and TREE_TIME_README
- * @t: tree
- * @n: the node
- * @buf: destination
- * @len: bytes wanted
- * @off: offset
- *
- * Return: bytes read, or a negative errno as tree_lazy_size().
- */
-ssize_t tree_lazy_read(struct tdatfs_tree *t, const struct tree_node *n,
-		       void *buf, size_t len, uint64_t off)
-{
-	const char *text;
-	size_t size;
-	int ret = lazy_text(t, n, &text, &size);
-
-	if (ret < 0)
-		return ret;
-	return tree_read_mem(text, size, buf, len, off);
+	if (n->kind == TREE_SUMMARY)
+		return render_summary(t->f, t->text, n->u.view.buffer, len);
+	return render_time_readme(t->text, n->u.view.buffer, len);
 }
 
 /**

@@ -412,23 +412,25 @@ static ssize_t errors_read(struct tdatfs_tree *t, const struct tree_node *n,
 	return done;
 }
 
-/* sections/index, rendered once; a failure is retried at the next call. */
-static int index_text(struct tdatfs_tree *t, const struct tree_node *n,
-		      const char **text, size_t *len)
+/* sections/index: a row per entry of its directory. */
+static struct tree_lazy *index_lazy(struct tdatfs_tree *t,
+				    const struct tree_node *n)
+{
+	(void)n;
+	return &t->index;
+}
+
+static char *index_render(struct tdatfs_tree *t, const struct tree_node *n,
+			  size_t *len)
 {
 	const struct tree_node *dir = &t->nodes[n->parent];
 	struct render_index_entry *e;
 	size_t k, count = 0;
-	int ret = 0;
+	char *text;
 
-	pthread_mutex_lock(&t->index_lock);
-	if (t->index_done)
-		goto out;
 	e = calloc(dir->u.dir.nkids ? dir->u.dir.nkids : 1, sizeof(*e));
-	if (!e) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!e)
+		return NULL;
 	for (k = 0; k < dir->u.dir.nkids; k++) {
 		const struct tree_node *s = &t->nodes[dir->u.dir.kids[k]];
 
@@ -439,35 +441,66 @@ static int index_text(struct tdatfs_tree *t, const struct tree_node *n,
 			e[count++] = (struct render_index_entry){
 				s->name, (size_t)s->u.dir.section };
 	}
-	t->index = render_index(t->f, e, count, &t->index_len);
+	text = render_index(t->f, e, count, len);
 	free(e);
-	if (!t->index)
-		ret = -ENOMEM;
-	t->index_done = ret == 0;
-out:
-	*text = t->index;
-	*len = t->index_len;
-	pthread_mutex_unlock(&t->index_lock);
-	return ret;
+	return text;
 }
 
-static int index_size(struct tdatfs_tree *t, const struct tree_node *n,
-		      uint64_t *size)
+/*
+ * The text of a node rendered when first asked for (its kind's @render,
+ * kept in its @lazy): made outside the lock, as it may read chunk tables
+ * or produce a buffer's text, and kept by the first call to finish; a
+ * failure is retried at the next call.
+ */
+static int lazy_text(struct tdatfs_tree *t, const struct tree_node *n,
+		     const char **text, size_t *len)
+{
+	const struct tree_kind_ops *ops = tree_kind_ops(n);
+	struct tree_lazy *l = ops->lazy(t, n);
+	char *s;
+	size_t sl = 0;
+
+	if (!l)
+		return -ENOENT;
+	pthread_mutex_lock(&t->lazy_lock);
+	if (!l->done) {
+		pthread_mutex_unlock(&t->lazy_lock);
+		errno = 0;
+		s = ops->render(t, n, &sl);
+		if (!s)
+			return errno ? -errno : -ENOMEM;
+		pthread_mutex_lock(&t->lazy_lock);
+		if (!l->done) {
+			l->text = s;
+			l->len = sl;
+			l->done = true;
+		} else {
+			free(s);
+		}
+	}
+	*text = l->text;
+	*len = l->len;
+	pthread_mutex_unlock(&t->lazy_lock);
+	return 0;
+}
+
+static int lazy_size(struct tdatfs_tree *t, const struct tree_node *n,
+		     uint64_t *size)
 {
 	const char *text;
-	size_t len;
-	int ret = index_text(t, n, &text, &len);
+	size_t len = 0;
+	int ret = lazy_text(t, n, &text, &len);
 
 	*size = len;
 	return ret;
 }
 
-static ssize_t index_read(struct tdatfs_tree *t, const struct tree_node *n,
-			  void *buf, size_t len, uint64_t off)
+static ssize_t lazy_read(struct tdatfs_tree *t, const struct tree_node *n,
+			 void *buf, size_t len, uint64_t off)
 {
 	const char *text;
 	size_t size;
-	int ret = index_text(t, n, &text, &size);
+	int ret = lazy_text(t, n, &text, &size);
 
 	if (ret < 0)
 		return ret;
@@ -501,8 +534,9 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 		.read = report_read },
 	[TREE_ERRORS] = { .check = TREE_CHECK_SKIP, .size = errors_size,
 		.size_known = never_known, .read = errors_read },
-	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = index_size,
-		.size_known = always_known, .read = index_read },
+	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = lazy_size,
+		.size_known = always_known, .read = lazy_read,
+		.lazy = index_lazy, .render = index_render },
 	[TREE_HOLLOW] = { .is_dir = true, .has_kids = true,
 		.check = TREE_CHECK_READ, .shown = hollow_shown,
 		.child = dir_child, .size = zero_size,
@@ -515,11 +549,12 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 	[TREE_VIEW] = { .is_text = true, .check = TREE_CHECK_VIEW,
 		.shown = tree_view_shown, .size = tree_view_size,
 		.size_known = always_known, .read = tree_view_read },
-	[TREE_SUMMARY] = { .check = TREE_CHECK_VIEW, .size = tree_lazy_size,
-		.size_known = always_known, .read = tree_lazy_read },
-	[TREE_TIME_README] = { .check = TREE_CHECK_VIEW,
-		.size = tree_lazy_size, .size_known = always_known,
-		.read = tree_lazy_read },
+	[TREE_SUMMARY] = { .check = TREE_CHECK_VIEW, .size = lazy_size,
+		.size_known = always_known, .read = lazy_read,
+		.lazy = tree_buf_lazy, .render = tree_buf_render },
+	[TREE_TIME_README] = { .check = TREE_CHECK_VIEW, .size = lazy_size,
+		.size_known = always_known, .read = lazy_read,
+		.lazy = tree_buf_lazy, .render = tree_buf_render },
 	[TREE_WINDOW] = { .is_dir = true, .check = TREE_CHECK_READ,
 		.subdirs = tree_window_subdirs, .child = tree_window_child,
 		.size = zero_size, .size_known = always_known,
@@ -559,9 +594,8 @@ void tdatfs_tree_free(struct tdatfs_tree *t)
 	tree_windows_free(t);
 	tree_bufs_free(t);
 	tdatfs_text_free(t->text);
-	free(t->index);
-	pthread_mutex_destroy(&t->index_lock);
-	pthread_mutex_destroy(&t->view_lock);
+	free(t->index.text);
+	pthread_mutex_destroy(&t->lazy_lock);
 	free(t);
 }
 
