@@ -348,7 +348,6 @@ struct dir_ctx {
 	size_t used;
 	off_t skip;		/* entries before the one asked for */
 	off_t next;		/* offset of the entry after this one */
-	int err;
 };
 
 /* One entry: 1 when it does not fit (stop), 0 to go on. */
@@ -363,19 +362,19 @@ static int dir_add(struct dir_ctx *c, const char *name, fuse_ino_t ino,
 		return 0;
 	if (c->plus) {
 		struct fuse_entry_param e;
-		int ret;
 
-		/* "." and ".." take no lookup count: plain attributes. */
-		if (!strcmp(name, ".") || !strcmp(name, "..")) {
+		/*
+		 * "." and ".." take no lookup count: plain attributes.  So
+		 * does a child whose attributes cannot be had now (a view
+		 * whose engine fails): listed with node id 0 (no dentry, no
+		 * lookup count), so that one file does not fail the whole
+		 * listing; a lookup of it gives the error.
+		 */
+		if (!strcmp(name, ".") || !strcmp(name, "..") ||
+		    tfs_entry(c->fs, ino, &e)) {
 			memset(&e, 0, sizeof(e));
 			e.attr.st_ino = ino;
-			e.attr.st_mode = S_IFDIR | 0555;
-		} else {
-			ret = tfs_entry(c->fs, ino, &e);
-			if (ret) {
-				c->err = ret;
-				return 1;
-			}
+			e.attr.st_mode = is_dir ? S_IFDIR | 0555 : S_IFREG | 0444;
 		}
 		need = fuse_add_direntry_plus(c->req, c->buf + c->used, room,
 					      name, &e, c->next);
@@ -450,8 +449,8 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		ret = dir_add(&c, "..", up, true);
 	if (!ret)
 		ret = tdatfs_tree_readdir(fs->tree, ino, dir_fill, &c);
-	if (ret < 0 || (c.err && !c.used))
-		fuse_reply_err(req, ret < 0 ? -ret : -c.err);
+	if (ret < 0)
+		fuse_reply_err(req, -ret);
 	else
 		fuse_reply_buf(req, c.buf, c.used);
 }
