@@ -24,6 +24,9 @@
  *    hidden node is left out of readdir and is ENOENT to lookup, stat
  *    and read.  Whether a node is shown is known only from the text
  *    engine's event stats (tdatfs_text_event_stats()), never at build.
+ *  - The texts rendered when first asked for (sections/index, each
+ *    buffer's summary.tsv and time/README) are made outside any lock and
+ *    kept, once made, in a struct tree_lazy under @lazy_lock.
  *  - Names are unique within a directory and at most TREE_NAME_MAX bytes.
  *  - What a node holds depends on its kind alone (one member of @u), and
  *    everything done to a node goes through its kind's operations
