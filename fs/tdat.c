@@ -274,8 +274,12 @@ static int cmd_ls(int argc, char **argv)
 		return 2;
 	}
 	path = argc - optind == 2 ? argv[optind + 1] : "/";
-	/* Names need no index; sizes are exact only with one. */
-	c.t = open_tree(argv[optind], &f, c.lng ? INDEX_SIZES : INDEX_NONE,
+	/*
+	 * Sizes are exact only with an index.  Names need none, but which
+	 * events have views comes from the event stats, which a kept index
+	 * holds (without one, they cost a pass over the buffer's text).
+	 */
+	c.t = open_tree(argv[optind], &f, c.lng ? INDEX_SIZES : INDEX_IF_KEPT,
 			&ret);
 	if (!c.t)
 		return ret;

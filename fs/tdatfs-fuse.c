@@ -26,7 +26,8 @@
 
 _Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
 
-/* The tree never changes: names and exact attributes stay valid. */
+/* Nodes never change nor go (a window, once made, stays): names and
+ * exact attributes stay valid. */
 #define TFS_TIMEOUT		86400.0
 /* Largest read the kernel sends with libfuse's default buffers. */
 #define TFS_IO_SIZE		(1024 * 1024)
@@ -249,15 +250,7 @@ static int tfs_stat(struct tfs *fs, fuse_ino_t ino, struct stat *st,
 	return 0;
 }
 
-static void note_parent(struct tfs *fs, fuse_ino_t parent, fuse_ino_t ino)
-{
-	if (ino < fs->count + TDATFS_TREE_ROOT && ino >= TDATFS_TREE_ROOT &&
-	    tdatfs_tree_is_dir(fs->tree, ino))
-		atomic_store_explicit(&fs->parent[ino - TDATFS_TREE_ROOT],
-				      (uint32_t)parent, memory_order_relaxed);
-}
-
-static int tfs_entry(struct tfs *fs, fuse_ino_t parent, fuse_ino_t ino,
+static int tfs_entry(struct tfs *fs, fuse_ino_t ino,
 		     struct fuse_entry_param *e)
 {
 	int ret;
@@ -269,7 +262,6 @@ static int tfs_entry(struct tfs *fs, fuse_ino_t parent, fuse_ino_t ino,
 	e->ino = ino;
 	e->generation = 1;
 	e->entry_timeout = TFS_TIMEOUT;
-	note_parent(fs, parent, ino);
 	return 0;
 }
 
@@ -296,14 +288,18 @@ static void tfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 
 	ret = tdatfs_tree_child(fs->tree, parent, name, &ino);
 	if (ret == -ENOENT) {
-		/* A name missing now is missing for good: cache that too. */
+		/*
+		 * A name missing now is missing for good: cache that too (a
+		 * hidden view stays hidden; an error in knowing it, or a
+		 * window refused for room, is another errno, not cached).
+		 */
 		memset(&e, 0, sizeof(e));
 		e.entry_timeout = TFS_TIMEOUT;
 		fuse_reply_entry(req, &e);
 		return;
 	}
 	if (!ret)
-		ret = tfs_entry(fs, parent, ino, &e);
+		ret = tfs_entry(fs, ino, &e);
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
@@ -346,14 +342,12 @@ static void tfs_getattr(fuse_req_t req, fuse_ino_t ino,
 struct dir_ctx {
 	struct tfs *fs;
 	fuse_req_t req;
-	fuse_ino_t dir;
 	bool plus;
 	char *buf;
 	size_t size;
 	size_t used;
 	off_t skip;		/* entries before the one asked for */
 	off_t next;		/* offset of the entry after this one */
-	int err;
 };
 
 /* One entry: 1 when it does not fit (stop), 0 to go on. */
@@ -368,19 +362,19 @@ static int dir_add(struct dir_ctx *c, const char *name, fuse_ino_t ino,
 		return 0;
 	if (c->plus) {
 		struct fuse_entry_param e;
-		int ret;
 
-		/* "." and ".." take no lookup count: plain attributes. */
-		if (!strcmp(name, ".") || !strcmp(name, "..")) {
+		/*
+		 * "." and ".." take no lookup count: plain attributes.  So
+		 * does a child whose attributes cannot be had now (a view
+		 * whose engine fails): listed with node id 0 (no dentry, no
+		 * lookup count), so that one file does not fail the whole
+		 * listing; a lookup of it gives the error.
+		 */
+		if (!strcmp(name, ".") || !strcmp(name, "..") ||
+		    tfs_entry(c->fs, ino, &e)) {
 			memset(&e, 0, sizeof(e));
 			e.attr.st_ino = ino;
-			e.attr.st_mode = S_IFDIR | 0555;
-		} else {
-			ret = tfs_entry(c->fs, c->dir, ino, &e);
-			if (ret) {
-				c->err = ret;
-				return 1;
-			}
+			e.attr.st_mode = is_dir ? S_IFDIR | 0555 : S_IFREG | 0444;
 		}
 		need = fuse_add_direntry_plus(c->req, c->buf + c->used, room,
 					      name, &e, c->next);
@@ -428,10 +422,10 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 {
 	struct tfs *fs = tfs_of(req);
 	struct dir_ctx c = {
-		.fs = fs, .req = req, .dir = ino, .plus = plus,
+		.fs = fs, .req = req, .plus = plus,
 		.size = size, .skip = off,
 	};
-	fuse_ino_t up = ino;
+	fuse_ino_t up;
 	int ret;
 
 	if (!tdatfs_tree_is_dir(fs->tree, ino)) {
@@ -449,19 +443,14 @@ static void do_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	if (ino != TDATFS_TREE_ROOT) {
-		up = atomic_load_explicit(&fs->parent[ino - TDATFS_TREE_ROOT],
-					  memory_order_relaxed);
-		if (!up)
-			up = ino;
-	}
+	up = tdatfs_tree_parent(fs->tree, ino);
 	ret = dir_add(&c, ".", ino, true);
 	if (!ret)
 		ret = dir_add(&c, "..", up, true);
 	if (!ret)
 		ret = tdatfs_tree_readdir(fs->tree, ino, dir_fill, &c);
-	if (ret < 0 || (c.err && !c.used))
-		fuse_reply_err(req, ret < 0 ? -ret : -c.err);
+	if (ret < 0)
+		fuse_reply_err(req, -ret);
 	else
 		fuse_reply_buf(req, c.buf, c.used);
 }

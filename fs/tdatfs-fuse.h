@@ -6,8 +6,10 @@
  *
  * Invariants of the adapter:
  *  - FUSE inode numbers are the tree's inode numbers (TDATFS_TREE_ROOT is
- *    FUSE_ROOT_ID); the tree never changes, so lookups need no counting
- *    and forget is a no-op.
+ *    FUSE_ROOT_ID), those of time windows included: a node, once looked
+ *    up, lives as long as the tree, so lookups need no counting and
+ *    forget is a no-op.  A directory's ".." is the tree's parent
+ *    (tdatfs_tree_parent()).
  *  - Names and every attribute whose size is exact are cached by the
  *    kernel for TFS_TIMEOUT; a decoded text whose size is not known yet is
  *    given attribute timeout 0 (its size is 0 until produced), is opened
@@ -52,8 +54,6 @@ struct tfs_store {
 struct tfs {
 	struct tdatfs_tree *tree;
 	struct fuse_session *se;
-	uint64_t count;		/* nodes in the tree */
-	_Atomic uint32_t *parent; /* parent of each directory seen, for ".." */
 	size_t page_size;
 
 	pthread_mutex_t lock;	/* protects the store queue below */

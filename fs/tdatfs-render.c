@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-render.c - the generated texts of the tree: README, info, every
- * option rendered for options/, sections/index and the trace_clock of
- * instances (tdatfs-render.h).
+ * option rendered for options/, sections/index, the trace_clock of
+ * instances, and the views' events/summary.tsv and time/README
+ * (tdatfs-render.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 
 #include "tdat.h"
 #include "tdatfs-render.h"
+#include "tdatfs-text.h"
 
 /* A growing text; after a failed allocation it stays failed (@err). */
 struct sbuf {
@@ -553,6 +555,19 @@ static const char readme_text[] =
 "  header_page, header_event   ring-buffer header formats as stored\n"
 "  events/SYSTEM/EVENT/format  event format files as stored (ftrace/ too)\n"
 "  events/SYSTEM/EVENT/id      the event id, decimal\n"
+"  events/SYSTEM/EVENT/trace   the lines of trace for this event's records\n"
+"                        (all lines of a multi-line record); only for an\n"
+"                        event with records: ls events/*/*/trace lists them\n"
+"  events/SYSTEM/EVENT/fields.tsv   its records as a table: time cpu comm\n"
+"                        pid, then the event's fields as trace-cmd report -R\n"
+"                        prints them; tab-separated, \\t \\n \\\\ escaped\n"
+"  events/summary.tsv    system event id records first_time last_time, one\n"
+"                        row per event with records, by system then event\n"
+"  time/T0-T1/           looked up by name, not listed: trace and\n"
+"                        per_cpu/cpuN/trace cut to the records with time t,\n"
+"                        as trace prints it, T0 <= t < T1 (seconds, e.g.\n"
+"                        time/506.3175-506.32/trace); time/README gives the\n"
+"                        first and last record time\n"
 "  kallsyms, printk_formats, saved_cmdlines   as stored\n"
 "  trace_clock           TRACECLOCK option text as stored\n"
 "  trace                 decoded events of the top buffer, as trace-cmd report\n"
@@ -563,7 +578,8 @@ static const char readme_text[] =
 "  report                the whole trace-cmd report: its cpus= line, then\n"
 "                        every buffer's events in time order, each instance\n"
 "                        line prefixed by \"NAME: \" (top ones by spaces)\n"
-"  instances/NAME/       trace, trace_clock and per_cpu/ of another buffer;\n"
+"  instances/NAME/       trace, trace_clock, per_cpu/, events/ (views and\n"
+"                        summary.tsv only) and time/ of another buffer;\n"
 "                        its trace_clock is the TRACECLOCK list with this\n"
 "                        buffer's clock in brackets, or just the clock name\n"
 "  btf/vmlinux, modules  BTF and modules files, decompressed, when stored\n"
@@ -576,7 +592,11 @@ static const char readme_text[] =
 "A latency trace has no report file.\n"
 "The size of a trace or report file is 0 until its text has been\n"
 "produced once (read it to the end); from then on it is exact. Read until\n"
-"end of file.\n"
+"end of file. (Mounted with its index, every size is exact at once.)\n"
+"The views (events/*/*/trace, fields.tsv, summary.tsv, time/) need the\n"
+"per-event counts that producing the buffer's trace learns: the index\n"
+"has them; without it the first use produces that text once. Their\n"
+"sizes are exact from the first stat.\n"
 "\n"
 "options/ holds one file per option, named in lower case. Options that\n"
 "occur more than once (and always cpustat, buffer, guest) are directories\n"
@@ -684,4 +704,244 @@ char *render_clock(const struct tdat_file *f, const char *clock, size_t *len)
 	}
 	*len = b.len;
 	return b.s;
+}
+
+/* ---- the views' texts: events/summary.tsv, time/README ------------------ */
+
+/* A format's id and index, to find a format by id. */
+struct id_format {
+	int id;
+	size_t index;
+};
+
+static int cmp_id_format(const void *a, const void *b)
+{
+	const struct id_format *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* One row of summary.tsv, with its event's names. */
+struct summary_row {
+	const struct tdatfs_text_event_stat *s;
+	const char *system;
+	const char *event;
+};
+
+static int cmp_summary_row(const void *a, const void *b)
+{
+	const struct summary_row *x = a, *y = b;
+	int c = strcmp(x->system, y->system);
+
+	if (!c)
+		c = strcmp(x->event, y->event);
+	if (!c && x->s->id != y->s->id)
+		c = x->s->id < y->s->id ? -1 : 1;
+	return c;
+}
+
+/* @s into @b as a TSV value: tab, newline and backslash escaped. */
+static void sb_tsv(struct sbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\t')
+			sb_add(b, "\\t", 2);
+		else if (*s == '\n')
+			sb_add(b, "\\n", 2);
+		else if (*s == '\\')
+			sb_add(b, "\\\\", 2);
+		else
+			sb_add(b, s, 1);
+	}
+}
+
+/* The names of each row's event (the first format of its id; "" for an
+ * id without a format). */
+static int summary_names(struct tdat_file *f, struct summary_row *r, size_t n)
+{
+	size_t i, k, nf = tdat_event_count(f), count = 0;
+	struct id_format *ids = calloc(nf ? nf : 1, sizeof(*ids));
+
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < nf; i++)
+		if (tdat_event_get(f, i))
+			ids[count++] = (struct id_format){
+				tdat_event_get(f, i)->id, i };
+	qsort(ids, count, sizeof(*ids), cmp_id_format);
+	for (k = 0; k < n; k++) {
+		struct id_format key = { r[k].s->id, 0 }, *hit;
+		size_t lo = 0, hi = count;
+
+		/* the first of its id: a lower bound */
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_id_format(&ids[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hit = lo < count && ids[lo].id == key.id ? &ids[lo] : NULL;
+		r[k].system = hit ? tdat_event_get(f, hit->index)->system : "";
+		r[k].event = hit ? tdat_event_get(f, hit->index)->name : "";
+	}
+	free(ids);
+	return 0;
+}
+
+/* One time of a buffer, formatted, as a value of @b. */
+static int sb_time(struct sbuf *b, struct tdatfs_text *t, size_t buffer,
+		   uint64_t ts)
+{
+	char s[64];
+	int l = tdatfs_text_time_format(t, buffer, ts, s, sizeof(s));
+
+	if (l < 0)
+		return l;
+	sb_add(b, s, (size_t)l < sizeof(s) ? (size_t)l : sizeof(s) - 1);
+	return 0;
+}
+
+/**
+ * render_summary() - the text of a buffer's events/summary.tsv
+ * @f: trace
+ * @t: its text engine
+ * @buffer: buffer index
+ * @len: set to the length of the result
+ *
+ * A header row "system event id records first_time last_time"
+ * (tab-separated), then one row per event with records in the buffer,
+ * sorted by system, then event name (strcmp), then id; times as
+ * tdatfs_text_time_format() writes them.  An id without a format has
+ * empty names; a tab, newline or backslash in a name is written \t, \n,
+ * \\ (as in fields.tsv).  A buffer without records has the header only.
+ *
+ * Return: a malloc'd text, or NULL with errno set (the stats' error,
+ * ENOMEM).
+ */
+char *render_summary(struct tdat_file *f, struct tdatfs_text *t, size_t buffer,
+		     size_t *len)
+{
+	const struct tdatfs_text_event_stat *s = NULL;
+	struct summary_row *r;
+	struct sbuf b = { 0 };
+	size_t k, n = 0;
+	int ret = tdatfs_text_event_stats(t, buffer, &s, &n);
+
+	if (ret == -ENOENT)
+		n = 0;
+	else if (ret)
+		goto fail;
+	r = calloc(n ? n : 1, sizeof(*r));
+	ret = r ? 0 : -ENOMEM;
+	for (k = 0; k < n && r; k++)
+		r[k].s = &s[k];
+	if (!ret)
+		ret = summary_names(f, r, n);
+	if (!ret)
+		qsort(r, n, sizeof(*r), cmp_summary_row);
+	sb_printf(&b, "system\tevent\tid\trecords\tfirst_time\tlast_time\n");
+	for (k = 0; !ret && k < n; k++) {
+		sb_tsv(&b, r[k].system);
+		sb_add(&b, "\t", 1);
+		sb_tsv(&b, r[k].event);
+		sb_printf(&b, "\t%d\t%" PRIu64 "\t", r[k].s->id, r[k].s->records);
+		ret = sb_time(&b, t, buffer, r[k].s->first_ts);
+		sb_add(&b, "\t", 1);
+		if (!ret)
+			ret = sb_time(&b, t, buffer, r[k].s->last_ts);
+		sb_add(&b, "\n", 1);
+	}
+	free(r);
+	if (!ret)
+		return sb_take(&b, len);
+	free(b.s);
+fail:
+	errno = -ret;
+	return NULL;
+}
+
+/*
+ * @s (a formatted time, digits and at most one '.') plus one unit of its
+ * last digit, in place; @size is its room.  Return: false when it does
+ * not fit.
+ */
+static bool time_next(char *s, size_t size)
+{
+	size_t l = strlen(s), i = l;
+
+	while (i--) {
+		if (s[i] == '.')
+			continue;
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		if (s[i] != '9') {
+			s[i]++;
+			return true;
+		}
+		s[i] = '0';
+	}
+	/* every digit carried: a new leading 1 */
+	if (l + 2 > size)
+		return false;
+	memmove(s + 1, s, l + 1);
+	s[0] = '1';
+	return true;
+}
+
+/**
+ * render_time_readme() - the text of a buffer's time/README
+ * @t: the trace's text engine
+ * @buffer: buffer index
+ * @len: set to the length of the result
+ *
+ * How to name a window, the buffer's first and last record time
+ * (tdatfs_text_time_range()) and the name of the window that holds every
+ * record: from the first time to the last one plus one unit of its last
+ * printed digit.
+ *
+ * Return: a malloc'd text, or NULL with errno set (the stats' error,
+ * ENOMEM).
+ */
+char *render_time_readme(struct tdatfs_text *t, size_t buffer, size_t *len)
+{
+	char first[64], last[64], next[64];
+	uint64_t t0, t1;
+	struct sbuf b = { 0 };
+	int ret = tdatfs_text_time_range(t, buffer, &t0, &t1), l0 = 0, l1 = 0;
+
+	if (!ret) {
+		l0 = tdatfs_text_time_format(t, buffer, t0, first, sizeof(first));
+		l1 = tdatfs_text_time_format(t, buffer, t1, last, sizeof(last));
+		ret = l0 < 0 ? l0 : l1 < 0 ? l1 : 0;
+	}
+	if (ret && ret != -ENOENT) {
+		errno = -ret;
+		return NULL;
+	}
+	sb_printf(&b,
+"time/ - time windows of this buffer's trace\n"
+"\n"
+"A directory named T0-T1 here is looked up by name (it is not listed).\n"
+"It holds trace and per_cpu/cpuN/trace: the lines of this buffer's trace\n"
+"and per_cpu/cpuN/trace whose record time t, as the line prints it, has\n"
+"T0 <= t < T1 (every line of a record printed on several lines goes by\n"
+"that record's time).  T0 and T1 are seconds as trace prints timestamps,\n"
+"with at most nine decimals (a trace without a nanosecond clock prints\n"
+"raw counts: then T0 and T1 are counts).  A malformed name, or T1 <= T0,\n"
+"does not exist.  For example:\n"
+"  cat time/506.3175-506.32/trace\n"
+"\n");
+	if (ret) {
+		sb_printf(&b, "This buffer has no records.\n");
+		return sb_take(&b, len);
+	}
+	snprintf(next, sizeof(next), "%s", last);
+	sb_printf(&b, "first record: %s\nlast record: %s\n", first, last);
+	if (time_next(next, sizeof(next)))
+		sb_printf(&b, "every record: %s-%s/\n", first, next);
+	return sb_take(&b, len);
 }

@@ -2,16 +2,19 @@
 /*
  * tdatfs-render.h - the generated texts of the tree (README, info, the
  * options/ files, sections/index, an instance's trace_clock), as pure
- * functions of the parser's tables.  Internal to the tree module; the
- * names are prefixed render_.
+ * functions of the parser's tables, and the views' texts (summary.tsv,
+ * time/README) as functions of the text engine's event stats.  Internal
+ * to the tree module; the names are prefixed render_.
  *
  * Invariants:
  *  - Nothing here knows the tree: every function reads an open struct
- *    tdat_file (parser/tdat.h) and its arguments, and returns text.  The
- *    tree's builder decides where the text goes.
+ *    tdat_file (parser/tdat.h), the text engine's event stats and time
+ *    formats (tdatfs-text.h) when it is given one, and its arguments, and
+ *    returns text.  The tree decides where the text goes.
  *  - A returned text is malloc'd and owned by the caller (never NULL on
  *    success, "" for an empty text); a failure returns NULL with errno set.
- *  - The same arguments always give the same bytes.
+ *  - The same arguments always give the same bytes (the event stats of
+ *    a buffer never change once known).
  *  - Each function is documented at its definition, in tdatfs-render.c.
  */
 #ifndef TDATFS_RENDER_H
@@ -22,6 +25,7 @@
 
 struct tdat_file;
 struct tdat_option;
+struct tdatfs_text;
 
 /* One row of sections/index: the entry's name in sections/, its section. */
 struct render_index_entry {
@@ -60,5 +64,12 @@ char *render_index(struct tdat_file *f, const struct render_index_entry *e,
 
 /* render_clock(): trace_clock text of a buffer */
 char *render_clock(const struct tdat_file *f, const char *clock, size_t *len);
+
+/* render_summary(): the text of a buffer's events/summary.tsv */
+char *render_summary(struct tdat_file *f, struct tdatfs_text *t, size_t buffer,
+		     size_t *len);
+
+/* render_time_readme(): the text of a buffer's time/README */
+char *render_time_readme(struct tdatfs_text *t, size_t buffer, size_t *len);
 
 #endif /* TDATFS_RENDER_H */

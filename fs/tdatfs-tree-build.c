@@ -84,7 +84,7 @@ static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
 	n->name = nm;
 	n->parent = parent;
 	n->kind = kind;
-	if (kind == TREE_DIR)
+	if (tree_kind_ops(n)->has_kids)
 		n->u.dir.section = -1;
 	if (t->n) {
 		struct tree_node *p = &t->nodes[parent];
@@ -183,17 +183,24 @@ static int add_report(struct tdatfs_tree *t)
 	return tree_add(t, 0, "report", TREE_REPORT, &idx);
 }
 
+/* The existing directory @name of kind @kind under @parent, or a new one. */
+static int get_dir_kind(struct tdatfs_tree *t, uint32_t parent,
+			const char *name, enum tree_kind kind, uint32_t *idx)
+{
+	long i = tree_find(t, parent, name);
+
+	if (i >= 0 && t->nodes[i].kind == kind) {
+		*idx = i;
+		return 0;
+	}
+	return tree_add(t, parent, name, kind, idx);
+}
+
 /* The existing directory @name under @parent, or a new one. */
 static int get_dir(struct tdatfs_tree *t, uint32_t parent, const char *name,
 		   uint32_t *idx)
 {
-	long i = tree_find(t, parent, name);
-
-	if (i >= 0 && t->nodes[i].kind == TREE_DIR) {
-		*idx = i;
-		return 0;
-	}
-	return tree_add(t, parent, name, TREE_DIR, idx);
+	return get_dir_kind(t, parent, name, TREE_DIR, idx);
 }
 
 static int add_meta(struct tdatfs_tree *t, uint32_t parent,
@@ -231,6 +238,7 @@ static int add_event(struct tdatfs_tree *t, uint32_t sys, size_t i,
 		ret = tree_add(t, ev, "format", TREE_EVENT, &idx);
 	if (ret)
 		return ret;
+	t->ev_dir[i] = ev;	/* for the top buffer's views */
 	t->nodes[idx].u.event.event = i;
 	t->nodes[idx].u.event.size = e->size;
 	len = asprintf(&id, "%d\n", e->id);
@@ -369,6 +377,113 @@ static int add_instance(struct tdatfs_tree *t, const struct tdat_buffer *buf,
 	return errno == ENOMEM ? -ENOMEM : 0;
 }
 
+/* A node whose u member is view, of buffer @b. */
+static int add_view(struct tdatfs_tree *t, uint32_t parent, const char *name,
+		    enum tree_kind kind, size_t b, uint32_t *idx)
+{
+	int ret = tree_add(t, parent, name, kind, idx);
+
+	if (!ret)
+		t->nodes[*idx].u.view.buffer = b;
+	return ret;
+}
+
+/* EVENT/trace and EVENT/fields.tsv of event @id in buffer @b */
+static int add_event_views(struct tdatfs_tree *t, uint32_t ev, size_t b, int id)
+{
+	uint32_t idx;
+	int ret;
+
+	ret = add_view(t, ev, "trace", TREE_VIEW, b, &idx);
+	if (ret)
+		return ret;
+	t->nodes[idx].u.view.event = id;
+	t->nodes[idx].u.view.what = TDATFS_VIEW_EVENT;
+	ret = add_view(t, ev, "fields.tsv", TREE_VIEW, b, &idx);
+	if (ret)
+		return ret;
+	t->nodes[idx].u.view.event = id;
+	t->nodes[idx].u.view.what = TDATFS_VIEW_FIELDS;
+	return 0;
+}
+
+/*
+ * An instance's events/SYSTEM/EVENT/ with the views of buffer @b: hollow
+ * directories, shown when the event has records.  Past
+ * TREE_VIEW_NODES_MAX nodes (a trace with very many instances and event
+ * formats) an instance's events/ holds summary.tsv alone.
+ */
+static int add_instance_views(struct tdatfs_tree *t, uint32_t events, size_t b)
+{
+	size_t i, n = tdat_event_count(t->f);
+	const char *cur = NULL;
+	uint32_t sys = 0, ev;
+	int ret = 0;
+
+	if ((uint64_t)t->n + 4 * (uint64_t)n > TREE_VIEW_NODES_MAX)
+		return 0;
+	for (i = 0; !ret && i < n; i++) {
+		const struct tdat_event_format *e = tdat_event_get(t->f, i);
+
+		if (!e)
+			continue;
+		if (!cur || strcmp(cur, e->system)) {
+			ret = get_dir_kind(t, events, e->system, TREE_HOLLOW,
+					   &sys);
+			if (ret)
+				break;
+			cur = e->system;
+		}
+		ret = tree_add(t, sys, e->name, TREE_HOLLOW, &ev);
+		if (!ret)
+			ret = add_event_views(t, ev, b, e->id);
+	}
+	return ret;
+}
+
+/*
+ * The views of a buffer with text, under its directory @base: events/
+ * (the root's, or a new one for an instance) with summary.tsv and each
+ * event's views, and time/ with its README.  @pcpu: its per_cpu/.
+ */
+static int build_views(struct tdatfs_tree *t, size_t b, uint32_t base,
+		       uint32_t pcpu)
+{
+	size_t i, n = tdat_event_count(t->f);
+	uint32_t events, idx;
+	long d;
+	int ret;
+
+	/* A second buffer without a name shares the first one's files. */
+	if (b >= t->nbufs || tree_find(t, base, "time") >= 0)
+		return 0;
+	t->bufs[b].text = true;
+	t->bufs[b].per_cpu = pcpu;
+	ret = tree_add(t, base, "time", TREE_TIME, &idx);
+	if (ret)
+		return ret;
+	t->nodes[idx].u.dir.buffer = b;
+	ret = add_view(t, idx, "README", TREE_TIME_README, b, &idx);
+	if (ret)
+		return ret;
+	d = base ? -1 : tree_find(t, 0, "events");
+	if (d >= 0)
+		events = d;
+	else
+		ret = tree_add(t, base, "events", TREE_DIR, &events);
+	if (!ret)
+		ret = add_view(t, events, "summary.tsv", TREE_SUMMARY, b, &idx);
+	if (ret)
+		return ret;
+	if (base)
+		return add_instance_views(t, events, b);
+	for (i = 0; !ret && i < n; i++)
+		if (t->ev_dir[i])
+			ret = add_event_views(t, t->ev_dir[i], b,
+					      tdat_event_get(t->f, i)->id);
+	return ret;
+}
+
 static int build_buffer(struct tdatfs_tree *t, size_t b)
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(t->f, b);
@@ -400,6 +515,8 @@ static int build_buffer(struct tdatfs_tree *t, size_t b)
 		if (!ret)
 			ret = add_cpu(t, cdir, "trace_pipe_raw", TREE_RAW, b, c);
 	}
+	if (!ret)
+		ret = build_views(t, b, base, pcpu);
 	return ret;
 }
 
@@ -614,6 +731,55 @@ static int cmp_kids(const void *a, const void *b, void *ctx)
 		      t->nodes[*(const uint32_t *)b].name);
 }
 
+/*
+ * The CPUs of each buffer with text in the order of its per_cpu/ (after
+ * the sort): the names and CPU indexes of the windows' per_cpu/.
+ */
+static int finish_bufs(struct tdatfs_tree *t)
+{
+	size_t b;
+	uint32_t i, k;
+
+	for (b = 0; b < t->nbufs; b++) {
+		struct tree_buf *tb = &t->bufs[b];
+		const struct tree_node *p = &t->nodes[tb->per_cpu];
+
+		if (!tb->text)
+			continue;
+		tb->cpu_name = calloc(p->u.dir.nkids + 1, sizeof(*tb->cpu_name));
+		tb->cpu = calloc(p->u.dir.nkids + 1, sizeof(*tb->cpu));
+		if (!tb->cpu_name || !tb->cpu)
+			return -ENOMEM;
+		for (i = 0; i < p->u.dir.nkids; i++) {
+			const struct tree_node *d = &t->nodes[p->u.dir.kids[i]];
+
+			/* cpuN/ with this buffer's trace (not a stats-only one) */
+			for (k = 0; d->kind == TREE_DIR && k < d->u.dir.nkids; k++) {
+				const struct tree_node *x =
+					&t->nodes[d->u.dir.kids[k]];
+
+				if (x->kind != TREE_TEXT || x->u.text.buffer != b)
+					continue;
+				tb->cpu_name[tb->ncpus] = d->name;
+				tb->cpu[tb->ncpus++] = x->u.text.cpu;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The per-buffer table and what the build keeps apart: set up before it. */
+static int start_views(struct tdatfs_tree *t)
+{
+	size_t ne = tdat_event_count(t->f);
+
+	t->nbufs = tdat_buffer_count(t->f);
+	t->bufs = calloc(t->nbufs ? t->nbufs : 1, sizeof(*t->bufs));
+	t->ev_dir = calloc(ne ? ne : 1, sizeof(*t->ev_dir));
+	return t->bufs && t->ev_dir ? 0 : -ENOMEM;
+}
+
 struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 				    const struct stat *trace_st,
 				    const struct tdatfs_text_opts *text_opts)
@@ -626,7 +792,7 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 	if (!t)
 		return NULL;
 	t->f = f;
-	pthread_mutex_init(&t->index_lock, NULL);
+	pthread_mutex_init(&t->lazy_lock, NULL);
 	t->uid = getuid();
 	t->gid = getgid();
 	if (trace_st)
@@ -638,14 +804,24 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 		ret = errno ? -errno : -ENOMEM;
 		goto fail;
 	}
-	ret = build_root(t);
+	ret = start_views(t);
+	if (!ret)
+		ret = build_root(t);
 	tree_names_free(t);
+	free(t->ev_dir);
+	t->ev_dir = NULL;
 	if (ret)
 		goto fail;
 	for (i = 0; i < t->n; i++)
-		if (t->nodes[i].kind == TREE_DIR && t->nodes[i].u.dir.nkids > 1)
+		if (tree_kind_ops(&t->nodes[i])->has_kids &&
+		    t->nodes[i].u.dir.nkids > 1)
 			qsort_r(t->nodes[i].u.dir.kids, t->nodes[i].u.dir.nkids,
 				sizeof(uint32_t), cmp_kids, t);
+	ret = finish_bufs(t);
+	if (!ret)
+		ret = tree_windows_new(t);
+	if (ret)
+		goto fail;
 	return t;
 fail:
 	tdatfs_tree_free(t);

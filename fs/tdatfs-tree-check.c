@@ -266,7 +266,8 @@ static uint64_t weight(struct check *c, const struct tree_node *n)
 	struct tdatfs_text_key k = { .report = n->kind == TREE_REPORT };
 	uint64_t size = 0;
 
-	if (ops->is_dir || ops->check == TREE_CHECK_SKIP || n->kind == TREE_INDEX)
+	if (ops->is_dir || ops->check == TREE_CHECK_SKIP ||
+	    ops->check == TREE_CHECK_VIEW || n->kind == TREE_INDEX)
 		return 0;
 	if (!ops->is_text)
 		return ops->size(c->t, n, &size) ? 0 : size;
@@ -320,7 +321,8 @@ static void check_file(struct check *c, const struct tree_node *n,
 	const struct tree_kind_ops *ops = tree_kind_ops(n);
 	uint64_t off = 0, w = c->plan ? weight(c, n) : 0;
 
-	if (ops->check == TREE_CHECK_SKIP)
+	/* The registry, and views of the texts read whole */
+	if (ops->check == TREE_CHECK_SKIP || ops->check == TREE_CHECK_VIEW)
 		return;
 	while (!bounded(c, off)) {
 		ssize_t r = ops->read(c->t, n, c->buf, chunk(c, off), off);

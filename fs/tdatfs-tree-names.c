@@ -33,9 +33,18 @@ struct tree_names {
 	size_t sfx_used;
 };
 
-/* FNV-1a of @len bytes of @name with the directory's index, then mixed so
- * that the low bits the table uses depend on every byte and on @parent. */
-static size_t name_hash(uint32_t parent, const char *name, size_t len)
+/**
+ * tree_name_hash() - the hash of a name in a directory
+ * @parent: the directory's index
+ * @name: the name
+ * @len: its length
+ *
+ * FNV-1a of @name with @parent, then mixed so that the low bits a table
+ * uses depend on every byte and on @parent.
+ *
+ * Return: the hash.
+ */
+size_t tree_name_hash(uint32_t parent, const char *name, size_t len)
 {
 	uint64_t h = 14695981039346656037ULL;
 	size_t i;
@@ -77,7 +86,7 @@ static void slot_put(const struct tdatfs_tree *t, uint32_t *slots,
 		     size_t nslots, uint32_t idx)
 {
 	const struct tree_node *n = &t->nodes[idx];
-	size_t h = name_hash(n->parent, n->name, strlen(n->name));
+	size_t h = tree_name_hash(n->parent, n->name, strlen(n->name));
 
 	while (slots[h & (nslots - 1)])
 		h++;
@@ -146,7 +155,7 @@ long tree_name_find(const struct tdatfs_tree *t, uint32_t parent,
 
 	if (!x || !x->nslots)
 		return -1;
-	for (h = name_hash(parent, name, strlen(name));; h++) {
+	for (h = tree_name_hash(parent, name, strlen(name));; h++) {
 		uint32_t s = x->slots[h & (x->nslots - 1)];
 
 		if (!s)
@@ -200,7 +209,7 @@ char *tree_name_clean(const char *name)
 /* Put @e into a suffix table of @n slots (there is room). */
 static void sfx_put(struct tree_suffix *tab, size_t n, const struct tree_suffix *e)
 {
-	size_t h = name_hash(e->parent, e->base, strlen(e->base));
+	size_t h = tree_name_hash(e->parent, e->base, strlen(e->base));
 
 	while (tab[h & (n - 1)].base)
 		h++;
@@ -237,7 +246,7 @@ static struct tree_suffix *sfx_get(struct tree_names *x, uint32_t parent,
 
 	if (sfx_grow(x))
 		return NULL;
-	for (h = name_hash(parent, base, strlen(base));; h++) {
+	for (h = tree_name_hash(parent, base, strlen(base));; h++) {
 		struct tree_suffix *s = &x->sfx[h & (x->nsfx - 1)];
 
 		if (!s->base)

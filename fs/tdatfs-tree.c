@@ -46,27 +46,29 @@ const char *tree_meta_label(enum tdat_meta which)
 	return "metadata";
 }
 
-/* The node of inode @ino, or NULL for a number outside the tree. */
-static struct tree_node *tree_node(const struct tdatfs_tree *t, uint64_t ino)
+/*
+ * The node of inode @ino: a static node, or a window's made into @tmp;
+ * NULL for a number outside the tree.
+ */
+static const struct tree_node *tree_node(const struct tdatfs_tree *t,
+					 uint64_t ino, struct tree_node *tmp)
 {
-	if (ino < TDATFS_TREE_ROOT || ino - TDATFS_TREE_ROOT >= t->n)
+	if (ino < TDATFS_TREE_ROOT)
 		return NULL;
-	return &t->nodes[ino - TDATFS_TREE_ROOT];
+	if (ino - TDATFS_TREE_ROOT < t->n)
+		return &t->nodes[ino - TDATFS_TREE_ROOT];
+	return tree_window_node(t, ino, tmp) ? tmp : NULL;
+}
+
+/* Whether @n is shown: 1, 0, or a negative errno (tree_kind_ops()). */
+static int node_shown(const struct tdatfs_tree *t, const struct tree_node *n)
+{
+	const struct tree_kind_ops *ops = tree_kind_ops(n);
+
+	return ops->shown ? ops->shown(t, n) : 1;
 }
 
 /* ---- the kinds ----------------------------------------------------------- */
-
-/* A read of @len bytes at @off from @size bytes at @data. */
-static ssize_t read_mem(const char *data, uint64_t size, void *buf,
-			size_t len, uint64_t off)
-{
-	if (off >= size)
-		return 0;
-	if (len > size - off)
-		len = size - off;
-	memcpy(buf, data + off, len);
-	return len;
-}
 
 static bool always_known(struct tdatfs_tree *t, const struct tree_node *n)
 {
@@ -102,6 +104,8 @@ static ssize_t dir_read(struct tdatfs_tree *t, const struct tree_node *n,
 	return -EISDIR;
 }
 
+/* The kids of @n that are shown; hidden ones (and those whose state
+ * cannot be known now) are left out. */
 static int dir_list(const struct tdatfs_tree *t, const struct tree_node *n,
 		    tdatfs_tree_filler fill, void *ctx)
 {
@@ -111,6 +115,8 @@ static int dir_list(const struct tdatfs_tree *t, const struct tree_node *n,
 	for (i = 0; i < n->u.dir.nkids; i++) {
 		const struct tree_node *k = &t->nodes[n->u.dir.kids[i]];
 
+		if (node_shown(t, k) != 1)
+			continue;
 		ret = fill(ctx, k->name,
 			   (uint64_t)n->u.dir.kids[i] + TDATFS_TREE_ROOT,
 			   tree_kind_ops(k)->is_dir);
@@ -118,6 +124,71 @@ static int dir_list(const struct tdatfs_tree *t, const struct tree_node *n,
 			return ret;
 	}
 	return 0;
+}
+
+/* Index of the kid of @p named by @len bytes of @name, or -1 (the kids are
+ * sorted: a binary search). */
+static long find_kid(const struct tdatfs_tree *t, const struct tree_node *p,
+		     const char *name, size_t len)
+{
+	size_t lo = 0, hi = p->u.dir.nkids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *nm = t->nodes[p->u.dir.kids[mid]].name;
+		int c = strncmp(nm, name, len);
+
+		if (!c && nm[len])
+			c = 1;
+		if (!c)
+			return p->u.dir.kids[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* The child op of a directory with kids: its kid by name, shown or not. */
+static int dir_child(const struct tdatfs_tree *t, const struct tree_node *n,
+		     const char *name, size_t len, uint64_t *ino)
+{
+	long k = find_kid(t, n, name, len);
+
+	if (k < 0)
+		return -ENOENT;
+	*ino = (uint64_t)k + TDATFS_TREE_ROOT;
+	return 0;
+}
+
+/*
+ * A hollow directory is shown when one of its kids is; when none is, the
+ * first error met in asking (when there was one) is its answer.
+ */
+static int hollow_shown(const struct tdatfs_tree *t, const struct tree_node *n)
+{
+	uint32_t i;
+	int err = 0;
+
+	for (i = 0; i < n->u.dir.nkids; i++) {
+		int r = node_shown(t, &t->nodes[n->u.dir.kids[i]]);
+
+		if (r == 1)
+			return 1;
+		if (r < 0 && !err)
+			err = r;
+	}
+	return err;
+}
+
+/* time/: its README, else a window named T0-T1 (made now if new). */
+static int time_child(const struct tdatfs_tree *t, const struct tree_node *n,
+		      const char *name, size_t len, uint64_t *ino)
+{
+	if (!dir_child(t, n, name, len, ino))
+		return 0;
+	return tree_window_find(t, n, (uint32_t)(n - t->nodes), name, len, ino);
 }
 
 static int mem_size(struct tdatfs_tree *t, const struct tree_node *n,
@@ -132,7 +203,7 @@ static ssize_t mem_read(struct tdatfs_tree *t, const struct tree_node *n,
 			void *buf, size_t len, uint64_t off)
 {
 	(void)t;
-	return read_mem(n->u.mem.data, n->u.mem.size, buf, len, off);
+	return tree_read_mem(n->u.mem.data, n->u.mem.size, buf, len, off);
 }
 
 static int meta_size(struct tdatfs_tree *t, const struct tree_node *n,
@@ -341,23 +412,25 @@ static ssize_t errors_read(struct tdatfs_tree *t, const struct tree_node *n,
 	return done;
 }
 
-/* sections/index, rendered once; a failure is retried at the next call. */
-static int index_text(struct tdatfs_tree *t, const struct tree_node *n,
-		      const char **text, size_t *len)
+/* sections/index: a row per entry of its directory. */
+static struct tree_lazy *index_lazy(struct tdatfs_tree *t,
+				    const struct tree_node *n)
+{
+	(void)n;
+	return &t->index;
+}
+
+static char *index_render(struct tdatfs_tree *t, const struct tree_node *n,
+			  size_t *len)
 {
 	const struct tree_node *dir = &t->nodes[n->parent];
 	struct render_index_entry *e;
 	size_t k, count = 0;
-	int ret = 0;
+	char *text;
 
-	pthread_mutex_lock(&t->index_lock);
-	if (t->index_done)
-		goto out;
 	e = calloc(dir->u.dir.nkids ? dir->u.dir.nkids : 1, sizeof(*e));
-	if (!e) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!e)
+		return NULL;
 	for (k = 0; k < dir->u.dir.nkids; k++) {
 		const struct tree_node *s = &t->nodes[dir->u.dir.kids[k]];
 
@@ -368,43 +441,75 @@ static int index_text(struct tdatfs_tree *t, const struct tree_node *n,
 			e[count++] = (struct render_index_entry){
 				s->name, (size_t)s->u.dir.section };
 	}
-	t->index = render_index(t->f, e, count, &t->index_len);
+	text = render_index(t->f, e, count, len);
 	free(e);
-	if (!t->index)
-		ret = -ENOMEM;
-	t->index_done = ret == 0;
-out:
-	*text = t->index;
-	*len = t->index_len;
-	pthread_mutex_unlock(&t->index_lock);
-	return ret;
+	return text;
 }
 
-static int index_size(struct tdatfs_tree *t, const struct tree_node *n,
-		      uint64_t *size)
+/*
+ * The text of a node rendered when first asked for (its kind's @render,
+ * kept in its @lazy): made outside the lock, as it may read chunk tables
+ * or produce a buffer's text, and kept by the first call to finish; a
+ * failure is retried at the next call.
+ */
+static int lazy_text(struct tdatfs_tree *t, const struct tree_node *n,
+		     const char **text, size_t *len)
+{
+	const struct tree_kind_ops *ops = tree_kind_ops(n);
+	struct tree_lazy *l = ops->lazy(t, n);
+	char *s;
+	size_t sl = 0;
+
+	if (!l)
+		return -ENOENT;
+	pthread_mutex_lock(&t->lazy_lock);
+	if (!l->done) {
+		pthread_mutex_unlock(&t->lazy_lock);
+		errno = 0;
+		s = ops->render(t, n, &sl);
+		if (!s)
+			return errno ? -errno : -ENOMEM;
+		pthread_mutex_lock(&t->lazy_lock);
+		if (!l->done) {
+			l->text = s;
+			l->len = sl;
+			l->done = true;
+		} else {
+			free(s);
+		}
+	}
+	*text = l->text;
+	*len = l->len;
+	pthread_mutex_unlock(&t->lazy_lock);
+	return 0;
+}
+
+static int lazy_size(struct tdatfs_tree *t, const struct tree_node *n,
+		     uint64_t *size)
 {
 	const char *text;
-	size_t len;
-	int ret = index_text(t, n, &text, &len);
+	size_t len = 0;
+	int ret = lazy_text(t, n, &text, &len);
 
 	*size = len;
 	return ret;
 }
 
-static ssize_t index_read(struct tdatfs_tree *t, const struct tree_node *n,
-			  void *buf, size_t len, uint64_t off)
+static ssize_t lazy_read(struct tdatfs_tree *t, const struct tree_node *n,
+			 void *buf, size_t len, uint64_t off)
 {
 	const char *text;
 	size_t size;
-	int ret = index_text(t, n, &text, &size);
+	int ret = lazy_text(t, n, &text, &size);
 
 	if (ret < 0)
 		return ret;
-	return read_mem(text, size, buf, len, off);
+	return tree_read_mem(text, size, buf, len, off);
 }
 
 static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
-	[TREE_DIR] = { .is_dir = true, .check = TREE_CHECK_READ,
+	[TREE_DIR] = { .is_dir = true, .has_kids = true,
+		.check = TREE_CHECK_READ, .child = dir_child,
 		.size = zero_size, .size_known = always_known,
 		.read = dir_read, .list = dir_list },
 	[TREE_MEM] = { .check = TREE_CHECK_READ, .size = mem_size,
@@ -429,8 +534,31 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 		.read = report_read },
 	[TREE_ERRORS] = { .check = TREE_CHECK_SKIP, .size = errors_size,
 		.size_known = never_known, .read = errors_read },
-	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = index_size,
-		.size_known = always_known, .read = index_read },
+	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = lazy_size,
+		.size_known = always_known, .read = lazy_read,
+		.lazy = index_lazy, .render = index_render },
+	[TREE_HOLLOW] = { .is_dir = true, .has_kids = true,
+		.check = TREE_CHECK_READ, .shown = hollow_shown,
+		.child = dir_child, .size = zero_size,
+		.size_known = always_known, .read = dir_read, .list = dir_list },
+	[TREE_TIME] = { .is_dir = true, .has_kids = true,
+		.check = TREE_CHECK_READ, .child = time_child,
+		.size = zero_size, .size_known = always_known,
+		.read = dir_read, .list = dir_list },
+	/* exact from the first stat: the engine's view sizes are */
+	[TREE_VIEW] = { .is_text = true, .check = TREE_CHECK_VIEW,
+		.shown = tree_view_shown, .size = tree_view_size,
+		.size_known = always_known, .read = tree_view_read },
+	[TREE_SUMMARY] = { .check = TREE_CHECK_VIEW, .size = lazy_size,
+		.size_known = always_known, .read = lazy_read,
+		.lazy = tree_buf_lazy, .render = tree_buf_render },
+	[TREE_TIME_README] = { .check = TREE_CHECK_VIEW, .size = lazy_size,
+		.size_known = always_known, .read = lazy_read,
+		.lazy = tree_buf_lazy, .render = tree_buf_render },
+	[TREE_WINDOW] = { .is_dir = true, .check = TREE_CHECK_READ,
+		.subdirs = tree_window_subdirs, .child = tree_window_child,
+		.size = zero_size, .size_known = always_known,
+		.read = dir_read, .list = tree_window_list },
 };
 
 /**
@@ -456,15 +584,18 @@ void tdatfs_tree_free(struct tdatfs_tree *t)
 		struct tree_node *n = &t->nodes[i];
 
 		free(n->name);
-		if (n->kind == TREE_DIR)
+		if (tree_kind_ops(n)->has_kids)
 			free(n->u.dir.kids);
 		else if (n->kind == TREE_MEM && n->u.mem.owned)
 			free((void *)n->u.mem.data);
 	}
 	free(t->nodes);
+	free(t->ev_dir);
+	tree_windows_free(t);
+	tree_bufs_free(t);
 	tdatfs_text_free(t->text);
-	free(t->index);
-	pthread_mutex_destroy(&t->index_lock);
+	free(t->index.text);
+	pthread_mutex_destroy(&t->lazy_lock);
 	free(t);
 }
 
@@ -473,54 +604,62 @@ uint64_t tdatfs_tree_count(const struct tdatfs_tree *t)
 	return t->n;
 }
 
-static long find_kid(const struct tdatfs_tree *t, const struct tree_node *p,
-		     const char *name, size_t len)
+
+/*
+ * The shown child of directory @p named by @len bytes of @name.  Return:
+ * 0, -ENOENT (also for a hidden child), or the error that says whether
+ * the child is shown.
+ */
+static int node_child(const struct tdatfs_tree *t, const struct tree_node *p,
+		      const char *name, size_t len, uint64_t *ino)
 {
-	size_t lo = 0, hi = p->u.dir.nkids;
+	struct tree_node tmp;
+	const struct tree_node *k;
+	int ret = tree_kind_ops(p)->child(t, p, name, len, ino);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *nm = t->nodes[p->u.dir.kids[mid]].name;
-		int c = strncmp(nm, name, len);
-
-		if (!c && nm[len])
-			c = 1;
-		if (!c)
-			return p->u.dir.kids[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	if (ret)
+		return ret;
+	k = tree_node(t, *ino, &tmp);
+	if (!k)
+		return -ENOENT;
+	ret = node_shown(t, k);
+	return ret == 1 ? 0 : ret ? ret : -ENOENT;
 }
 
 int tdatfs_tree_child(const struct tdatfs_tree *t, uint64_t parent,
 		      const char *name, uint64_t *ino)
 {
-	const struct tree_node *p = tree_node(t, parent);
-	long k;
+	struct tree_node tmp;
+	const struct tree_node *p = tree_node(t, parent, &tmp);
 
 	if (!p)
 		return -ENOENT;
 	if (!tree_kind_ops(p)->is_dir)
 		return -ENOTDIR;
-	k = find_kid(t, p, name, strlen(name));
-	if (k < 0)
-		return -ENOENT;
-	*ino = (uint64_t)k + TDATFS_TREE_ROOT;
-	return 0;
+	return node_child(t, p, name, strlen(name), ino);
+}
+
+uint64_t tdatfs_tree_parent(const struct tdatfs_tree *t, uint64_t ino)
+{
+	if (ino < TDATFS_TREE_ROOT)
+		return 0;
+	if (ino - TDATFS_TREE_ROOT < t->n)
+		return (uint64_t)t->nodes[ino - TDATFS_TREE_ROOT].parent +
+		       TDATFS_TREE_ROOT;
+	return tree_window_parent(t, ino);
 }
 
 int tdatfs_tree_lookup(const struct tdatfs_tree *t, const char *path,
 		       uint64_t *ino)
 {
-	uint32_t cur = 0;
+	uint64_t cur = TDATFS_TREE_ROOT;
 
 	while (*path) {
+		struct tree_node tmp;
+		const struct tree_node *n = tree_node(t, cur, &tmp);
 		const char *end;
 		size_t len;
-		long k;
+		int ret;
 
 		while (*path == '/')
 			path++;
@@ -528,53 +667,76 @@ int tdatfs_tree_lookup(const struct tdatfs_tree *t, const char *path,
 			break;
 		end = strchrnul(path, '/');
 		len = end - path;
-		if (!tree_kind_ops(&t->nodes[cur])->is_dir)
+		if (!n)
+			return -ENOENT;
+		if (!tree_kind_ops(n)->is_dir)
 			return -ENOTDIR;
-		if (len == 1 && path[0] == '.') {
-			k = cur;
-		} else if (len == 2 && path[0] == '.' && path[1] == '.') {
-			k = t->nodes[cur].parent;
-		} else {
-			k = find_kid(t, &t->nodes[cur], path, len);
-			if (k < 0)
-				return -ENOENT;
+		if (len == 2 && path[0] == '.' && path[1] == '.') {
+			cur = tdatfs_tree_parent(t, cur);
+		} else if (len != 1 || path[0] != '.') {
+			ret = node_child(t, n, path, len, &cur);
+			if (ret)
+				return ret;
 		}
-		cur = k;
 		path = end;
 	}
-	*ino = (uint64_t)cur + TDATFS_TREE_ROOT;
+	*ino = cur;
 	return 0;
+}
+
+/*
+ * The node of @ino when it is shown, into @tmp for a window's; NULL with
+ * *@err set (-ENOENT for a bad inode or a hidden node) otherwise.
+ */
+static const struct tree_node *shown_node(const struct tdatfs_tree *t,
+					  uint64_t ino, struct tree_node *tmp,
+					  int *err)
+{
+	const struct tree_node *n = tree_node(t, ino, tmp);
+	int r = n ? node_shown(t, n) : -ENOENT;
+
+	if (r == 1)
+		return n;
+	*err = r ? r : -ENOENT;
+	return NULL;
 }
 
 bool tdatfs_tree_is_dir(const struct tdatfs_tree *t, uint64_t ino)
 {
-	const struct tree_node *n = tree_node(t, ino);
+	struct tree_node tmp;
+	const struct tree_node *n = tree_node(t, ino, &tmp);
 
 	return n && tree_kind_ops(n)->is_dir;
 }
 
 bool tdatfs_tree_is_text(const struct tdatfs_tree *t, uint64_t ino)
 {
-	const struct tree_node *n = tree_node(t, ino);
+	struct tree_node tmp;
+	const struct tree_node *n = tree_node(t, ino, &tmp);
 
 	return n && tree_kind_ops(n)->is_text;
 }
 
 bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino)
 {
-	const struct tree_node *n = tree_node(t, ino);
+	struct tree_node tmp;
+	const struct tree_node *n = tree_node(t, ino, &tmp);
 
 	return !n || tree_kind_ops(n)->size_known(t, n);
 }
 
 int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 {
-	const struct tree_node *n = tree_node(t, ino);
+	struct tree_node tmp;
+	const struct tree_node *n;
+	const struct tree_kind_ops *ops;
 	uint64_t size = 0;
 	int ret;
 
+	n = shown_node(t, ino, &tmp, &ret);
 	if (!n)
-		return -ENOENT;
+		return ret;
+	ops = tree_kind_ops(n);
 	memset(st, 0, sizeof(*st));
 	st->st_ino = ino;
 	st->st_uid = t->uid;
@@ -583,12 +745,13 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 	st->st_mtim = t->time;
 	st->st_ctim = t->time;
 	st->st_blksize = 65536;
-	if (tree_kind_ops(n)->is_dir) {
+	if (ops->is_dir) {
 		st->st_mode = S_IFDIR | 0555;
-		st->st_nlink = 2 + n->u.dir.ndirs;
+		st->st_nlink = 2 + (ops->subdirs ? ops->subdirs(t, n) :
+				    n->u.dir.ndirs);
 		return 0;
 	}
-	ret = tree_kind_ops(n)->size(t, n, &size);
+	ret = ops->size(t, n, &size);
 	if (ret)
 		return ret;
 	st->st_mode = S_IFREG | 0444;
@@ -601,10 +764,13 @@ int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st)
 int tdatfs_tree_readdir(const struct tdatfs_tree *t, uint64_t ino,
 			tdatfs_tree_filler fill, void *ctx)
 {
-	const struct tree_node *n = tree_node(t, ino);
+	struct tree_node tmp;
+	const struct tree_node *n;
+	int ret;
 
+	n = shown_node(t, ino, &tmp, &ret);
 	if (!n)
-		return -ENOENT;
+		return ret;
 	if (!tree_kind_ops(n)->list)
 		return -ENOTDIR;
 	return tree_kind_ops(n)->list(t, n, fill, ctx);
@@ -613,9 +779,12 @@ int tdatfs_tree_readdir(const struct tdatfs_tree *t, uint64_t ino,
 ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
 			 size_t len, uint64_t off)
 {
-	const struct tree_node *n = tree_node(t, ino);
+	struct tree_node tmp;
+	const struct tree_node *n;
+	int ret;
 
+	n = shown_node(t, ino, &tmp, &ret);
 	if (!n)
-		return -ENOENT;
+		return ret;
 	return tree_kind_ops(n)->read(t, n, buf, len, off);
 }

@@ -6,9 +6,25 @@
  * Invariants of this module:
  *  - The tree is built once, by tdatfs_tree_new(), from the tables of an
  *    open struct tdat_file: nothing is decompressed and no trace data is
- *    read at build time.  After that the set of nodes never changes.
+ *    read at build time.  After that the set of static nodes never
+ *    changes; the only nodes added later are those of the time windows
+ *    (time/T0-T1/ and what it holds), made when a window's name is first
+ *    looked up and kept for the life of the tree (at most 65536 windows;
+ *    a new name past that is ENOSPC).
+ *  - Some static nodes are hidden until trace data says otherwise: an
+ *    event's views (events/SYSTEM/EVENT/trace and fields.tsv) exist only
+ *    for an event with records in their buffer, and an instance's
+ *    events/SYSTEM/ and events/SYSTEM/EVENT/ directories only when they
+ *    hold such a view.  Whether they are is asked of the text engine's
+ *    event stats at lookup, readdir and stat time (the index has them at
+ *    mount; without one the first such call produces the buffer's text);
+ *    a hidden node is left out of readdir and is ENOENT to lookup, stat
+ *    and read.
  *  - Every node has an inode number (ino), stable for the life of the tree;
- *    the root is TDATFS_TREE_ROOT, and inode numbers are dense from it.
+ *    the root is TDATFS_TREE_ROOT, the static nodes' inode numbers are
+ *    dense from it (tdatfs_tree_count()), and each window gets a block of
+ *    numbers above them; the same window name in the same time/ always
+ *    gives the same inode.
  *  - Children of a directory are kept sorted by name (strcmp order) and
  *    names are unique within a directory; lookups are binary searches.
  *  - Small generated texts (README, info, event ids, rendered options,
@@ -22,8 +38,9 @@
  *    engine writes for damaged data are output only: the damage they name
  *    is in the registry (put there by the parser or the text engine).
  *  - All functions may be called from several threads at once once the
- *    tree is built: the tree itself is immutable, the parser and the text
- *    engine lock internally.
+ *    tree is built: the static nodes are immutable, the window table and
+ *    the views' lazy texts lock, the parser and the text engine lock
+ *    internally.
  */
 #ifndef TDATFS_TREE_H
 #define TDATFS_TREE_H
@@ -85,7 +102,8 @@ struct tdatfs_text *tdatfs_tree_text(struct tdatfs_tree *t);
  * @ino: set to the node found
  *
  * Return: 0, -ENOENT when a component does not exist, -ENOTDIR when a
- * component before the last is a file.
+ * component before the last is a file, or an error of
+ * tdatfs_tree_child().
  */
 int tdatfs_tree_lookup(const struct tdatfs_tree *t, const char *path,
 		       uint64_t *ino);
@@ -97,10 +115,25 @@ int tdatfs_tree_lookup(const struct tdatfs_tree *t, const char *path,
  * @name: child name (one component)
  * @ino: set to the child found
  *
- * Return: 0, -ENOENT, or -ENOTDIR when @parent is not a directory.
+ * In a time/ directory, a name T0-T1 that tdatfs_text_time_parse() takes
+ * (T0 up to the '-', T1 to the end, T1 > T0) is a window, made when new.
+ *
+ * Return: 0, -ENOENT (also for a hidden child or a malformed window
+ * name), -ENOTDIR when @parent is not a directory, -ENOSPC when a new
+ * window would pass the limit, or another negative errno of the text
+ * engine (whether a child is hidden comes from its event stats).
  */
 int tdatfs_tree_child(const struct tdatfs_tree *t, uint64_t parent,
 		      const char *name, uint64_t *ino);
+
+/**
+ * tdatfs_tree_parent() - the directory holding a node
+ * @t: tree
+ * @ino: node (the root is its own parent)
+ *
+ * Return: the parent's inode, or 0 for a bad inode.
+ */
+uint64_t tdatfs_tree_parent(const struct tdatfs_tree *t, uint64_t ino);
 
 /**
  * tdatfs_tree_stat() - attributes of a node
@@ -109,9 +142,12 @@ int tdatfs_tree_child(const struct tdatfs_tree *t, uint64_t parent,
  * @st: filled in (mode, nlink, uid, gid, size, blocks, times, ino)
  *
  * The size of a decoded text file is 0 until its text has been produced to
- * its end (see tdatfs_tree_size_known()), then exact.
+ * its end (see tdatfs_tree_size_known()), then exact.  A view (an event's
+ * trace or fields.tsv, a window's traces) and summary.tsv are exact at
+ * the first stat: it computes them.
  *
- * Return: 0, -ENOENT for a bad inode, or -EIO when a size cannot be read.
+ * Return: 0, -ENOENT for a bad inode or a hidden node, -EIO when a size
+ * cannot be read, or another negative errno of the text engine.
  */
 int tdatfs_tree_stat(struct tdatfs_tree *t, uint64_t ino, struct stat *st);
 
@@ -168,8 +204,13 @@ typedef int (*tdatfs_tree_filler)(void *ctx, const char *name, uint64_t ino,
  * @fill: called once per child, without "." and ".."
  * @ctx: passed to @fill
  *
+ * Hidden children are left out, and so is a child whose being shown
+ * cannot be known now (the event stats fail); a time/ directory lists
+ * only its README, never a window.
+ *
  * Return: 0 when all entries were given, the non-zero value @fill returned
- * when it stopped, -ENOENT for a bad inode, -ENOTDIR for a file.
+ * when it stopped, -ENOENT for a bad inode or a hidden directory,
+ * -ENOTDIR for a file.
  */
 int tdatfs_tree_readdir(const struct tdatfs_tree *t, uint64_t ino,
 			tdatfs_tree_filler fill, void *ctx);
@@ -193,8 +234,9 @@ ssize_t tdatfs_tree_read(struct tdatfs_tree *t, uint64_t ino, void *buf,
  * tdatfs_tree_count() - number of nodes
  * @t: tree
  *
- * Return: the number of nodes; inodes run from TDATFS_TREE_ROOT to
- * TDATFS_TREE_ROOT + count - 1.
+ * Return: the number of static nodes; their inodes run from
+ * TDATFS_TREE_ROOT to TDATFS_TREE_ROOT + count - 1.  The inodes of time
+ * windows come after them.
  */
 uint64_t tdatfs_tree_count(const struct tdatfs_tree *t);
 
@@ -237,7 +279,9 @@ struct tdatfs_check_opts {
  *
  * Reads every section that is not a buffer's data, every metadata blob and
  * event format, every CPU stream, then every file of the tree in readdir
- * order (the decoded texts to their end; the errors file not), and finally
+ * order (the decoded texts to their end; the errors file not, nor the
+ * views of SPEC 2.6, cut from the texts read whole: an event's trace and
+ * fields.tsv, summary.tsv, time/README; no window is made), and finally
  * lists each entry of the damage registry.  A problem is a stream that
  * cannot be read or ends early, a file whose read fails (raw CPU data
  * skips a damaged page and goes on; files under sections/ were read

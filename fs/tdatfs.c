@@ -509,12 +509,6 @@ static int open_tree(const struct tfs_opts *o,
 			o->trace, strerror(errno));
 		return -1;
 	}
-	fs->count = tdatfs_tree_count(fs->tree);
-	fs->parent = calloc(fs->count ? fs->count : 1, sizeof(*fs->parent));
-	if (!fs->parent) {
-		fprintf(stderr, "tdatfs: %s\n", strerror(ENOMEM));
-		return -1;
-	}
 	ps = sysconf(_SC_PAGESIZE);
 	fs->page_size = ps > 0 ? (size_t)ps : 4096;
 	return 0;
@@ -661,7 +655,6 @@ int main(int argc, char **argv)
 	/* With -s the requests were served on this thread: no destructor. */
 	tfs_read_buf_release();
 out:
-	free((void *)fs.parent);
 	tdatfs_tree_free(fs.tree);
 	tdat_close(f);
 	fuse_opt_free_args(&args);

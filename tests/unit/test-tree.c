@@ -111,7 +111,8 @@ static void test_readdir(struct tdatfs_tree *t)
 	static const char *const root[] = {
 		"README", "errors", "events", "header_event", "header_page",
 		"info", "kallsyms", "options", "per_cpu", "printk_formats",
-		"report", "saved_cmdlines", "sections", "trace", "trace_clock",
+		"report", "saved_cmdlines", "sections", "time", "trace",
+		"trace_clock",
 	};
 	struct listing l = { .n = 0 };
 	size_t i;
@@ -124,7 +125,8 @@ static void test_readdir(struct tdatfs_tree *t)
 		CHECK(l.dir[i] == (!strcmp(root[i], "events") ||
 				   !strcmp(root[i], "options") ||
 				   !strcmp(root[i], "per_cpu") ||
-				   !strcmp(root[i], "sections")));
+				   !strcmp(root[i], "sections") ||
+				   !strcmp(root[i], "time")));
 	}
 	for (i = 1; i < l.n && i < 64; i++)
 		CHECK(strcmp(l.names[i - 1], l.names[i]) < 0);
@@ -231,7 +233,8 @@ static void test_kinds(struct tdatfs_tree *t)
 	CHECK(!tdatfs_tree_is_text(t, tdatfs_tree_count(t) + 1));
 	CHECK(tdatfs_tree_stat(t, TDATFS_TREE_ROOT, &st) == 0);
 	CHECK(S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0555);
-	CHECK(st.st_nlink == 2 + 4);	/* events options per_cpu sections */
+	/* events options per_cpu sections time */
+	CHECK(st.st_nlink == 2 + 5);
 	CHECK(tdatfs_tree_stat(t, tdatfs_tree_count(t) + 1, &st) == -ENOENT);
 
 	/* decoded text: size 0 and unknown until produced, then exact */
@@ -268,7 +271,8 @@ static void test_instances(struct tdatfs_tree *t)
 	l = (struct listing){ .n = 0 };
 	CHECK(tdatfs_tree_readdir(t, lookup(t, "/instances/tsc"), collect,
 				  &l) == 0);
-	CHECK(l.n == 3);
+	/* events per_cpu time trace trace_clock */
+	CHECK(l.n == 5);
 	CHECK(tdatfs_tree_is_text(t, lookup(t, "/instances/tsc/trace")));
 	check_size(t, "/instances/tsc/trace_clock");
 	p = slurp(t, lookup(t, "/instances/tsc/trace_clock"), &len);
