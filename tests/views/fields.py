@@ -15,10 +15,13 @@ For the top buffer and every instance, every event with a fields.tsv:
     `records`, row for row.
 The rows against the oracle, `trace-cmd report -R -t` (each row rejoined
 as FIELD=VALUE with single spaces is the info text of the record, its time
-column is the -t time), are compared by tests/tools/fields-check.py, run
-here on the same trace when given.
-  fields.py TDAT TRACE ORACLE_CACHE [FIELDS_CHECK]
+column is the -t time, comm the report's), are compared by
+tests/tools/fields-check.py (--check), given each buffer's lines of the
+oracle's output (cached in ORACLE_CACHE as tests/public caches it) and
+every event's rows in one file, ordered as the oracle's records.
+  fields.py [--oracle FILE] [--check FIELDS_CHECK] TDAT TRACE ORACLE_CACHE
 """
+import argparse
 import csv
 import io
 import os
@@ -129,7 +132,88 @@ def sqlite_counts(t, files):
     return out
 
 
-def check_buffer(t, tdat, prefix, opts, tmp):
+def buffer_texts(text, buffers):
+    """A report of several buffers cut into each buffer's lines, without
+    the right-aligned "NAME: " trace-cmd puts before an instance's lines
+    and the padding of the same width before the top buffer's; a line
+    with neither (the rest of a multi-line record) goes with the line
+    before it.  {prefix: bytes}; the cpus= line is left out."""
+    lines = text.splitlines(keepends=True)
+    if lines and lines[0].startswith(b'cpus='):
+        lines = lines[1:]
+    if len(buffers) == 1:
+        return {buffers[0][0]: b''.join(lines)}
+    width = max(len(n) for p, n in buffers if p)
+    heads = [(b' ' * (width + 2), '')] + [
+        (('%*s: ' % (width, n)).encode('latin-1'), p) for p, n in buffers if p]
+    out = {p: [] for p, _ in buffers}
+    cur = ''
+    for line in lines:
+        for head, p in heads:
+            if line.startswith(head):
+                cur = p
+                line = line[len(head):]
+                break
+        out[cur].append(line)
+    return {p: b''.join(v) for p, v in out.items()}
+
+
+def interleave(raw, tables):
+    """The rows of TABLES ({(system, event): fields.tsv bytes}) in the
+    order of the records of RAW (one buffer's `report -R -t` lines), one
+    block with its header row per run of one event's records, for
+    fields-check.py; rows left over (more rows than records) at the end.
+    None when an event name of RAW belongs to two systems."""
+    systems = {}
+    for s, e in tables:
+        systems.setdefault(e, []).append(s)
+    if any(len(v) > 1 for v in systems.values()):
+        return None
+    rows = {}
+    for (s, e), data in tables.items():
+        lines = data.splitlines(keepends=True)
+        rows[e] = (lines[0] if lines else b'', lines[1:])
+    out, last, used = [], None, {e: 0 for e in rows}
+    for r in viewlib.records(raw):
+        if r.name not in rows or used[r.name] >= len(rows[r.name][1]):
+            continue
+        if r.name != last:
+            out.append(rows[r.name][0])
+            last = r.name
+        out.append(rows[r.name][1][used[r.name]])
+        used[r.name] += 1
+    for e, (head, rs) in rows.items():
+        if used[e] < len(rs):
+            out.append(head)
+            out += rs[used[e]:]
+    return b''.join(out)
+
+
+def against_oracle(t, prefix, tables, oracle, tmp):
+    """fields-check.py on every row of the buffer, in one run."""
+    raw, rep, check = oracle
+    rows = interleave(raw, tables)
+    if not t.check(rows is not None, '%sevents: an event name in two systems: '
+                   'fields-check.py cannot tell their records apart' % prefix):
+        return
+    files = []
+    for what, data in (('raw', raw), ('report', rep), ('rows', rows)):
+        files.append(os.path.join(tmp, what))
+        with open(files[-1], 'wb') as f:
+            f.write(data)
+    p = subprocess.run([sys.executable, check, '--raw', files[0], '--report',
+                        files[1], files[2]], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    out = p.stdout.decode('latin-1')
+    if not t.check(p.returncode == 0, '%sevents/*/*/fields.tsv against trace-cmd '
+                   'report -R -t (%s): status %d' % (prefix, os.path.basename(check),
+                                                     p.returncode)):
+        sys.stderr.write(''.join(out.splitlines(keepends=True)[-24:]))
+    else:
+        print('%sevents: %s' % (prefix, out.strip().splitlines()[-1]))
+
+
+def check_buffer(t, tdat, prefix, opts, tmp, oracles):
     summary = summary_rows(tdat, prefix, opts)
     events = sorted(tuple(p.split('/')[:2])
                     for p in tdat.ls('/%sevents' % prefix, recursive=True)
@@ -138,7 +222,7 @@ def check_buffer(t, tdat, prefix, opts, tmp):
             '%sevents: fields.tsv of %s, summary.tsv rows of %s' % (
                 prefix, sorted(set(events) - set(summary)),
                 sorted(set(summary) - set(events))))
-    files = []
+    files, tables = [], {}
     for s, e in events:
         path = '/%sevents/%s/%s/fields.tsv' % (prefix, s, e)
         data = tdat.cat(path, opts=opts)
@@ -147,6 +231,7 @@ def check_buffer(t, tdat, prefix, opts, tmp):
         with open(f, 'wb') as out:
             out.write(data)
         files.append((s, e, f))
+        tables[(s, e)] = data
         records = summary.get((s, e), '?')
         load_csv(t, path, data, want, records)
         load_pandas(t, path, f, want, records)
@@ -156,21 +241,47 @@ def check_buffer(t, tdat, prefix, opts, tmp):
             t.check(counts == summary, '%sevents: sqlite3 GROUP BY gives %s, '
                     'summary.tsv %s' % (prefix, sorted(counts.items())[:8],
                                         sorted(summary.items())[:8]))
+    if oracles:
+        against_oracle(t, prefix, tables, oracles[prefix], tmp)
     return '%d events' % len(events)
 
 
+def oracles(t, tdat, oracle, cache, check):
+    """{prefix: (raw, report, check)}: each buffer's lines of `trace-cmd
+    report -R -t` and `report -t` (cached), or None where there is no
+    fields-check.py or no oracle that can run (a zlib trace with only a
+    stored report; a missing fields-check.py is a failure)."""
+    if not check or not os.path.exists(check):
+        t.fail('no fields-check.py (%s): the rows cannot be compared with '
+               'trace-cmd' % check)
+        return None
+    if oracle is None:
+        oracle, stored = viewlib.oracle_input(tdat.trace)
+        if stored:
+            print('%s: only a stored report, no trace-cmd report -R: the rows are '
+                  'not compared with trace-cmd' % os.path.basename(tdat.trace))
+            return None
+    bufs = tdat.buffers()
+    raw = buffer_texts(viewlib.report(oracle, cache, '-R', '-t'), bufs)
+    rep = buffer_texts(viewlib.report(oracle, cache, '-t'), bufs)
+    return {p: (raw[p], rep[p], check) for p, _ in bufs}
+
+
 def main():
-    exe, trace, cache = sys.argv[1:4]
-    check = sys.argv[4] if len(sys.argv) > 4 else None
-    tdat = viewlib.Tdat(exe, trace)
-    t = viewlib.Tally('fields %s' % os.path.basename(trace))
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--oracle', help='the file trace-cmd reads (default: '
+                    'TRACE, its .twin.dat)')
+    ap.add_argument('--check', help='tests/tools/fields-check.py')
+    ap.add_argument('tdat')
+    ap.add_argument('trace')
+    ap.add_argument('cache')
+    a = ap.parse_args()
+    tdat = viewlib.Tdat(a.tdat, a.trace)
+    t = viewlib.Tally('fields %s' % os.path.basename(a.trace))
+    orc = oracles(t, tdat, a.oracle, a.cache, a.check)
     with tempfile.TemporaryDirectory() as tmp:
-        viewlib.each_buffer(t, tdat, lambda t_, d, p, o: check_buffer(t_, d, p, o, tmp),
+        viewlib.each_buffer(t, tdat, lambda t_, d, p, o: check_buffer(t_, d, p, o, tmp, orc),
                             passes=(None,))
-    if check:
-        p = subprocess.run([sys.executable, check, exe, trace, cache])
-        t.check(p.returncode == 0, '%s %s: status %d' % (
-            os.path.basename(check), os.path.basename(trace), p.returncode))
     t.finish()
 
 
