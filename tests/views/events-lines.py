@@ -119,13 +119,5 @@ def check_buffer(t, tdat, prefix, opts):
     return '%d records of %d events' % (len(recs), len(by_name))
 
 
-def main():
-    exe, trace = sys.argv[1:3]
-    tdat = viewlib.Tdat(exe, trace)
-    t = viewlib.Tally('events-lines %s' % os.path.basename(trace))
-    viewlib.each_buffer(t, tdat, check_buffer)
-    t.finish()
-
-
 if __name__ == '__main__':
-    main()
+    viewlib.main('events-lines', check_buffer)

@@ -21,20 +21,14 @@
 here=$(dirname "$0")
 . "$here/../lib/common.sh"
 . "$here/../lib/mount.sh"
+. "$here/../index/lib.sh"
 
-tdat=$1
-tdatfs=$2
-trace=$3
+tdat=$1 tdatfs=$2 trace=$3
 name=$(basename "$trace")
-if [ ! -e "$trace" ]; then
-	echo "SKIP: $trace is missing" >&2
-	exit 77
-fi
+[ -e "$trace" ] || { echo "SKIP: $trace is missing" >&2; exit 77; }
 need_fuse
-tmp=$(mktemp -d)
-mnt=$tmp/mnt
-mkdir "$mnt" "$tmp/x"
-trap 'cleanup_mount "$mnt"; rm -rf "$tmp"' EXIT
+index_setup    # $tmp, $mnt, XDG_CACHE_HOME in $tmp; all removed on exit
+mkdir "$tmp/x"
 
 # header_times < TEXT: the time column of every record's first line
 header_times() {
@@ -57,7 +51,7 @@ if [ -n "$first" ] && [ "$first" != "$last" ]; then
 fi
 echo "$name: $(wc -l < "$tmp/views") view files${window:+, window $window}"
 
-start_mount "$tdatfs" "$trace" "$mnt" -o "index_dir=$tmp/idx"
+mount_log "$trace" "$mnt" "$tmp/log" -o "index_dir=$tmp/idx"
 
 # ---- sizes from the first stat ---------------------------------------------
 (cd "$mnt" && tr '\n' '\0' < "$tmp/views" | xargs -0 stat -c '%s') > "$tmp/stat" ||
@@ -131,5 +125,5 @@ if [ -n "$window" ]; then
 	[ "$got" = "$want" ] && ok || fail "$name: ls $window/per_cpu lists '$got', per_cpu '$want'"
 fi
 
-stop_mount "$mnt"
+umount_log "$mnt"
 finish

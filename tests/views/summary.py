@@ -90,13 +90,5 @@ def check_buffer(t, tdat, prefix, opts):
     return '%d rows' % len(rows)
 
 
-def main():
-    exe, trace = sys.argv[1:3]
-    tdat = viewlib.Tdat(exe, trace)
-    t = viewlib.Tally('summary %s' % os.path.basename(trace))
-    viewlib.each_buffer(t, tdat, check_buffer)
-    t.finish()
-
-
 if __name__ == '__main__':
-    main()
+    viewlib.main('summary', check_buffer)

@@ -273,3 +273,13 @@ def each_buffer(t, tdat, check, passes=('noindex', None)):
                 continue
             print('%s %s (%s): %s' % (os.path.basename(tdat.trace), name,
                                       opts or 'index', said))
+
+
+def main(what, check):
+    """A test's main: `SCRIPT TDAT TRACE`, CHECK on every buffer (see
+    each_buffer()), the tally and the exit status."""
+    exe, trace = sys.argv[1:3]
+    tdat = Tdat(exe, trace)
+    t = Tally('%s %s' % (what, os.path.basename(trace)))
+    each_buffer(t, tdat, check)
+    t.finish()

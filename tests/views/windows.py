@@ -133,13 +133,5 @@ def check_buffer(t, tdat, prefix, opts):
     return '%d windows over %d CPUs, %d malformed names' % (len(ws), len(cpus), len(bad))
 
 
-def main():
-    exe, trace = sys.argv[1:3]
-    tdat = viewlib.Tdat(exe, trace)
-    t = viewlib.Tally('windows %s' % os.path.basename(trace))
-    viewlib.each_buffer(t, tdat, check_buffer)
-    t.finish()
-
-
 if __name__ == '__main__':
-    main()
+    viewlib.main('windows', check_buffer)
