@@ -168,14 +168,17 @@ class Tally:
 
 
 class Tdat:
-    """`tdat` on one trace."""
+    """`tdat` on one trace; OPTS (-o) for every run unless one says its
+    own."""
 
     def __init__(self, exe, trace):
         self.exe = exe
         self.trace = trace
+        self.opts = None
 
     def run(self, *args, opts=None):
         cmd = [self.exe]
+        opts = opts or self.opts
         if opts:
             cmd += ['-o', opts]
         cmd += list(args)
@@ -259,6 +262,7 @@ def each_buffer(t, tdat, check, passes=('noindex', None)):
     kept).  CHECK returns a line saying what it saw; a tdat that fails is
     a failure of the test, not its end."""
     for opts in passes:
+        tdat.opts = opts
         if opts is None:
             p = subprocess.run([tdat.exe, 'index', tdat.trace],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
