@@ -4,7 +4,8 @@
 
 For the top buffer and every instance, every event with a fields.tsv:
   - the header row is `time cpu comm pid`, then the event's own fields in
-    the order of its events/S/E/format (the common_* fields left out);
+    the order of its events/S/E/format (the top buffer's: all buffers
+    share the formats), the common_* fields left out;
   - it loads in Python's csv module (delimiter tab, no quoting): every row
     has the header's columns, and there are as many rows as summary.tsv
     has records for the event;
@@ -226,7 +227,7 @@ def check_buffer(t, tdat, prefix, opts, tmp, oracles):
     for s, e in events:
         path = '/%sevents/%s/%s/fields.tsv' % (prefix, s, e)
         data = tdat.cat(path, opts=opts)
-        want = FIXED + format_fields(tdat.cat('/%sevents/%s/%s/format' % (prefix, s, e)))
+        want = FIXED + format_fields(tdat.cat('/events/%s/%s/format' % (s, e)))
         f = os.path.join(tmp, '%d.tsv' % len(files))
         with open(f, 'wb') as out:
             out.write(data)

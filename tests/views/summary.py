@@ -11,7 +11,8 @@ For the top buffer and every instance:
     time columns of its first and last one (viewlib.records(), not
     tdatfs); a name two systems share: the counts add up, the earliest
     first and the latest last are the text's;
-  - `id` is the event's events/S/E/id;
+  - `id` is the event's events/S/E/id (of the top buffer's events/: the
+    trace has one set of formats and ids for all its buffers);
   - the same file without an index (`-o noindex`) and after `tdat index`.
   summary.py TDAT TRACE
 """
@@ -60,7 +61,9 @@ def check_buffer(t, tdat, prefix, opts):
     t.check(set(keys) == with_trace,
             '%s: rows %s have no trace file, trace files %s no row' % (
                 path, sorted(set(keys) - with_trace), sorted(with_trace - set(keys))))
-    ids = tdat.cat(*['/%sevents/%s/%s/id' % (prefix, s, e) for s, e in keys],
+    # ids are the trace's, one set for every buffer: the top events/ has
+    # each event's id file
+    ids = tdat.cat(*['/events/%s/%s/id' % k for k in keys],
                    opts=opts).decode('latin-1').split() if keys else []
     t.check(ids == [r[2] for r in rows], '%s: id column %s, the id files say %s'
             % (path, [r[2] for r in rows][:10], ids[:10]))
