@@ -28,12 +28,13 @@ DROPPED = re.compile(rb'^CPU:\d+ \[(\d+ )?EVENTS DROPPED\]$')
 
 class Record:
     """One record of a text: its lines (bytes, each with its newline)."""
-    __slots__ = ('name', 'cpu', 'time', 'comm', 'pid', 'lines', 'multi')
+    __slots__ = ('name', 'cpu', 'time', 'ns', 'comm', 'pid', 'lines', 'multi')
 
     def __init__(self, m, line):
         self.name = m.group(4).decode('latin-1')
         self.cpu = int(m.group(2))
         self.time = m.group(3).decode('latin-1')
+        self.ns = time_ns(self.time)   # for comparisons
         self.pid = m.group(1).decode('latin-1')
         self.comm = line[:m.start()].lstrip(b' ').decode('latin-1')
         self.lines = []
@@ -68,7 +69,7 @@ def records(text):
             # a continuation with no record before it (or after a
             # dropped line): keep it in a record of its own
             orphan = Record.__new__(Record)
-            orphan.name = orphan.time = orphan.comm = orphan.pid = None
+            orphan.name = orphan.time = orphan.ns = orphan.comm = orphan.pid = None
             orphan.cpu = -1
             orphan.lines = pending + [line]
             orphan.multi = False
@@ -80,7 +81,7 @@ def records(text):
         cur.multi = True
     if pending:
         orphan = Record.__new__(Record)
-        orphan.name = orphan.time = orphan.comm = orphan.pid = None
+        orphan.name = orphan.time = orphan.ns = orphan.comm = orphan.pid = None
         orphan.cpu = -1
         orphan.lines = pending
         orphan.multi = False

@@ -43,7 +43,7 @@ def windows(recs, by_cpu):
         return []
     like = recs[0].time
     step = viewlib.time_step(like)
-    ts = sorted(set(viewlib.time_ns(r.time) for r in recs))
+    ts = sorted(set(r.ns for r in recs))
     fmt = lambda ns: viewlib.time_str(ns, like)  # noqa: E731
     later = lambda ns: ts[min(bisect.bisect_left(ts, ns) + SPAN, len(ts) - 1)]  # noqa: E731
     first, last = ts[0], ts[-1]
@@ -56,12 +56,12 @@ def windows(recs, by_cpu):
         out.append(('empty, between two records', fmt(a + step), fmt(b)))
     cpu = max(by_cpu, key=lambda c: len(by_cpu[c]), default=None)
     if cpu is not None and len(by_cpu[cpu]) >= 8:
-        rs = [viewlib.time_ns(r.time) for r in by_cpu[cpu] if r.name is not None]
+        rs = [r.ns for r in by_cpu[cpu] if r.name is not None]
         for k in range(len(rs) // 2, len(rs) - 4):
             if rs[k + 4] > rs[k]:
                 out.append(('a few records of cpu%d' % cpu, fmt(rs[k]), fmt(rs[k + 4])))
                 break
-    multi = sorted(set(viewlib.time_ns(r.time) for r in recs if r.multi))
+    multi = sorted(set(r.ns for r in recs if r.multi))
     if multi:
         k = len(multi) // 3
         a = multi[k]
@@ -74,7 +74,7 @@ def windows(recs, by_cpu):
         lo = ts[max(bisect.bisect_left(ts, a) - SPAN, 0)]
         if a > lo:
             out.append(('up to a multi-line record', fmt(lo), fmt(a)))
-    seen = collections.Counter(viewlib.time_ns(r.time) for r in recs)
+    seen = collections.Counter(r.ns for r in recs)
     repeated = [n for n in ts if seen[n] > 1]
     if repeated:
         a = repeated[len(repeated) // 2]
@@ -93,7 +93,7 @@ def cut(recs, t0, t1):
         return b''
     seconds = '.' in recs[0].time
     lo, hi = viewlib.time_ns(t0, seconds), viewlib.time_ns(t1, seconds)
-    return b''.join(r.text() for r in recs if lo <= viewlib.time_ns(r.time) < hi)
+    return b''.join(r.text() for r in recs if lo <= r.ns < hi)
 
 
 def enoent(t, tdat, path):
@@ -118,8 +118,8 @@ def check_buffer(t, tdat, prefix, opts):
     named = [r for r in full if r.name is not None]
     if named:
         readme = tdat.cat(tdir + '/README', opts=opts).decode('latin-1')
-        lo = min(named, key=lambda r: viewlib.time_ns(r.time)).time
-        hi = max(named, key=lambda r: viewlib.time_ns(r.time)).time
+        lo = min(named, key=lambda r: r.ns).time
+        hi = max(named, key=lambda r: r.ns).time
         t.check(lo in readme and hi in readme,
                 '%s/README does not name the first time %s and the last %s'
                 % (tdir, lo, hi))
