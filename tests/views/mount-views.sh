@@ -32,7 +32,7 @@ mkdir "$tmp/x"
 
 # header_times < TEXT: the time column of every record's first line
 header_times() {
-	sed -nE 's/^.*-[0-9]+ +\[[0-9]+\] +([0-9]+(\.[0-9]+)?): [^ :]+:.*$/\1/p'
+	sed -nE 's/^.*-[0-9]+ +\[[0-9]+\] *([0-9]+(\.[0-9]+)?): [^ :]+:.*$/\1/p'
 }
 
 # ---- what to look at, from tdat -----------------------------------------

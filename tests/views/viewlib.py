@@ -6,7 +6,8 @@ Everything expected here is cut from a full text (`trace`,
 code which line is which:
   - a record's first line is `COMM-PID [CPU] TIME: NAME: ...` (COMM is
     right-aligned in 16 columns and may hold spaces, so the line is
-    searched for its `-PID [CPU] TIME: NAME:` part);
+    searched for its `-PID [CPU] TIME: NAME:` part; a raw clock's count
+    may fill its column, with no space after `]`);
   - `CPU:N [N EVENTS DROPPED]` and `CPU:N [EVENTS DROPPED]` lines belong
     to the record after them;
   - every other line (a stack, the rest of a multi-line print) belongs to
@@ -22,7 +23,7 @@ import re
 import subprocess
 import sys
 
-HEADER = re.compile(rb'-(\d+) +\[(\d+)\] +(\d+(?:\.\d+)?): ([^ :]+):')
+HEADER = re.compile(rb'-(\d+) +\[(\d+)\] *(\d+(?:\.\d+)?): ([^ :]+):')
 DROPPED = re.compile(rb'^CPU:\d+ \[(\d+ )?EVENTS DROPPED\]$')
 
 
