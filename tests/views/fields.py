@@ -214,6 +214,23 @@ def against_oracle(t, prefix, tables, oracle, tmp):
         print('%sevents: %s' % (prefix, out.strip().splitlines()[-1]))
 
 
+def split_at(data, head, n):
+    """DATA, the files of one tdat cat, cut before each line that starts
+    with HEAD (each file's first line does, no other line can); N parts,
+    or N empty ones when their count differs (every check then fails
+    and names the file)."""
+    parts, cur = [], None
+    for line in data.splitlines(keepends=True):
+        if line.startswith(head):
+            cur = []
+            parts.append(cur)
+        if cur is None:
+            return [b''] * n
+        cur.append(line)
+    parts = [b''.join(p) for p in parts]
+    return parts if len(parts) == n else [b''] * n
+
+
 def check_buffer(t, tdat, prefix, opts, tmp, oracles):
     summary = summary_rows(tdat, prefix, opts)
     events = sorted(tuple(p.split('/')[:2])
@@ -224,10 +241,14 @@ def check_buffer(t, tdat, prefix, opts, tmp, oracles):
                 prefix, sorted(set(events) - set(summary)),
                 sorted(set(summary) - set(events))))
     files, tables = [], {}
-    for s, e in events:
+    datas = split_at(tdat.cat(*['/%sevents/%s/%s/fields.tsv' % (prefix, s, e)
+                                for s, e in events], opts=opts),
+                     b'time\tcpu\tcomm\tpid', len(events))
+    fmts = split_at(tdat.cat(*['/events/%s/%s/format' % k for k in events]),
+                    b'name: ', len(events))
+    for (s, e), data, fmt in zip(events, datas, fmts):
         path = '/%sevents/%s/%s/fields.tsv' % (prefix, s, e)
-        data = tdat.cat(path, opts=opts)
-        want = FIXED + format_fields(tdat.cat('/events/%s/%s/format' % (s, e)))
+        want = FIXED + format_fields(fmt)
         f = os.path.join(tmp, '%d.tsv' % len(files))
         with open(f, 'wb') as out:
             out.write(data)
