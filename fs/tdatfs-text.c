@@ -7,7 +7,8 @@
  * Layers, each calling only those before it: text_buf; the handle
  * (tdatfs-text-tep.c), timestamps, comms and compiled formats; the event
  * table; the record source; the formatter (tdatfs-text-line.c); the
- * stream; its saved states (tdatfs-text-state.c); this file.
+ * stream; its saved states (tdatfs-text-state.c); the setup of the layers
+ * below the stream (tdatfs-text-setup.c); this file.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,14 +18,10 @@
 
 #include "tdat.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-comm.h"
 #include "tdatfs-text-engine.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-line.h"
+#include "tdatfs-text-setup.h"
 #include "tdatfs-text-state.h"
 #include "tdatfs-text-stream.h"
-#include "tdatfs-text-tep.h"
-#include "tdatfs-text-ts.h"
 
 /*
  * A state loaded for a text (tdatfs_text_state_load()), kept until the
@@ -45,12 +42,7 @@ struct tdatfs_text {
 	bool ready;
 	int init_err;			/* <0: setup failed, returned on reads */
 
-	struct text_tep *tep;
-	struct text_events *evs;
-	struct text_comms *comms;
-	struct text_ts *ts;
-	struct text_fmt *fmt;
-	struct text_page_fmt pf;
+	struct text_layers l;		/* built by text_layers_setup() */
 
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
@@ -161,16 +153,7 @@ static void teardown(struct tdatfs_text *t)
 	}
 	text_stream_free(t->report);
 	t->report = NULL;
-	text_fmt_free(t->fmt);
-	text_events_free(t->evs);
-	text_comms_free(t->comms);
-	text_ts_free(t->ts);
-	text_tep_free(t->tep);
-	t->fmt = NULL;
-	t->evs = NULL;
-	t->comms = NULL;
-	t->ts = NULL;
-	t->tep = NULL;
+	text_layers_release(&t->l);
 }
 
 void tdatfs_text_free(struct tdatfs_text *t)
@@ -194,118 +177,6 @@ void tdatfs_text_free(struct tdatfs_text *t)
 	free(t->rstash.blob);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
-}
-
-/* saved_cmdlines into the handle and into the comms of the engine. */
-static int parse_cmdlines(struct tdatfs_text *t)
-{
-	uint64_t size;
-	char *buf;
-	int ret;
-
-	ret = text_tep_read_meta(t->f, TDAT_META_CMDLINES, &buf, &size);
-	if (ret < 0)
-		return ret;
-	if (buf)
-		ret = text_tep_parse_cmdlines(t->tep, buf);
-	if (!ret)
-		t->comms = text_comms_new(buf);
-	free(buf);
-	if (ret < 0)
-		return ret;
-	return t->comms ? 0 : -ENOMEM;
-}
-
-/* The non-ftrace formats: all of them, or in a lazy table the few first. */
-static int parse_formats(struct tdatfs_text *t, bool ftrace)
-{
-	if (text_events_lazy(t->evs))
-		return ftrace ? 0 : text_events_preload(t->evs);
-	return text_tep_parse_formats(t->tep, ftrace);
-}
-
-/*
- * The metadata in the order trace-cmd reads it (v6: file order; v7: the
- * reverse of the option order, as its section list is built by
- * prepending).
- */
-static int parse_meta(struct tdatfs_text *t)
-{
-	int ret;
-
-	if (tdat_version(t->f) >= 7) {
-		ret = parse_cmdlines(t);
-		if (!ret)
-			ret = text_tep_parse_printk(t->tep);
-		if (!ret)
-			ret = parse_formats(t, false);
-		if (!ret)
-			ret = parse_formats(t, true);
-		if (!ret)
-			ret = text_tep_parse_header_page(t->tep);
-	} else {
-		ret = text_tep_parse_header_page(t->tep);
-		if (!ret)
-			ret = parse_formats(t, true);
-		if (!ret)
-			ret = parse_formats(t, false);
-		if (!ret)
-			ret = text_tep_parse_printk(t->tep);
-		if (!ret)
-			ret = parse_cmdlines(t);
-	}
-	return ret;
-}
-
-static size_t max_page_size(struct tdat_file *f)
-{
-	uint32_t max_page = tdat_page_size(f);
-	size_t i;
-
-	for (i = 0; i < tdat_buffer_count(f); i++) {
-		const struct tdat_buffer *b = tdat_buffer_get(f, i);
-
-		if (b && b->page_size > max_page)
-			max_page = b->page_size;
-	}
-	return max_page;
-}
-
-/*
- * Build the layers as trace-cmd builds its handle: plugins first (their
- * handlers attach when the formats are parsed), then the metadata.
- * Formats are parsed when first met where that prints the same
- * (tdatfs-text-event.c) and kallsyms is read at the first address lookup.
- */
-static int setup(struct tdatfs_text *t)
-{
-	int ret;
-
-	t->tep = text_tep_new(t->f);
-	if (!t->tep)
-		return -ENOMEM;
-	t->evs = text_events_new(t->f, t->tep, t->opts.eager, t->opts.tep_only);
-	if (!t->evs)
-		return -ENOMEM;
-	ret = parse_meta(t);
-	if (ret < 0)
-		return ret;
-	text_tep_page_fmt(t->tep, &t->pf);
-	t->ts = text_ts_new(t->f);
-	if (!t->ts)
-		return -ENOMEM;
-	ret = text_tep_sort_comms(t->tep);
-	if (ret < 0)
-		return ret;
-	text_comms_find_events(t->comms, text_tep_handle(t->tep));
-	ret = text_events_finish(t->evs);
-	if (ret < 0)
-		return ret;
-	t->fmt = text_fmt_new(t->tep, t->evs, t->comms, t->ts, t->pf.big_endian,
-			      max_page_size(t->f));
-	if (!t->fmt)
-		return -ENOMEM;
-	return text_fmt_enable_graph(t->fmt, t->f);
 }
 
 /* Build the layers once; later calls return the first error, but for -ENOMEM. */
@@ -332,7 +203,7 @@ static int ensure_ready(struct tdatfs_text *t)
 			return -ENOMEM;
 		}
 	}
-	ret = setup(t);
+	ret = text_layers_setup(&t->l, t->f, &t->opts);
 	if (ret < 0) {
 		teardown(t);
 		/*
@@ -353,9 +224,9 @@ static struct text_stream_env stream_env(const struct tdatfs_text *t)
 {
 	struct text_stream_env env = {
 		.f = t->f,
-		.fmt = t->fmt,
-		.pf = &t->pf,
-		.ts = t->ts,
+		.fmt = t->l.fmt,
+		.pf = &t->l.pf,
+		.ts = t->l.ts,
 		.max_checkpoints = t->opts.max_checkpoints,
 	};
 
@@ -418,7 +289,7 @@ static int stash_install(struct tdatfs_text *t, struct text_stash *sh,
 
 	if (!sh || !sh->blob)
 		return 0;
-	ret = text_stream_state_load(*slot, t->comms, sh->blob, sh->len);
+	ret = text_stream_state_load(*slot, t->l.comms, sh->blob, sh->len);
 	free(sh->blob);
 	sh->blob = NULL;
 	if (ret < 0) {
@@ -996,8 +867,8 @@ int text_engine_fmt(struct tdatfs_text *t, struct text_fmt **fmt,
 	bool locked;
 	int ret = lock_ready(t, true, &locked);
 
-	*fmt = t->fmt;
-	*cm = t->comms;
+	*fmt = t->l.fmt;
+	*cm = t->l.comms;
 	pthread_mutex_unlock(&t->lock);
 	return ret;
 }
