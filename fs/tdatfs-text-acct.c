@@ -28,6 +28,7 @@ struct text_acct {
 	size_t ntot, totcap;
 	uint64_t end_nrec;
 	bool finished;
+	bool times_only;
 };
 
 /**
@@ -38,6 +39,15 @@ struct text_acct {
 struct text_acct *text_acct_new(void)
 {
 	return calloc(1, sizeof(struct text_acct));
+}
+
+/**
+ * text_acct_times_only() - count times and records, not events
+ * @a: a new account
+ */
+void text_acct_times_only(struct text_acct *a)
+{
+	a->times_only = true;
 }
 
 /**
@@ -169,7 +179,7 @@ int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,
 		s->kmin = key;
 	if (key > s->kmax)
 		s->kmax = key;
-	if (id < 0)
+	if (id < 0 || a->times_only)
 		return 0;
 	i = ev_lower(&a->ev[s->first], s->nev, id);
 	if (i == s->nev || a->ev[s->first + i].id != id) {

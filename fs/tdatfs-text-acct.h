@@ -19,6 +19,8 @@
  *    for no event.
  *  - text_acct_thin() merges stretches 2k and 2k + 1 into k, as the
  *    stream drops every other checkpoint.
+ *  - An account of times only (text_acct_times_only(): the texts no
+ *    event view is cut from) has no events, so its index stays small.
  *  - Used under the stream's lock; a finished account (the text's size
  *    known) is only read, so views read it without one.
  */
@@ -49,6 +51,7 @@ struct text_acct_total {
 struct text_acct;
 
 struct text_acct *text_acct_new(void);
+void text_acct_times_only(struct text_acct *a);
 void text_acct_free(struct text_acct *a);
 int text_acct_open(struct text_acct *a, uint64_t nrec);
 int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,

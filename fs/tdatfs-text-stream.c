@@ -256,6 +256,9 @@ static int stream_setup(struct text_stream *st, int cpu)
 	st->acct = text_acct_new();
 	if (!st->ov || !st->acct)
 		return -ENOMEM;
+	/* event views are cut from one buffer's merged text alone */
+	if (st->nparts > 1 || cpu >= 0 || st->only >= 0)
+		text_acct_times_only(st->acct);
 	return ckpt_add(st, 0, NULL);
 }
 
