@@ -221,7 +221,7 @@ static int fill(const struct text_events *t, struct text_event *te,
 	if (text_fit_init(&te->fit, ev) < 0)
 		return -ENOMEM;
 	if (!t->tep_only)
-		te->d.fast = text_fast_compile(ev);
+		te->d.fast = text_fast_compile(ev, t->tt);
 	te->d.ev = ev;
 	return 0;
 }

@@ -1,29 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast.c - the fast path for the info text of simple events.
+ * tdatfs-text-fast.c - the fast path for the info text of events: a print
+ * format compiled once, when its id is first met, into a program that
+ * writes the bytes libtraceevent writes, without printf and without the
+ * tep lock.
  *
- * Most events of a trace (every syscalls:* and raw_syscalls:* event, most
- * sched:* and irq:* ones) print a format made of literal text, integer
- * conversions of plain fields and "%s" of char arrays or __get_str().
- * libtraceevent prints each of those through vsnprintf; here such a format
- * is compiled once, when its id is first met, into a list of steps that write the same
- * bytes without printf.  Only what is certain to print the same is
- * compiled: anything else (a handler, a string, a pointer, a flag or
- * symbol table, an operator, an escape, a flag or length printf does not
- * treat as we do) leaves the event to libtraceevent.
- *
- * What is reproduced (libtraceevent 1.7.1, pretty_print() through its
- * print cache): a field argument is read with tep_read_number() at the
- * field's offset and size; a type cast applies eval_type_str(), which for
- * the integer types is a mask; REC->a[i] reads element i of a fixed array;
- * print_arg_number() casts the value to char/short/int/long/long long by
- * the count of 'h'/'l' and hands it to printf with the original
- * conversion, which for d/i/u/x/X is a truncation to that width, signed
- * for d/i.  "%s" of an array prints its bytes up to the first NUL; of
- * __get_str() (dynamic_offset()), nothing when the length is 0, else the
- * string at the offset, which ends at the record's end at the latest
- * (libtraceevent reads a copy followed by zeroes).
- *
+ * This half reads the format text and runs the program; the argument
+ * trees are compiled by tdatfs-text-fast-arg.c.  What is reproduced
+ * (libtraceevent 1.7.1, pretty_print() through its print cache):
+ *  - literal text, "%%" as '%' (an escape or a control byte is refused);
+ *  - print_arg_number(): the value cast to char/short/int/long/long long
+ *    by the count of 'h'/'l' ('z' counts as 'l', 'L' as "ll") and handed
+ *    to printf with the original conversion, which for d/i/u/x/X is a
+ *    truncation to that width, signed for d/i, with '-', '0', '#' and a
+ *    width as glibc applies them;
+ *  - print_arg_pointer(): "%p" prints printf("%p") of the value ("(nil)"
+ *    for 0); "%pS"/"%pF" the function holding it and "+0x<offset>",
+ *    "%ps"/"%pf" the name only, an address no symbol holds as "0x%llx";
+ *    the function is tep_find_function()'s answer, here the engine's
+ *    kallsyms table (tdatfs-text-ksym.h) that answers libtraceevent's
+ *    resolver; any flag, width or other "%p" extension is refused;
+ *  - print_str_arg() for "%s": each printed name or string padded by the
+ *    conversion's width, delimiters and "0x..." leftovers not.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -35,175 +33,44 @@
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-bytes.h"
 #include "tdatfs-text-dec.h"
+#include "tdatfs-text-fast-int.h"
 #include "tdatfs-text-fast.h"
+#include "tdatfs-text-ksym.h"
+#include "tdatfs-text-tep.h"
 
-enum {
-	FAST_MAX_STEPS	= 32,
-	FAST_MAX_LIT	= 512,
-};
-
-enum fast_kind {
-	FAST_END,		/* the final literal only */
-	FAST_NUM,		/* an integer */
-	FAST_STR,		/* a fixed char array, up to its first NUL */
-	FAST_DSTR,		/* __get_str(): a __data_loc string */
-};
-
-struct fast_step {
-	uint16_t lit_off;	/* literal before the conversion, in lit[] */
-	uint16_t lit_len;
-	uint8_t kind;		/* enum fast_kind */
-	bool relative;		/* FAST_DSTR: __rel_loc */
-	bool is_signed;
-	bool upper;
-	bool left;
-	bool zero;
-	bool alt;
-	uint8_t base;		/* 10 or 16 */
-	uint8_t bits;		/* printf's width of the value: 8..64 */
-	uint8_t size;		/* field bytes: 1, 2, 4, 8 (FAST_DSTR: 4) */
-	uint8_t width;
-	uint32_t offset;	/* of the value in the record */
-	uint32_t len;		/* FAST_STR: array bytes; FAST_DSTR: loc end */
-	uint64_t mask;		/* from casts */
-};
-
-struct text_fast {
-	unsigned int nsteps;
-	unsigned int lit_len;
-	struct fast_step step[FAST_MAX_STEPS];
-	char lit[FAST_MAX_LIT];
-};
-
-/* eval_type_str() for a non-pointer cast: an integer type is a mask. */
-static bool cast_mask(const char *type, uint64_t *mask)
+/* "%p" and its extensions: 1 for a function, 0 for plain, -1 refused */
+static int compile_ptr(const char **pp, struct fast_step *st)
 {
-	size_t len = strlen(type);
+	const char *p = *pp;
 
-	if (!len)
-		return false;
-	if (type[len - 1] == '*' || !strncmp(type, "struct", 6))
-		return true;
-	if (!strcmp(type, "u8") || !strcmp(type, "s8")) {
-		*mask &= 0xff;
-		return true;
+	switch (p[1]) {
+	case 'S':
+	case 'F':
+		st->offset = true;
+		/* fall through */
+	case 's':
+	case 'f':
+		st->kind = FAST_FUNC;
+		*pp = p + 2;
+		return 1;
+	case 'M':
+	case 'm':
+	case 'I':
+	case 'i':
+	case 'U':
+	case 'h':
+		return -1;
 	}
-	if (!strcmp(type, "u16") || !strcmp(type, "s16")) {
-		*mask &= 0xffff;
-		return true;
-	}
-	if (!strcmp(type, "u32") || !strcmp(type, "s32")) {
-		*mask &= 0xffffffff;
-		return true;
-	}
-	if (!strncmp(type, "unsigned ", 9))
-		type += 9;
-	if (!strcmp(type, "char"))
-		*mask &= 0xff;
-	else if (!strcmp(type, "short"))
-		*mask &= 0xffff;
-	else if (!strcmp(type, "int"))
-		*mask &= 0xffffffff;
-	return true;
+	st->kind = FAST_PTR;
+	*pp = p + 1;
+	return 0;
 }
 
-static bool is_number_size(unsigned int n)
+/* printf's flags and width of a conversion at *pp (past its '%') */
+static bool compile_flags(const char **pp, struct fast_step *st)
 {
-	return n == 1 || n == 2 || n == 4 || n == 8;
-}
-
-/*
- * A "%s" argument: a fixed array field (print_str_arg() copies its bytes
- * and prints them as a string) or __get_str() of a __data_loc field.
- */
-static bool compile_str_arg(struct tep_event *ev, struct tep_print_arg *arg,
-			    struct fast_step *st)
-{
-	struct tep_format_field *fl;
-
-	if (arg->type == TEP_PRINT_FIELD) {
-		fl = tep_find_any_field(ev, arg->field.name);
-		if (!fl || !(fl->flags & TEP_FIELD_IS_ARRAY) ||
-		    (fl->flags & TEP_FIELD_IS_DYNAMIC) || fl->offset < 0 || fl->size <= 0)
-			return false;
-		st->kind = FAST_STR;
-		st->offset = fl->offset;
-		st->len = fl->size;
-		return true;
-	}
-	if (arg->type == TEP_PRINT_STRING && arg->string.string) {
-		fl = tep_find_any_field(ev, arg->string.string);
-		if (!fl || !(fl->flags & TEP_FIELD_IS_DYNAMIC) || fl->offset < 0 ||
-		    fl->size != 4)
-			return false;
-		st->kind = FAST_DSTR;
-		st->offset = fl->offset;
-		st->len = fl->offset + fl->size;
-		st->relative = fl->flags & TEP_FIELD_IS_RELATIVE;
-		return true;
-	}
-	return false;
-}
-
-/* An argument that is a field, a fixed-array element, or casts of those. */
-static bool compile_arg(struct tep_event *ev, struct tep_print_arg *arg,
-			struct fast_step *st)
-{
-	struct tep_format_field *fl;
-
-	if (st->kind == FAST_STR)
-		return compile_str_arg(ev, arg, st);
-	st->kind = FAST_NUM;
-
-	st->mask = ~0ull;
-	while (arg && arg->type == TEP_PRINT_TYPE) {
-		if (!arg->typecast.type || !cast_mask(arg->typecast.type, &st->mask))
-			return false;
-		arg = arg->typecast.item;
-	}
-	if (!arg)
-		return false;
-	if (arg->type == TEP_PRINT_FIELD) {
-		fl = tep_find_any_field(ev, arg->field.name);
-		if (!fl || (fl->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) ||
-		    fl->offset < 0 || fl->size < 0 || !is_number_size(fl->size))
-			return false;
-		st->offset = fl->offset;
-		st->size = fl->size;
-		return true;
-	}
-	if (arg->type == TEP_PRINT_OP && arg->op.op && !strcmp(arg->op.op, "[")) {
-		struct tep_print_arg *l = arg->op.left, *r = arg->op.right;
-		char *end;
-		unsigned long long idx;
-
-		/* a cast inside [] is applied as a pointer cast: not here */
-		if (!l || !r || l->type != TEP_PRINT_FIELD || r->type != TEP_PRINT_ATOM ||
-		    !r->atom.atom || r->atom.atom[0] < '0' || r->atom.atom[0] > '9')
-			return false;
-		errno = 0;
-		idx = strtoull(r->atom.atom, &end, 0);
-		if (errno || *end)
-			return false;
-		fl = tep_find_any_field(ev, l->field.name);
-		if (!fl || (fl->flags & TEP_FIELD_IS_DYNAMIC) ||
-		    !(fl->flags & TEP_FIELD_IS_ARRAY) || fl->offset < 0 ||
-		    !is_number_size(fl->elementsize) || idx >= fl->arraylen ||
-		    (idx + 1) * fl->elementsize > (unsigned int)fl->size)
-			return false;
-		st->offset = fl->offset + idx * fl->elementsize;
-		st->size = fl->elementsize;
-		return true;
-	}
-	return false;
-}
-
-/* One "%..." conversion at *pp; advances past it. */
-static bool compile_conv(const char **pp, struct fast_step *st)
-{
-	const char *p = *pp + 1;
+	const char *p = *pp;
 	unsigned int width = 0;
-	int ls = 0;
 
 	for (;; p++) {
 		if (*p == '-')
@@ -222,6 +89,22 @@ static bool compile_conv(const char **pp, struct fast_step *st)
 		p++;
 	}
 	st->width = width;
+	*pp = p;
+	return true;
+}
+
+/* One "%..." conversion at *pp; advances past it. */
+static bool compile_conv(const char **pp, struct fast_step *st)
+{
+	const char *p = *pp + 1;
+	int ls = 0;
+
+	if (*p == 'p') {
+		*pp = p;
+		return compile_ptr(pp, st) >= 0;
+	}
+	if (!compile_flags(&p, st))
+		return false;
 	if (p[0] == 'h' && p[1] == 'h') {
 		ls = -2;
 		p += 2;
@@ -231,7 +114,8 @@ static bool compile_conv(const char **pp, struct fast_step *st)
 	} else if (p[0] == 'l' && p[1] == 'l') {
 		ls = 2;
 		p += 2;
-	} else if (p[0] == 'l') {
+	} else if (p[0] == 'l' || p[0] == 'z') {
+		/* libtraceevent: 'z' is one 'l'; glibc: size_t is long */
 		ls = 1;
 		p++;
 	} else if (p[0] == 'L') {
@@ -270,6 +154,7 @@ static bool compile_conv(const char **pp, struct fast_step *st)
 		st->alt = false;
 	if (st->left)
 		st->zero = false;
+	st->kind = FAST_NUM;
 	st->bits = ls == -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
 	if (ls == 1 && sizeof(long) != 8)
 		return false;
@@ -289,24 +174,45 @@ static bool add_lit(struct text_fast *fp, struct fast_step *st,
 		if (c == '\\' || c < 0x20 || c == 0x7f)
 			return false;
 	}
-	if (fp->lit_len + n > FAST_MAX_LIT)
+	return text_fast_lit(fp, s, n, &st->lit_off, &st->lit_len) == 0;
+}
+
+/* The argument of @st, by the kind of its conversion. */
+static bool compile_arg(struct text_fast *fp, struct tep_event *ev,
+			struct text_tep *tt, struct tep_print_arg *arg,
+			struct fast_step *st)
+{
+	int i;
+
+	if (st->kind == FAST_FUNC) {
+		/* the symbols are looked up lock-free: our own table only */
+		if (!tt || sizeof(long) != 8 || tep_get_long_size(ev->tep) != 8 ||
+		    text_tep_ksyms(tt, &fp->ks) < 0 ||
+		    (fp->ks && !text_ksym_own(fp->ks)))
+			return false;
+	}
+	if (st->kind == FAST_STR)
+		i = text_fast_str_arg(fp, ev, arg, 0);
+	else
+		i = text_fast_num_arg(fp, ev, arg, 0);
+	if (i < 0)
 		return false;
-	st->lit_off = fp->lit_len;
-	st->lit_len = n;
-	memcpy(fp->lit + fp->lit_len, s, n);
-	fp->lit_len += n;
+	st->node = i;
 	return true;
 }
 
 /**
  * text_fast_compile() - the compiled info format of an event
  * @ev: a parsed event
+ * @tt: the handle it was parsed on, for the kallsyms of "%pS"; NULL
+ *	leaves every format with a "%pS" to libtraceevent
  *
  * Return: a program (free it with text_fast_free()), or NULL when
  * libtraceevent must print the event (or memory ran out).
- * Context: reads @ev only; call it before the event is published.
+ * Context: reads @ev only; the tep lock is held (the symbols may be
+ * loaded); call it before the event is published.
  */
-struct text_fast *text_fast_compile(struct tep_event *ev)
+struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt)
 {
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	const char *p = ev->print_fmt.format;
@@ -340,7 +246,7 @@ struct text_fast *text_fast_compile(struct tep_event *ev)
 		fp->nsteps++;
 		if (!*q)
 			break;
-		if (!arg || !compile_conv(&q, st) || !compile_arg(ev, arg, st))
+		if (!arg || !compile_conv(&q, st) || !compile_arg(fp, ev, tt, arg, st))
 			goto no;
 		arg = arg->next;
 		p = q;
@@ -412,6 +318,232 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 	return o;
 }
 
+/* what a record's program reads */
+struct fast_rec {
+	const unsigned char *data;
+	size_t n;
+	bool big_endian;
+};
+
+/* The value of x[@i] for a record: eval_num_arg()'s. */
+static uint64_t eval_x(const struct text_fast *fp, unsigned int i,
+		       const struct fast_rec *r)
+{
+	const struct fast_x *x = &fp->x[i];
+
+	switch (x->op) {
+	case FX_CONST:
+		return x->k;
+	case FX_FIELD:
+		/* check_data_offset_size(): a field past the record is 0 */
+		if (x->off + x->size > r->n)
+			return 0;
+		return text_read_num(r->big_endian, r->data + x->off, x->size) & x->k;
+	case FX_MASK:
+		return eval_x(fp, x->a, r) & x->k;
+	case FX_COND:
+		return eval_x(fp, eval_x(fp, x->a, r) ? x->b : x->c, r);
+	default:
+		return text_fast_apply(x->op, eval_x(fp, x->a, r),
+				       eval_x(fp, x->b, r));
+	}
+}
+
+/* "0x%llx" */
+static int put_hex(struct text_buf *out, uint64_t v)
+{
+	static const char dig[] = "0123456789abcdef";
+	char tmp[16];
+	unsigned int nd = 0;
+	char *o = text_buf_reserve(out, 18);
+
+	if (!o)
+		return -ENOMEM;
+	do {
+		tmp[nd++] = dig[v & 15];
+		v >>= 4;
+	} while (v);
+	*o++ = '0';
+	*o++ = 'x';
+	while (nd)
+		*o++ = tmp[--nd];
+	out->len = o - out->p;
+	return 0;
+}
+
+/* printf("%[-][width]s") of @n bytes */
+static int put_str(struct text_buf *out, const struct fast_step *st,
+		   const char *s, size_t n)
+{
+	size_t pad = st->width > n ? st->width - n : 0;
+	char *o = text_buf_reserve(out, n + pad);
+
+	if (!o)
+		return -ENOMEM;
+	if (!st->left) {
+		memset(o, ' ', pad);
+		o += pad;
+	}
+	memcpy(o, s, n);
+	o += n;
+	if (st->left) {
+		memset(o, ' ', pad);
+		o += pad;
+	}
+	out->len = o - out->p;
+	return 0;
+}
+
+/* __print_flags(): the names of the flags set, what is left in hex */
+static int put_flags(const struct text_fast *fp, const struct fast_s *s,
+		     const struct fast_step *st, const struct fast_rec *r,
+		     struct text_buf *out)
+{
+	int64_t v = (int64_t)eval_x(fp, s->a, r);
+	bool printed = false;
+	unsigned int i;
+	int ret;
+
+	for (i = s->lo; i < s->hi; i++) {
+		const struct fast_flag *f = &fp->f[i];
+
+		if (!v && f->val < 0)
+			return put_str(out, st, fp->lit + f->lit_off, f->lit_len);
+		if (f->val > 0 && (v & f->val) == f->val) {
+			if (printed && s->delim &&
+			    text_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
+				return -ENOMEM;
+			ret = put_str(out, st, fp->lit + f->lit_off, f->lit_len);
+			if (ret < 0)
+				return ret;
+			printed = true;
+			v &= ~f->val;
+		}
+	}
+	if (!v)
+		return 0;
+	if (printed && s->delim &&
+	    text_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
+		return -ENOMEM;
+	return put_hex(out, v);
+}
+
+/* __get_str(): dynamic_offset_field(), then the string up to its NUL */
+static int put_dloc(const struct fast_s *s, const struct fast_step *st,
+		    const struct fast_rec *r, struct text_buf *out)
+{
+	uint32_t loc = text_read_num(r->big_endian, r->data + s->off, 4);
+	size_t off = loc & 0xffff, len = loc >> 16;
+
+	/* dynamic_offset(): a bad offset or length prints "" */
+	if (off + len > r->n)
+		len = 0;
+	if (off > r->n)
+		off = 0;
+	/* libtraceevent prints nothing at all for length 0 */
+	if (!len)
+		return 0;
+	if (s->relative)
+		off += s->len;
+	/* past the record, libtraceevent reads the zeroed slack */
+	if (off >= r->n)
+		return put_str(out, st, "", 0);
+	return put_str(out, st, (const char *)r->data + off,
+		       strnlen((const char *)r->data + off, r->n - off));
+}
+
+/* print_str_arg() of s[@i] */
+static int put_s(const struct text_fast *fp, unsigned int i,
+		 const struct fast_step *st, const struct fast_rec *r,
+		 struct text_buf *out)
+{
+	const struct fast_s *s = &fp->s[i];
+	const char *str;
+	unsigned int j;
+
+	switch (s->kind) {
+	case FS_LIT:
+		return put_str(out, st, fp->lit + s->lit_off, s->lit_len);
+	case FS_ARRAY:
+		str = (const char *)r->data + s->off;
+		return put_str(out, st, str, strnlen(str, s->len));
+	case FS_DLOC:
+		return put_dloc(s, st, r, out);
+	case FS_FLAGS:
+		return put_flags(fp, s, st, r, out);
+	case FS_SYMBOL: {
+		int64_t v = (int64_t)eval_x(fp, s->a, r);
+
+		for (j = s->lo; j < s->hi; j++)
+			if (fp->f[j].val == v)
+				return put_str(out, st, fp->lit + fp->f[j].lit_off,
+					       fp->f[j].lit_len);
+		return put_hex(out, v);
+	}
+	case FS_COND:
+		return put_s(fp, eval_x(fp, s->a, r) ? s->b : s->c, st, r, out);
+	default:
+		return 0;
+	}
+}
+
+/* "%pS" and friends: print_function() */
+static int put_func(const struct text_fast *fp, const struct fast_step *st,
+		    uint64_t v, struct text_buf *out)
+{
+	unsigned long long start = 0;
+	const char *name = fp->ks ? text_ksym_find(fp->ks, v, &start) : NULL;
+	int ret;
+
+	if (!name)
+		return put_hex(out, v);
+	ret = text_buf_put(out, name, strlen(name));
+	if (ret < 0 || !st->offset)
+		return ret;
+	ret = text_buf_put(out, "+", 1);
+	return ret < 0 ? ret : put_hex(out, v - start);
+}
+
+/* one conversion of a step */
+static int put_step(const struct text_fast *fp, const struct fast_step *st,
+		    const struct fast_rec *r, struct text_buf *out)
+{
+	uint64_t v;
+	bool neg = false;
+	char *o;
+
+	switch (st->kind) {
+	case FAST_STR:
+		return put_s(fp, st->node, st, r, out);
+	case FAST_FUNC:
+		return put_func(fp, st, eval_x(fp, st->node, r), out);
+	case FAST_PTR:
+		v = eval_x(fp, st->node, r);
+		if (!v)
+			return text_buf_put(out, "(nil)", 5);
+		return put_hex(out, v);
+	case FAST_NUM:
+		break;
+	default:
+		return 0;
+	}
+	v = eval_x(fp, st->node, r);
+	if (st->bits < 64)
+		v &= (1ull << st->bits) - 1;
+	if (st->is_signed && (v >> (st->bits - 1)) & 1) {
+		/* two's complement negative of that width */
+		v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
+		neg = true;
+	}
+	/* a conversion is at most 64 + 2 bytes wide */
+	o = text_buf_reserve(out, 70);
+	if (!o)
+		return -ENOMEM;
+	o = put_int(o, st, v, neg);
+	out->len = o - out->p;
+	return 0;
+}
+
 /**
  * text_fast_info() - the info text of a record of a compiled event
  * @fp: the event's program
@@ -426,74 +558,19 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 int text_fast_info(const struct text_fast *fp, bool big_endian,
 		   const unsigned char *data, size_t n, struct text_buf *out)
 {
+	const struct fast_rec r = { .data = data, .n = n, .big_endian = big_endian };
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < fp->nsteps; i++) {
 		const struct fast_step *st = &fp->step[i];
-		const char *str = NULL;
-		size_t slen = 0;
-		uint64_t v = 0;
-		bool neg = false;
-		char *o;
 
-		if (st->kind == FAST_STR) {
-			str = (const char *)data + st->offset;
-			slen = strnlen(str, st->len);
-		} else if (st->kind == FAST_DSTR) {
-			/* dynamic_offset(): a bad offset or length prints "" */
-			uint32_t loc = text_read_num(big_endian, data + st->offset, 4);
-			size_t off = loc & 0xffff, len = loc >> 16;
-
-			if (off + len > n)
-				len = 0;
-			if (off > n)
-				off = 0;
-			/* libtraceevent prints nothing at all for length 0 */
-			if (!len)
-				goto lit_only;
-			if (st->relative)
-				off += st->len;
-			/* past the record, libtraceevent reads the zeroed slack */
-			if (off < n) {
-				str = (const char *)data + off;
-				slen = strnlen(str, n - off);
-			}
-		}
-		/* a conversion is at most 64 + 2 bytes wide, a string slen + 64 */
-		o = text_buf_reserve(out, st->lit_len + slen + 70);
-		if (!o)
+		if (st->lit_len &&
+		    text_buf_put(out, fp->lit + st->lit_off, st->lit_len) < 0)
 			return -ENOMEM;
-		memcpy(o, fp->lit + st->lit_off, st->lit_len);
-		o += st->lit_len;
-		if (st->kind == FAST_STR || st->kind == FAST_DSTR) {
-			size_t pad = st->width > slen ? st->width - slen : 0;
-
-			if (!st->left) {
-				memset(o, ' ', pad);
-				o += pad;
-			}
-			memcpy(o, str, slen);
-			o += slen;
-			if (st->left) {
-				memset(o, ' ', pad);
-				o += pad;
-			}
-		} else if (st->kind == FAST_NUM) {
-			v = text_read_num(big_endian, data + st->offset, st->size) & st->mask;
-			if (st->bits < 64)
-				v &= (1ull << st->bits) - 1;
-			if (st->is_signed && (v >> (st->bits - 1)) & 1) {
-				/* two's complement negative of that width */
-				v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
-				neg = true;
-			}
-			o = put_int(o, st, v, neg);
-		}
-		out->len = o - out->p;
-		continue;
-lit_only:
-		if (text_buf_put(out, fp->lit + st->lit_off, st->lit_len) < 0)
-			return -ENOMEM;
+		ret = put_step(fp, st, &r, out);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }

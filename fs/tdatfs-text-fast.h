@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast.h - compiled info formats: the info text of simple
- * events written without printf and without libtraceevent.
+ * tdatfs-text-fast.h - compiled info formats: the info text of events
+ * written without printf and without libtraceevent.
  *
  * Invariants:
  *  - A format is compiled only when the program is certain to print the
  *    bytes libtraceevent 1.7.1 prints for every record of the event;
  *    anything else is refused (NULL) and left to libtraceevent.
- *  - A program is read-only once made and reads only the record, so it
- *    runs without the tep lock, from any thread.
+ *  - A program is read-only once made and reads only the record and the
+ *    engine's own kallsyms table (never libtraceevent's fallback handle),
+ *    so it runs without the tep lock, from any thread; it must not
+ *    outlive the text_tep it was compiled with.
+ *  - The argument trees are compiled by what they are (fields, atoms,
+ *    casts, operators, '?' ':', __print_flags(), __print_symbolic(),
+ *    __get_str()), never by matching the format's text; an argument of
+ *    any other kind leaves the whole event to libtraceevent.
  *  - The caller has checked that all of the record's fixed fields lie
  *    inside it (text_event_whole(); a record ending inside its last
  *    array goes to libtraceevent); __data_loc strings are bounded here.
@@ -22,8 +28,9 @@
 struct tep_event;
 struct text_buf;
 struct text_fast;
+struct text_tep;
 
-struct text_fast *text_fast_compile(struct tep_event *ev);
+struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt);
 void text_fast_free(struct text_fast *fp);
 int text_fast_info(const struct text_fast *fp, bool big_endian,
 		   const unsigned char *data, size_t n, struct text_buf *out);

@@ -416,6 +416,24 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 }
 
 /**
+ * text_tep_ksyms() - the kallsyms table, read now if it was not yet
+ * @tt: handle
+ * @ks: set to the table, NULL when the trace has none (or it does not
+ *	read): then no address resolves, as in the resolver
+ *
+ * Return: 0, or -ENOMEM (nothing is kept; the next call tries again).
+ * Context: the tep lock is held.  The table lives as long as @tt.
+ */
+int text_tep_ksyms(struct text_tep *tt, struct text_ksym **ks)
+{
+	*ks = NULL;
+	if (!tt->ksyms_read && ksym_load(tt) < 0)
+		return -ENOMEM;
+	*ks = tt->ksyms;
+	return 0;
+}
+
+/**
  * text_tep_take_error() - the error the handle's callbacks met since the
  *	last call, and forget it
  * @tt: handle

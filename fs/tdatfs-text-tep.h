@@ -15,7 +15,8 @@
  *    When that fails for want of memory the lookup answers no symbol and
  *    the caller, still under the lock, gets -ENOMEM from
  *    text_tep_take_error() and must not use the text; the next lookup
- *    tries again.
+ *    tries again.  text_tep_ksyms() reads it early, for the compiled
+ *    formats (tdatfs-text-fast.h), which then search it without a lock.
  *  - Text handed to the handle passes the checks that keep libtraceevent
  *    1.7.1 from crashing on malformed input; what fails them is left out,
  *    as a format that does not parse is.
@@ -61,6 +62,8 @@ int text_tep_parse_header_page(struct text_tep *tt);
 int text_tep_parse_cmdlines(struct text_tep *tt, const char *buf);
 int text_tep_sort_comms(struct text_tep *tt);
 int text_tep_take_error(struct text_tep *tt);
+struct text_ksym;
+int text_tep_ksyms(struct text_tep *tt, struct text_ksym **ks);
 void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf);
 
 #endif /* TDATFS_TEXT_TEP_H */

@@ -18,15 +18,11 @@
 #include <traceevent/event-parse.h>
 
 #include "check.h"
+#include "event-fmt.h"
 #include "tdatfs-text-event.h"
 
 
-#define COMMON \
-	"format:\n" \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+#define COMMON EVENT_FMT_COMMON
 
 /* As ftrace writes it on an 8-byte kernel (DJSeb-kernel-shark traces). */
 static const char kstack_fmt[] =

@@ -20,6 +20,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "check.h"
+#include "event-fmt.h"
 #include "tdatfs-text-ksym.h"
 
 static const char event_fmt[] =
@@ -206,10 +207,7 @@ static uint64_t rng = 88172645463325252ULL;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return test_xorshift(&rng);
 }
 
 /*

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-fast.c - whitebox tests of the compiled info formats
+ * (fs/tdatfs-text-fast.h) on formats written here: flags, symbols,
+ * operators, casts, '?' ':', pointers, widths, arrays and strings, in the
+ * forms the kernel writes them (kmem, ext4, block, filemap).  The oracle
+ * is libtraceevent: for thousands of records of random and edge values
+ * each, the program's text must be tep_print_event()'s INFO text of the
+ * same bytes.  Formats with a construct that is not compiled must be
+ * refused (left to libtraceevent).
+ *
+ * Usage: test-fast
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "check.h"
+#include "event-fmt.h"
+#include "tdatfs-text-buf.h"
+#include "tdatfs-text-fast.h"
+
+#define COMMON EVENT_FMT_COMMON
+
+#define F(decl, off, size, sgn) \
+	"\tfield:" decl ";\toffset:" #off ";\tsize:" #size ";\tsigned:" #sgn ";\n"
+
+/* kmem's gfp flags: values as constant expressions, a ternary around */
+static const char flags_fmt[] =
+	"name: flags\nID: 10\n" COMMON
+	F("unsigned long gfp", 8, 8, 0) F("int node", 16, 4, 1) F("bool acc", 20, 1, 0)
+	"\nprint fmt: \"gfp=%s node=%d acc=%s\", (REC->gfp) ? "
+	"__print_flags(REC->gfp, \"|\", {( unsigned long)(((((1UL))) << (10))|((((1UL))) << (11))), \"BOTH\"}, "
+	"{( unsigned long)((( gfp_t)((((1UL))) << (10)))), \"A\"}, {0x800, \"B\"}, "
+	"{( unsigned long)(((( gfp_t)((((1UL))) << (3))) | (( gfp_t)0))), \"C\"}, "
+	"{( unsigned long)(( gfp_t)((((1UL))) << (20)) & ~(( gfp_t)0)), \"D\"}) : \"none\", "
+	"REC->node, REC->acc ? \"true\" : \"false\"\n";
+
+/* __print_symbolic(): a negative entry, no match, a padded name */
+static const char sym_fmt[] =
+	"name: sym\nID: 11\n" COMMON
+	F("int member", 8, 4, 1) F("long size", 16, 8, 1)
+	"\nprint fmt: \"type=%s size=%ldB v=%-6s|%4s|\", __print_symbolic(REC->member, "
+	"{ 0, \"ZERO\" }, { 1, \"ONE\" }, { -1, \"NEG\" }, { TIMER_SOFTIRQ, \"T\" }), REC->size, "
+	"__print_symbolic(REC->member, { 2, \"TWO\" }), "
+	"__print_symbolic(REC->member, { 3, \"THREE\" }, { 4, \"FOUR\" })\n";
+
+/* ext4: "" and ", " delimiters, a ternary as the flags' value */
+static const char ext4_fmt[] =
+	"name: ext4\nID: 12\n" COMMON
+	F("dev_t dev", 8, 4, 0) F("char status", 12, 1, 0) F("int found", 16, 4, 1)
+	"\nprint fmt: \"dev %d,%d %s|%s|%s\", ((unsigned int) ((REC->dev) >> 20)), "
+	"((unsigned int) ((REC->dev) & ((1U << 20) - 1))), "
+	"__print_flags(REC->found ? REC->status : 0, \"\", { (1 << 0), \"W\" }, "
+	"{ (1 << 1), \"U\" }, { (1 << 4), \"R\" }), "
+	"__print_flags(REC->status, \", \", { 0, \"ZERO\" }, { 1, \"X\" }, { 6, \"SIX\" }), "
+	"__print_flags(REC->found, \"+\", { -1, \"NONE\" }, { 2, \"Y\" })\n";
+
+/* mm_page_alloc: %p of a name atom plus a field, (nil) */
+static const char page_fmt[] =
+	"name: page\nID: 13\n" COMMON
+	F("unsigned long pfn", 8, 8, 0) F("unsigned int order", 16, 4, 0)
+	"\nprint fmt: \"page=%p pfn=0x%lx order=%d p2=%p\", REC->pfn != -1UL ? "
+	"(((struct page *)vmemmap_base) + (REC->pfn)) : ((void *)0), "
+	"REC->pfn != -1UL ? REC->pfn : 0, REC->order, "
+	"(((struct page *)vmemmap_base) + (REC->pfn))\n";
+
+/* operators, casts and printf's conversions with widths and signs */
+static const char ops_fmt[] =
+	"name: ops\nID: 14\n" COMMON
+	F("unsigned long idx", 8, 8, 0) F("unsigned long last", 16, 8, 0)
+	F("dev_t s_dev", 24, 4, 0) F("s8 sc", 28, 1, 1) F("short sh", 30, 2, 1)
+	"\nprint fmt: \"ofs=%lld-%lld %hx %hhu %#x %08x %-5d| %5u %X %zu %zd %Lu %i "
+	"!%d ~%lx %d %d %llu %lu %u %d\", ((loff_t)REC->idx) << 12, "
+	"((((loff_t)REC->last + 1) << 12) - 1), REC->sh, REC->sc, REC->s_dev, "
+	"REC->s_dev, REC->sc, REC->sh, REC->idx, REC->idx, REC->last, REC->last, "
+	"(u8)REC->sc, !REC->sc, ~REC->idx, REC->idx == REC->last && REC->sc || REC->sh > 3, "
+	"REC->sh >= 2 || REC->sh <= -2, (REC->idx * 3) / 7, REC->idx % 10, "
+	"(unsigned short)(REC->idx >> 3) - (s32)REC->last, REC->sc < REC->sh\n";
+
+/* fixed arrays, char arrays and __data_loc strings, padded */
+static const char arr_fmt[] =
+	"name: arr\nID: 15\n" COMMON
+	F("unsigned int vals[4]", 8, 16, 0) F("char comm[16]", 24, 16, 1)
+	F("__data_loc char[] name", 40, 4, 1)
+	"\nprint fmt: \"v1=%u v3=%x comm=%s name=%s %-8s|%8s|%s\", REC->vals[1], "
+	"REC->vals[3], REC->comm, __get_str(name), REC->comm, __get_str(name), "
+	"REC->vals[0] ? __get_str(name) : REC->comm\n";
+
+#define REFUSED(n, fields, fmt) \
+	"name: r" #n "\nID: " #n "\n" COMMON fields "\nprint fmt: " fmt "\n"
+
+/* what is not compiled: left to libtraceevent */
+static const char *const refused_fmt[] = {
+	REFUSED(20, F("int a", 8, 4, 1) F("int b", 12, 4, 1), "\"%d\", REC->a / REC->b"),
+	REFUSED(21, F("int a", 8, 4, 1) F("int b", 12, 4, 1), "\"%d\", REC->a << REC->b"),
+	REFUSED(22, F("int a", 8, 4, 1), "\"%d\", REC->a << 64"),
+	REFUSED(23, F("unsigned long a", 8, 8, 0), "\"%pS\", (void *)REC->a"),
+	REFUSED(24, F("u8 b[4]", 8, 4, 0), "\"%s\", __print_hex(REC->b, 4)"),
+	REFUSED(25, F("u8 b[4]", 8, 4, 0), "\"%pI4\", REC->b"),
+	REFUSED(26, F("int a", 8, 4, 1), "\"%.*d\", 3, REC->a"),
+	REFUSED(27, F("int a", 8, 4, 1), "\"%d\", REC->a ^ 3"),
+	REFUSED(28, F("unsigned long a", 8, 8, 0), "\"%16p\", REC->a"),
+};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+	return test_xorshift(&rng);
+}
+
+/* a value for @size bytes: edges, small numbers, flag bits, anything */
+static uint64_t value(unsigned int size)
+{
+	static const uint64_t edge[] = {
+		0, 1, 2, 3, 4, 6, 0x400, 0x800, 0xc00, 0xc08, 0x100c08, 0x80000000,
+		~0ull, ~0ull - 1, 0x7fffffffffffffffull, 0x8000000000000000ull,
+	};
+	uint64_t v;
+
+	switch (rnd() % 4) {
+	case 0:
+		v = edge[rnd() % (sizeof(edge) / sizeof(edge[0]))];
+		break;
+	case 1:
+		v = rnd() % 40;
+		break;
+	case 2:
+		v = rnd() & rnd() & 0x1f0fff;
+		break;
+	default:
+		v = rnd() >> (rnd() % 64);
+		break;
+	}
+	return size < 8 ? v & ((1ull << (8 * size)) - 1) : v;
+}
+
+/* A record of @ev: random fields, a string after them for __data_loc. */
+static size_t make_record(struct tep_event *ev, unsigned char *rec, size_t cap)
+{
+	struct tep_format_field *f;
+	size_t end = 0, slen;
+	unsigned int i;
+
+	memset(rec, 0, cap);
+	for (f = ev->format.fields; f; f = f->next)
+		if ((size_t)(f->offset + f->size) > end)
+			end = f->offset + f->size;
+	for (f = ev->format.fields; f; f = f->next) {
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			slen = rnd() % 12;
+			for (i = 0; i + 1 < slen; i++)
+				rec[end + i] = 'a' + rnd() % 26;
+			/* a length of 0 prints nothing; else the string */
+			rec[f->offset] = end & 0xff;
+			rec[f->offset + 1] = end >> 8;
+			rec[f->offset + 2] = slen & 0xff;
+			end += slen;
+		} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+			for (i = 0; i < (unsigned int)f->size; i++)
+				rec[f->offset + i] = rnd() % 3 ? 'a' + rnd() % 26 : value(1);
+		} else {
+			uint64_t v = value(f->size);
+
+			for (i = 0; i < (unsigned int)f->size; i++)
+				rec[f->offset + i] = v >> (8 * i);
+		}
+	}
+	rec[0] = ev->id & 0xff;
+	rec[1] = ev->id >> 8;
+	return end;
+}
+
+static struct tep_event *parse(struct tep_handle *tep, const char *fmt)
+{
+	struct tep_event *ev;
+	const char *nl = strchr(fmt, '\n');
+	char name[32];
+
+	FATAL(tep_parse_event(tep, fmt, strlen(fmt), "test") == 0);
+	/* a format libtraceevent failed to parse would test nothing */
+	FATAL(nl && nl - fmt - 6 < (long)sizeof(name));
+	memcpy(name, fmt + 6, nl - fmt - 6);
+	name[nl - fmt - 6] = 0;
+	ev = tep_find_event_by_name(tep, "test", name);
+	FATAL(ev && !(ev->flags & TEP_EVENT_FL_FAILED));
+	return ev;
+}
+
+/* Every record's compiled text against libtraceevent's; 0 or -1. */
+static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
+{
+	static unsigned char rec[512];
+	struct tep_event *ev = parse(tep, fmt);
+	struct text_fast *fp = text_fast_compile(ev, NULL);
+	struct text_buf out = { 0 };
+	unsigned int i, bad = 0;
+
+	CHECK(fp);
+	if (!fp) {
+		fprintf(stderr, "not compiled: %s\n", ev->name);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct tep_record r = { .data = rec, .cpu = 0 };
+		struct trace_seq s;
+
+		r.size = make_record(ev, rec, sizeof(rec));
+		trace_seq_init(&s);
+		tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
+		trace_seq_terminate(&s);
+		out.len = 0;
+		FATAL(text_fast_info(fp, false, rec, r.size, &out) == 0);
+		if (out.len != s.len || memcmp(out.p, s.buffer, s.len)) {
+			if (bad++ < 5)
+				fprintf(stderr, "%s:\n tep:  %.*s\n fast: %.*s\n", ev->name,
+					(int)s.len, s.buffer, (int)out.len, out.p);
+		}
+		trace_seq_destroy(&s);
+	}
+	CHECK(bad == 0);
+	text_buf_release(&out);
+	text_fast_free(fp);
+	return bad ? -1 : 0;
+}
+
+int main(void)
+{
+	static const char *const fmts[] = {
+		flags_fmt, sym_fmt, ext4_fmt, page_fmt, ops_fmt, arr_fmt,
+	};
+	struct tep_handle *tep = tep_alloc();
+	unsigned int i;
+
+	FATAL(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
+		compare(tep, fmts[i], 20000);
+	for (i = 0; i < sizeof(refused_fmt) / sizeof(refused_fmt[0]); i++) {
+		struct tep_event *ev = parse(tep, refused_fmt[i]);
+		struct text_fast *fp = text_fast_compile(ev, NULL);
+
+		if (fp)
+			fprintf(stderr, "compiled, should not be: %s\n", ev->name);
+		CHECK(!fp);
+		text_fast_free(fp);
+	}
+	tep_free(tep);
+	return failures ? 1 : 0;
+}
