@@ -18,6 +18,9 @@
  *    is in lit[]; offsets and lengths always lie inside lit_len.
  *  - A program is read-only once made; @ks, when set, is the engine's own
  *    kallsyms table (text_ksym_own()), which is searched without a lock.
+ *  - @site is set only for an event whose handler is libtraceevent's
+ *    kmem plugin's (call_site_handler() of plugin_kmem.so), which prints
+ *    its prefix and then the format.
  */
 #ifndef TDATFS_TEXT_FAST_INT_H
 #define TDATFS_TEXT_FAST_INT_H
@@ -116,6 +119,9 @@ struct fast_step {
 
 struct text_fast {
 	struct text_ksym *ks;	/* FAST_FUNC: the symbols, NULL for none */
+	bool site;		/* the kmem plugin's "(func+0x<off>) " first */
+	uint8_t site_size;	/* its call_site field */
+	uint32_t site_off;
 	unsigned int nsteps;
 	unsigned int nx, ns, nflags;
 	unsigned int lit_len;

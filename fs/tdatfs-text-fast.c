@@ -21,8 +21,15 @@
  *    kallsyms table (tdatfs-text-ksym.h) that answers libtraceevent's
  *    resolver; any flag, width or other "%p" extension is refused;
  *  - print_str_arg() for "%s": each printed name or string padded by the
- *    conversion's width, delimiters and "0x..." leftovers not.
+ *    conversion's width, delimiters and "0x..." leftovers not;
+ *  - an event with a handler only when it is the kmem plugin's
+ *    call_site_handler() (plugin_kmem.so of libtraceevent 1.7.1, on kfree,
+ *    kmalloc, kmalloc_node, kmem_cache_alloc, kmem_cache_alloc_node and
+ *    kmem_cache_free): before the format, "(%s+0x%x) " of the function
+ *    holding the call_site field and the offset cast to int, nothing when
+ *    no symbol holds it or the event has no call_site field.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -139,6 +146,9 @@ static bool compile_conv(const char **pp, struct fast_step *st)
 	case 'u':
 		st->base = 10;
 		break;
+	case 'o':
+		st->base = 8;
+		break;
 	case 'x':
 		st->base = 16;
 		break;
@@ -177,6 +187,69 @@ static bool add_lit(struct text_fast *fp, struct fast_step *st,
 	return text_fast_lit(fp, s, n, &st->lit_off, &st->lit_len) == 0;
 }
 
+/* Whether @ev's handler is plugin_kmem.so's call_site_handler(). */
+static bool kmem_handler(const struct tep_event *ev)
+{
+	static const char *const names[] = {
+		"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
+		"kmem_cache_alloc_node", "kmem_cache_free",
+	};
+	union {
+		tep_event_handler_func f;
+		void *p;
+	} h = { .f = ev->handler };
+	const char *base;
+	unsigned int i;
+	Dl_info info;
+
+	if (!ev->system || strcmp(ev->system, "kmem") || !ev->name)
+		return false;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(ev->name, names[i]))
+			break;
+	if (i == sizeof(names) / sizeof(names[0]))
+		return false;
+	/* the plugin registers a static function: know it by its file */
+	if (!dladdr(h.p, &info) || !info.dli_fname)
+		return false;
+	base = strrchr(info.dli_fname, '/');
+	return !strcmp(base ? base + 1 : info.dli_fname, "plugin_kmem.so");
+}
+
+/* The symbols a lock-free lookup may use: the engine's own table only. */
+static bool own_ksyms(struct text_fast *fp, struct tep_event *ev,
+		      struct text_tep *tt)
+{
+	return tt && sizeof(long) == 8 && tep_get_long_size(ev->tep) == 8 &&
+	       text_tep_ksyms(tt, &fp->ks) == 0 &&
+	       (!fp->ks || text_ksym_own(fp->ks));
+}
+
+/*
+ * The prefix of the kmem plugin's handler: its call_site field read as
+ * tep_read_number_field() reads it (a field of another size: no prefix).
+ */
+static bool compile_site(struct text_fast *fp, struct tep_event *ev,
+			 struct text_tep *tt)
+{
+	struct tep_format_field *fl;
+
+	if (!kmem_handler(ev) || !own_ksyms(fp, ev, tt))
+		return false;
+	fl = tep_find_field(ev, "call_site");
+	if (!fl)
+		return true;
+	if (fl->offset < 0)
+		return false;
+	/* tep_read_number_field() fails for other sizes: no prefix */
+	if (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8)
+		return true;
+	fp->site = true;
+	fp->site_off = fl->offset;
+	fp->site_size = fl->size;
+	return true;
+}
+
 /* The argument of @st, by the kind of its conversion. */
 static bool compile_arg(struct text_fast *fp, struct tep_event *ev,
 			struct text_tep *tt, struct tep_print_arg *arg,
@@ -184,13 +257,8 @@ static bool compile_arg(struct text_fast *fp, struct tep_event *ev,
 {
 	int i;
 
-	if (st->kind == FAST_FUNC) {
-		/* the symbols are looked up lock-free: our own table only */
-		if (!tt || sizeof(long) != 8 || tep_get_long_size(ev->tep) != 8 ||
-		    text_tep_ksyms(tt, &fp->ks) < 0 ||
-		    (fp->ks && !text_ksym_own(fp->ks)))
-			return false;
-	}
+	if (st->kind == FAST_FUNC && !own_ksyms(fp, ev, tt))
+		return false;
 	if (st->kind == FAST_STR)
 		i = text_fast_str_arg(fp, ev, arg, 0);
 	else
@@ -218,13 +286,17 @@ struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt)
 	const char *p = ev->print_fmt.format;
 	struct text_fast *fp;
 
-	if (!p || ev->handler || (ev->flags & (TEP_EVENT_FL_FAILED |
+	if (!p || (ev->flags & (TEP_EVENT_FL_FAILED |
 	    TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_ISPRINT | TEP_EVENT_FL_ISFTRACE |
 	    TEP_EVENT_FL_PRINTRAW)) || (ev->system && !strcmp(ev->system, "ftrace")))
 		return NULL;
 	fp = calloc(1, sizeof(*fp));
 	if (!fp)
 		return NULL;
+	/* print_event_info(): the handler first, the format if it says 1 */
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) &&
+	    !compile_site(fp, ev, tt))
+		goto no;
 	for (;;) {
 		struct fast_step *st;
 		const char *q = p;
@@ -269,47 +341,48 @@ void text_fast_free(struct text_fast *fp)
 	free(fp);
 }
 
-/* printf("%[-0#][width]{d,u,x,X}") of an already truncated value. */
+/* printf("%[-0#][width]{d,u,o,x,X}") of an already truncated value. */
 static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 {
 	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
 	const char *dig = st->upper ? up : lo;
-	char tmp[24];
-	unsigned int nd = 0, pre = 0, len, pad;
+	char tmp[24], pre[2];
+	unsigned int nd = 0, npre = 0, len, pad, shift;
 
-	if (st->base == 16) {
-		do {
-			tmp[nd++] = dig[uv & 15];
-			uv >>= 4;
-		} while (uv);
-		if (st->alt && !(nd == 1 && tmp[0] == '0'))
-			pre = 2;
-	} else {
+	if (st->base == 10) {
 		nd = text_dec_digits(uv);
 		if (neg)
-			pre = 1;
+			pre[npre++] = '-';
+	} else {
+		/* '#': "0x" before a hex value but 0, a '0' before an octal one */
+		if (st->alt && uv) {
+			pre[npre++] = '0';
+			if (st->base == 16)
+				pre[npre++] = st->upper ? 'X' : 'x';
+		}
+		shift = st->base == 16 ? 4 : 3;
+		do {
+			tmp[nd++] = dig[uv & (st->base - 1)];
+			uv >>= shift;
+		} while (uv);
 	}
-	len = nd + pre;
+	len = nd + npre;
 	pad = st->width > len ? st->width - len : 0;
 	if (pad && !st->left && !st->zero) {
 		memset(o, ' ', pad);
 		o += pad;
 	}
-	if (pre == 1) {
-		*o++ = '-';
-	} else if (pre == 2) {
-		*o++ = '0';
-		*o++ = st->upper ? 'X' : 'x';
-	}
+	memcpy(o, pre, npre);
+	o += npre;
 	if (pad && st->zero) {
 		memset(o, '0', pad);
 		o += pad;
 	}
-	if (st->base == 16) {
+	if (st->base == 10) {
+		o = text_dec_put(o, uv, nd);
+	} else {
 		while (nd)
 			*o++ = tmp[--nd];
-	} else {
-		o = text_dec_put(o, uv, nd);
 	}
 	if (pad && st->left) {
 		memset(o, ' ', pad);
@@ -504,6 +577,30 @@ static int put_func(const struct text_fast *fp, const struct fast_step *st,
 	return ret < 0 ? ret : put_hex(out, v - start);
 }
 
+/* call_site_handler(): "(%s+0x%x) " of the function holding call_site */
+static int put_site(const struct text_fast *fp, const struct fast_rec *r,
+		    struct text_buf *out)
+{
+	uint64_t v = text_read_num(r->big_endian, r->data + fp->site_off,
+				   fp->site_size);
+	unsigned long long start = 0;
+	const char *name = fp->ks ? text_ksym_find(fp->ks, v, &start) : NULL;
+	int ret;
+
+	if (!name)
+		return 0;
+	ret = text_buf_put(out, "(", 1);
+	if (!ret)
+		ret = text_buf_put(out, name, strlen(name));
+	if (!ret)
+		ret = text_buf_put(out, "+", 1);
+	if (!ret)
+		ret = put_hex(out, (uint32_t)(v - start));
+	if (!ret)
+		ret = text_buf_put(out, ") ", 2);
+	return ret;
+}
+
 /* one conversion of a step */
 static int put_step(const struct text_fast *fp, const struct fast_step *st,
 		    const struct fast_rec *r, struct text_buf *out)
@@ -562,6 +659,11 @@ int text_fast_info(const struct text_fast *fp, bool big_endian,
 	unsigned int i;
 	int ret;
 
+	if (fp->site) {
+		ret = put_site(fp, &r, out);
+		if (ret < 0)
+			return ret;
+	}
 	for (i = 0; i < fp->nsteps; i++) {
 		const struct fast_step *st = &fp->step[i];
 

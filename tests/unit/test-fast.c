@@ -76,12 +76,13 @@ static const char ops_fmt[] =
 	F("unsigned long idx", 8, 8, 0) F("unsigned long last", 16, 8, 0)
 	F("dev_t s_dev", 24, 4, 0) F("s8 sc", 28, 1, 1) F("short sh", 30, 2, 1)
 	"\nprint fmt: \"ofs=%lld-%lld %hx %hhu %#x %08x %-5d| %5u %X %zu %zd %Lu %i "
-	"!%d ~%lx %d %d %llu %lu %u %d\", ((loff_t)REC->idx) << 12, "
+	"!%d ~%lx %d %d %llu %lu %u %d %o %#o %#08o %-6o|\", ((loff_t)REC->idx) << 12, "
 	"((((loff_t)REC->last + 1) << 12) - 1), REC->sh, REC->sc, REC->s_dev, "
 	"REC->s_dev, REC->sc, REC->sh, REC->idx, REC->idx, REC->last, REC->last, "
 	"(u8)REC->sc, !REC->sc, ~REC->idx, REC->idx == REC->last && REC->sc || REC->sh > 3, "
 	"REC->sh >= 2 || REC->sh <= -2, (REC->idx * 3) / 7, REC->idx % 10, "
-	"(unsigned short)(REC->idx >> 3) - (s32)REC->last, REC->sc < REC->sh\n";
+	"(unsigned short)(REC->idx >> 3) - (s32)REC->last, REC->sc < REC->sh, "
+	"REC->s_dev, REC->s_dev, REC->sh, REC->sc\n";
 
 /* fixed arrays, char arrays and __data_loc strings, padded */
 static const char arr_fmt[] =
