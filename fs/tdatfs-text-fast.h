@@ -15,6 +15,12 @@
  *    casts, operators, '?' ':', __print_flags(), __print_symbolic(),
  *    __get_str()), never by matching the format's text; an argument of
  *    any other kind leaves the whole event to libtraceevent.
+ *  - An event with a plugin handler is compiled only for the kmem
+ *    plugin's call_site handler, whose prefix the program prints; the
+ *    handlers that register comms (sched) or print their own text stay
+ *    with libtraceevent.
+ *  - A name atom (test_for_symbol()) is taken as 0: the engine's handle
+ *    never gets a function list (symbols come from its resolver).
  *  - The caller has checked that all of the record's fixed fields lie
  *    inside it (text_event_whole(); a record ending inside its last
  *    array goes to libtraceevent); __data_loc strings are bounded here.
