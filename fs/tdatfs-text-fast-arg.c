@@ -253,6 +253,21 @@ static int cast_x(struct text_fast *fp, struct tep_event *ev,
 	return i;
 }
 
+typedef int compile_fn(struct text_fast *fp, struct tep_event *ev,
+			struct tep_print_arg *arg, unsigned int depth);
+
+/* The two sides of operator @arg, both compiled by @fn: 0 or an errno. */
+static int both(struct text_fast *fp, struct tep_event *ev,
+		struct tep_print_arg *arg, unsigned int depth, compile_fn *fn,
+		int *l, int *r)
+{
+	*l = fn(fp, ev, arg->op.left, depth + 1);
+	if (*l < 0)
+		return *l;
+	*r = fn(fp, ev, arg->op.right, depth + 1);
+	return *r < 0 ? *r : 0;
+}
+
 /*
  * cond ? a : b, the right side being the ':' operator: a number node
  * (eval_num_arg()) or, for @str, a string node (print_str_arg()).
@@ -260,9 +275,7 @@ static int cast_x(struct text_fast *fp, struct tep_event *ev,
 static int cond_arg(struct text_fast *fp, struct tep_event *ev,
 		    struct tep_print_arg *arg, unsigned int depth, bool str)
 {
-	int (*branch)(struct text_fast *, struct tep_event *,
-		      struct tep_print_arg *, unsigned int) =
-		str ? text_fast_str_arg : text_fast_num_arg;
+	compile_fn *branch = str ? text_fast_str_arg : text_fast_num_arg;
 	struct tep_print_arg *r = arg->op.right;
 	int a, b, c, i;
 
@@ -273,12 +286,9 @@ static int cond_arg(struct text_fast *fp, struct tep_event *ev,
 	a = text_fast_num_arg(fp, ev, arg->op.left, depth + 1);
 	if (a < 0)
 		return a;
-	b = branch(fp, ev, r->op.left, depth + 1);
-	if (b < 0)
-		return b;
-	c = branch(fp, ev, r->op.right, depth + 1);
-	if (c < 0)
-		return c;
+	i = both(fp, ev, r, depth, branch, &b, &c);
+	if (i < 0)
+		return i;
 	if (fp->x[a].op == FX_CONST)
 		return fp->x[a].k ? b : c;
 	i = str ? new_s(fp, FS_COND) : new_x(fp, FX_COND);
@@ -315,12 +325,9 @@ static int op_x(struct text_fast *fp, struct tep_event *ev,
 	if (k == sizeof(fx_ops) / sizeof(fx_ops[0]))
 		return -EINVAL;
 	/* both sides are evaluated, a unary operator's (empty) left too */
-	l = text_fast_num_arg(fp, ev, arg->op.left, depth + 1);
-	if (l < 0)
-		return l;
-	r = text_fast_num_arg(fp, ev, arg->op.right, depth + 1);
-	if (r < 0)
-		return r;
+	i = both(fp, ev, arg, depth, text_fast_num_arg, &l, &r);
+	if (i < 0)
+		return i;
 	switch (fx_ops[k].fx) {
 	case FX_DIV:
 	case FX_MOD:
