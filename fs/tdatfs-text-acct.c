@@ -181,7 +181,8 @@ int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,
 		s->kmax = key;
 	if (id < 0 || a->times_only)
 		return 0;
-	i = ev_lower(&a->ev[s->first], s->nev, id);
+	/* no events yet: a->ev may be NULL, and NULL + 0 is undefined */
+	i = s->nev ? ev_lower(&a->ev[s->first], s->nev, id) : 0;
 	if (i == s->nev || a->ev[s->first + i].id != id) {
 		if (grow((void **)&a->ev, a->nev, &a->evcap, sizeof(*a->ev)) < 0)
 			return -ENOMEM;

@@ -10,7 +10,10 @@
  * pages of each CPU are taken with the parser, and re-written as tiny
  * traces in every layout the reader supports: v7 uncompressed, zstd and
  * zlib, v7 with an instance and a latency buffer, big-endian, 4-byte long,
- * and v6; then truncated copies of some of them.
+ * and v6; then truncated copies of some of them.  And the hostile classes
+ * (tests/damaged/): zstd and zlib metadata bombs, 1000 CPUs listed and
+ * 65535 claimed, 16 instances sharing one buffer's data with duplicate,
+ * odd and over-255-byte names, a system and events of over-255-byte names.
  *
  * Invariants:
  *  - Each output is well under 64 KiB; what is cut to fit is cut from the
@@ -248,10 +251,53 @@ static void sized(struct bb *b, const struct blob *x, int width)
 	put(b, x->d, x->len);
 }
 
-/* The system formats, grouped in source order (systems are contiguous). */
-static void event_systems(struct bb *b, const struct source *s)
+/* @n copies of @c, as a string (the caller frees it). */
+static char *repeat(char c, size_t n)
 {
-	size_t nsys = 0;
+	char *p = malloc(n + 1);
+
+	if (!p)
+		die("out of memory");
+	memset(p, c, n);
+	p[n] = '\0';
+	return p;
+}
+
+/*
+ * A system whose name is over 255 bytes, with three events: two of one
+ * 300-byte name, one whose name is a 256-byte prefix of theirs, a field of
+ * a 300-byte name (names cut and disambiguated by the tree).
+ */
+static void long_system(struct bb *b)
+{
+	char *sys = repeat('s', 300), *ev = repeat('e', 300);
+	char *field = repeat('f', 300);
+	char text[2048];
+	struct blob x = { .d = text };
+
+	str(b, sys);
+	u32(b, 3);
+	for (int i = 0; i < 3; i++) {
+		x.len = (size_t)snprintf(text, sizeof(text),
+			"name: %.*s\nID: %d\nformat:\n"
+			"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+			"\tfield:int %s;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+			"print fmt: \"%%d\", REC->%s\n",
+			i == 2 ? 256 : 300, ev, 60000 + i, field, field);
+		sized(b, &x, 8);
+	}
+	free(sys);
+	free(ev);
+	free(field);
+}
+
+/*
+ * The system formats, grouped in source order (systems are contiguous);
+ * with @long_names, long_system() after them.
+ */
+static void event_systems(struct bb *b, const struct source *s, bool long_names)
+{
+	size_t nsys = long_names;
 
 	for (size_t i = 0; i < s->nfmts; i++)
 		if (strcmp(s->fmts[i].system, "ftrace") &&
@@ -273,6 +319,8 @@ static void event_systems(struct bb *b, const struct source *s)
 		for (; i < j; i++)
 			sized(b, &s->fmts[i].text, 8);
 	}
+	if (long_names)
+		long_system(b);
 }
 
 static void ftrace_formats(struct bb *b, const struct source *s)
@@ -293,6 +341,22 @@ struct v7_opts {
 	enum comp comp;
 	bool instance;		/* a second flyrecord buffer, "inst" */
 	bool latency;		/* a latency text buffer instead of flyrecord */
+	bool bomb;		/* kallsyms, printk, cmdlines: bombs (bomb_mib) */
+	bool long_names;	/* long_system() among the event formats */
+	unsigned int ncpus;	/* CPUs claimed and listed (0: the source's) */
+	unsigned int ninst;	/* instances sharing the top buffer's data */
+};
+
+/*
+ * The sizes (MiB) of the bomb sections, each a line repeated: per
+ * compression, kallsyms, printk, cmdlines; some over the parser's limits
+ * (TDP_MAX_*) refuse the file at open, so the seeds stay under them, the
+ * sizes of a few inputs a second; zlib compresses 1000:1 at best, so its
+ * bombs stay smaller to keep the seed under 64 KiB.
+ */
+static const unsigned int bomb_mib[3][3] = {
+	[COMP_ZSTD] = { 4, 2, 3 },
+	[COMP_ZLIB] = { 3, 1, 2 },
 };
 
 /* One CPU's data at b->len: raw pages, or a chunk stream. Returns stored size. */
@@ -331,9 +395,13 @@ static size_t flyrecord(struct bb *b, const struct source *s, enum comp comp,
 	return at;
 }
 
+/*
+ * A BUFFER option listing @ncpus CPUs: the source's with their data, the
+ * others (numbered with gaps) empty.
+ */
 static void buffer_option(struct bb *b, const struct source *s, size_t sec,
 			  const char *name, const uint64_t *offs,
-			  const uint64_t *sizes)
+			  const uint64_t *sizes, unsigned int ncpus)
 {
 	struct bb o = { .be = b->be };
 
@@ -341,11 +409,13 @@ static void buffer_option(struct bb *b, const struct source *s, size_t sec,
 	str(&o, name);
 	str(&o, "local");
 	u32(&o, s->page_size);
-	u32(&o, s->ncpus);
-	for (unsigned int c = 0; c < s->ncpus; c++) {
-		u32(&o, c);
-		u64(&o, offs[c]);
-		u64(&o, sizes[c]);
+	u32(&o, ncpus);
+	for (unsigned int c = 0; c < ncpus; c++) {
+		bool real = c < s->ncpus;
+
+		u32(&o, real ? c : c * 3);
+		u64(&o, offs[real ? c : 0]);	/* empty, inside the section */
+		u64(&o, real ? sizes[c] : 0);
 	}
 	u16(b, TDAT_OPT_BUFFER);
 	u32(b, (uint32_t)o.len);
@@ -384,6 +454,17 @@ static size_t v7_header(struct bb *b, const struct source *s,
 	return first_opt;
 }
 
+/* A section body of @line repeated to about @mib MiB, after its @width-byte size. */
+static void bomb_body(struct bb *body, const char *line, unsigned int mib,
+		      int width)
+{
+	size_t n = strlen(line), count = ((size_t)mib << 20) / n;
+
+	putn(body, count * n, width);
+	for (size_t i = 0; i < count; i++)
+		put(body, line, n);
+}
+
 /* The six metadata sections; their offsets go to @sec. */
 static void v7_metadata(struct bb *b, const struct source *s,
 			const struct v7_opts *o, size_t sec[6])
@@ -414,16 +495,25 @@ static void v7_metadata(struct bb *b, const struct source *s,
 	ftrace_formats(&body, s);
 	sec[1] = section(b, TDAT_OPT_FTRACE_EVENTS, "ftrace events", o->comp, &body);
 	body.len = 0;
-	event_systems(&body, s);
+	event_systems(&body, s, o->long_names);
 	sec[2] = section(b, TDAT_OPT_EVENT_FORMATS, "events format", o->comp, &body);
 	body.len = 0;
-	sized(&body, &s->kallsyms, 4);
+	if (o->bomb)
+		bomb_body(&body, "ffffffff81000000 T bomb\n", bomb_mib[o->comp][0], 4);
+	else
+		sized(&body, &s->kallsyms, 4);
 	sec[3] = section(b, TDAT_OPT_KALLSYMS, "kallsyms", o->comp, &body);
 	body.len = 0;
-	sized(&body, &s->printk, 4);
+	if (o->bomb)
+		bomb_body(&body, "0xffffffff82000000 : \"bomb\"\n", bomb_mib[o->comp][1], 4);
+	else
+		sized(&body, &s->printk, 4);
 	sec[4] = section(b, TDAT_OPT_PRINTK, "printk", o->comp, &body);
 	body.len = 0;
-	sized(&body, &s->cmdlines, 8);
+	if (o->bomb)
+		bomb_body(&body, "4242 bomb\n", bomb_mib[o->comp][2], 8);
+	else
+		sized(&body, &s->cmdlines, 8);
 	sec[5] = section(b, TDAT_OPT_CMDLINES, "command lines", o->comp, &body);
 	free(body.d);
 	free(hp4);
@@ -432,7 +522,8 @@ static void v7_metadata(struct bb *b, const struct source *s,
 /* OPTIONS #1: section offsets and a few plain options; returns where the
  * next options section's offset goes. */
 static size_t v7_options(struct bb *b, const struct source *s,
-			 size_t first_opt, const size_t sec[6])
+			 const struct v7_opts *o, size_t first_opt,
+			 const size_t sec[6])
 {
 	size_t opt1 = b->len, next1;
 
@@ -448,7 +539,7 @@ static size_t v7_options(struct bb *b, const struct source *s,
 	}
 	u16(b, TDAT_OPT_CPUCOUNT);
 	u32(b, 4);
-	u32(b, s->ncpus);
+	u32(b, o->ncpus ? 65535 : s->ncpus);
 	option_str(b, TDAT_OPT_TRACECLOCK, "[local] global counter");
 	option_str(b, TDAT_OPT_UNAME, "Linux fuzz 6.1.0 x86_64");
 	option_str(b, TDAT_OPT_VERSION, "3.1.6");
@@ -499,28 +590,56 @@ static void v7_latency(struct bb *b, const struct v7_opts *o, size_t next1)
 	patch(b, at + 8, b->len - at - 16, 8);
 }
 
-/* Flyrecord buffers (the top one, and an instance when asked), each with
- * the options section naming it. */
+/* The name of instance @i of many: duplicates, long names, odd bytes. */
+static char *inst_name(unsigned int i)
+{
+	static const char *const odd[] = { "dup", "dup", "..", "a/b", "." };
+	char *p;
+
+	if (i % 3 == 1) {
+		p = repeat('i', 300);
+		snprintf(p + 290, 10, "%u", i);	/* 255-byte prefix shared */
+		return p;
+	}
+	p = malloc(32);
+	if (!p)
+		die("out of memory");
+	snprintf(p, 32, "%s%s", odd[i % 5], i % 2 ? "" : "-x");
+	return p;
+}
+
+/*
+ * Flyrecord buffers (the top one, and an instance when asked), each with
+ * the options section naming it; with @o->ninst, that many instances more
+ * share the top buffer's data, all in one options section.
+ */
 static void v7_buffers(struct bb *b, const struct source *s,
 		       const struct v7_opts *o, size_t next1)
 {
 	uint64_t offs[MAX_CPUS], sizes[MAX_CPUS];
-	/* with an instance, one page per CPU each, to stay small */
+	/* with instances or many CPUs, one page per CPU each, to stay small */
 	struct source one = *s;
-	size_t at;
+	unsigned int ncpus = o->ncpus ? o->ncpus : s->ncpus;
+	bool small = o->instance || o->ninst || o->ncpus;
+	size_t at, fly = 0;
 
-	for (unsigned int c = 0; o->instance && c < one.ncpus; c++)
+	for (unsigned int c = 0; small && c < one.ncpus; c++)
 		one.pages[c].len = one.page_size;
 	for (int n = 0; n < (o->instance ? 2 : 1); n++) {
-		size_t fly = flyrecord(b, &one, o->comp, offs, sizes);
-
+		fly = flyrecord(b, &one, o->comp, offs, sizes);
 		at = b->len;
 		patch(b, next1, at, 8);
 		u16(b, 0);
 		u16(b, 0);
 		u32(b, desc_id("options"));
 		u64(b, 0);
-		buffer_option(b, &one, fly, n ? "inst" : "", offs, sizes);
+		buffer_option(b, &one, fly, n ? "inst" : "", offs, sizes, ncpus);
+		for (unsigned int i = 0; !n && i < o->ninst; i++) {
+			char *name = inst_name(i);
+
+			buffer_option(b, &one, fly, name, offs, sizes, ncpus);
+			free(name);
+		}
 		u16(b, TDAT_OPT_DONE);
 		u32(b, 8);
 		next1 = b->len;
@@ -536,7 +655,7 @@ static struct bb build_v7(const struct source *s, const struct v7_opts *o)
 
 	first_opt = v7_header(&b, s, o);
 	v7_metadata(&b, s, o, sec);
-	next1 = v7_options(&b, s, first_opt, sec);
+	next1 = v7_options(&b, s, o, first_opt, sec);
 	if (o->latency)
 		v7_latency(&b, o, next1);
 	else
@@ -570,7 +689,7 @@ static struct bb build_v6(const struct source *s, bool latency)
 	str(&b, "header_event");
 	sized(&b, &s->header_event, 8);
 	ftrace_formats(&b, s);
-	event_systems(&b, s);
+	event_systems(&b, s, false);
 	sized(&b, &s->kallsyms, 4);
 	sized(&b, &s->printk, 4);
 	sized(&b, &s->cmdlines, 8);
@@ -658,6 +777,18 @@ int main(int argc, char **argv)
 	emit(argv[2], "seed-v7-be.dat", &b, false);
 	b = build_v7(&s, &(struct v7_opts){ .long_size = 4 });
 	emit(argv[2], "seed-v7-long4.dat", &b, false);
+	b = build_v7(&s, &(struct v7_opts){ .long_size = 8, .comp = COMP_ZSTD,
+					     .bomb = true });
+	emit(argv[2], "seed-v7-zstd-bombs.dat", &b, false);
+	b = build_v7(&s, &(struct v7_opts){ .long_size = 8, .comp = COMP_ZLIB,
+					     .bomb = true });
+	emit(argv[2], "seed-v7-zlib-bombs.dat", &b, false);
+	b = build_v7(&s, &(struct v7_opts){ .long_size = 8, .comp = COMP_ZSTD,
+					     .ncpus = 1000 });
+	emit(argv[2], "seed-v7-zstd-cpus1000.dat", &b, false);
+	b = build_v7(&s, &(struct v7_opts){ .long_size = 8, .comp = COMP_ZSTD,
+					     .ninst = 16, .long_names = true });
+	emit(argv[2], "seed-v7-zstd-inst16-long-names.dat", &b, false);
 	b = build_v6(&s, false);
 	emit(argv[2], "seed-v6.dat", &b, true);
 	b = build_v6(&s, true);

@@ -30,6 +30,13 @@
  *    reads fully or fails with -EIO as a whole.  Data that ends before or
  *    runs past the stated size is damage; so is a zlib checksum mismatch.
  *    Once damaged, every read fails at once without decoding.
+ *  - A read from inside the first piece to the block's end (a metadata
+ *    blob read whole, past its size prefix) of a block over half the
+ *    cache bound bypasses the pieces: a decoder of its own decodes it
+ *    straight into the caller's buffer in one pass, which also verifies
+ *    the block.  Such reads and checks of one block run one at a time, so
+ *    N whole readers cost N passes, not restarts of a shared decoder;
+ *    memory: one decoder more while it runs, never a second copy.
  *  - All functions but tdp_pieces_free() are thread-safe; two fills of
  *    one piece decompress it once (the cache's single flight).
  */

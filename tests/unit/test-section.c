@@ -2,8 +2,8 @@
 /*
  * test-section.c - a compressed section (BLOCK stream) larger than the
  * cache: read in pieces, each byte decoded about once per pass, right
- * bytes for any read, damage reported and never served, and many threads
- * getting the same bytes.
+ * bytes for any read, damage reported and never served, many threads
+ * getting the same bytes, and a whole read decoded once.
  *
  * Each fixture is one block { u32 compressed size, u32 uncompressed size,
  * data } made here with compress2() or ZSTD_compress2() (no content size
@@ -160,6 +160,17 @@ static void block_close(struct open_block *ob)
 	tdp_stream_free(ob->s);
 	close(ob->src.fd);
 	tdp_cache_free(ob->src.cache);
+}
+
+/* A fresh fixture of PLAIN_LEN bytes, open; false (a failure) when not. */
+static bool fixture_open(struct fixture *fx, struct open_block *ob,
+			 const char *alg, size_t cache_size)
+{
+	fixture_make(fx, alg, PLAIN_LEN);
+	if (block_open(ob, fx, alg, cache_size))
+		return true;
+	failures++;
+	return false;
 }
 
 /* Read [0, size) in @step-byte reads; true when every byte was right. */
@@ -539,6 +550,94 @@ out:
 	free(fx.file);
 }
 
+/* Run @fn on @n threads, the i-th given @args + i * @stride, and join them. */
+static void run_threads(void *(*fn)(void *), void *args, size_t stride, int n)
+{
+	pthread_t th[NTHREADS];
+	int i;
+
+	if (n > NTHREADS)
+		abort();
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th[i], NULL, fn, (char *)args + (size_t)i * stride))
+			abort();
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+}
+
+/*
+ * A read of all of the block but a size prefix, as a metadata blob is
+ * read whole (kallsyms past its 4 bytes), from a block over half the
+ * cache: one pass straight into the buffer, the check included; four
+ * such readers at once a pass each, where they used to take the block's
+ * one decoder from each other and restart it from the start.  A damaged
+ * block gives -EIO and nothing else, as a read through the pieces does.
+ */
+#define WHOLE_READERS	4
+#define WHOLE_PREFIX	4u
+
+struct whole_reader {
+	struct tdp_stream *s;
+	int bad;
+};
+
+static void *whole_reader_run(void *arg)
+{
+	struct whole_reader *r = arg;
+	size_t len = PLAIN_LEN - WHOLE_PREFIX;
+	unsigned char *buf = malloc(len);
+
+	if (!buf || tdp_stream_read(r->s, buf, len, WHOLE_PREFIX) != (ssize_t)len ||
+	    memcmp(buf, plain + WHOLE_PREFIX, len))
+		r->bad++;
+	free(buf);
+	return NULL;
+}
+
+static void test_whole(const char *alg)
+{
+	struct whole_reader rd[WHOLE_READERS];
+	struct fixture fx;
+	struct open_block ob;
+	uint64_t d0;
+	int i, bad = 0;
+
+	if (!fixture_open(&fx, &ob, alg, SMALL_CACHE))
+		goto out;
+	rd[0] = (struct whole_reader){ .s = ob.s };
+	whole_reader_run(&rd[0]);
+	CHECK(rd[0].bad == 0);
+	CHECK(tdp_stream_decoded(ob.s) == PLAIN_LEN);	/* check and read */
+	CHECK(tdp_stream_check(ob.s) == 0);		/* verified by it */
+	CHECK(tdp_stream_decoded(ob.s) == PLAIN_LEN);
+	d0 = tdp_stream_decoded(ob.s);
+	for (i = 0; i < WHOLE_READERS; i++)
+		rd[i] = (struct whole_reader){ .s = ob.s };
+	run_threads(whole_reader_run, rd, sizeof(rd[0]), WHOLE_READERS);
+	for (i = 0; i < WHOLE_READERS; i++)
+		bad += rd[i].bad;
+	CHECK(bad == 0);
+	CHECK(tdp_stream_decoded(ob.s) - d0 == WHOLE_READERS * (uint64_t)PLAIN_LEN);
+	/* Reads through the pieces still serve, without another check. */
+	d0 = tdp_stream_decoded(ob.s);
+	CHECK(read_sequential(ob.s, PLAIN_LEN, 4096));
+	CHECK(tdp_stream_decoded(ob.s) - d0 == PLAIN_LEN);
+	block_close(&ob);
+
+	/* Damaged: the whole read fails, and every read after it. */
+	if (fixture_damage(&fx, alg, DMG_GARBAGE) &&
+	    block_open(&ob, &fx, alg, SMALL_CACHE)) {
+		rd[0] = (struct whole_reader){ .s = ob.s };
+		whole_reader_run(&rd[0]);
+		CHECK(rd[0].bad == 1);
+		CHECK(tdp_stream_read(ob.s, fx.file, 1, 0) == -EIO);
+		CHECK(tdp_stream_check(ob.s) == -EIO);
+		block_close(&ob);
+	}
+out:
+	free(fx.file);
+}
+
 /*
  * Threads each reading the whole block in order from a different start.
  * With a decoder per reader (a cache of 16 MiB per decoder) each keeps its
@@ -645,32 +744,24 @@ static void test_single_flight(const char *alg)
 {
 	struct same_piece rd[NTHREADS];
 	struct tdp_cache_stats a, b;
-	pthread_t th[NTHREADS];
 	pthread_barrier_t go;
 	struct fixture fx;
 	struct open_block ob;
 	uint64_t d0;
 	int i, bad = 0;
 
-	fixture_make(&fx, alg, PLAIN_LEN);
-	if (!block_open(&ob, &fx, alg, SMALL_CACHE)) {
-		failures++;
+	if (!fixture_open(&fx, &ob, alg, SMALL_CACHE))
 		goto out;
-	}
 	/* Checked, and piece 0 long gone from the cache. */
 	CHECK(tdp_stream_check(ob.s) == 0);
 	tdp_cache_stats(ob.src.cache, &a);
 	d0 = tdp_stream_decoded(ob.s);
 	pthread_barrier_init(&go, NULL, NTHREADS);
-	for (i = 0; i < NTHREADS; i++) {
+	for (i = 0; i < NTHREADS; i++)
 		rd[i] = (struct same_piece){ .s = ob.s, .go = &go };
-		if (pthread_create(&th[i], NULL, same_piece_run, &rd[i]))
-			abort();
-	}
-	for (i = 0; i < NTHREADS; i++) {
-		pthread_join(th[i], NULL);
+	run_threads(same_piece_run, rd, sizeof(rd[0]), NTHREADS);
+	for (i = 0; i < NTHREADS; i++)
 		bad += rd[i].bad;
-	}
 	pthread_barrier_destroy(&go);
 	tdp_cache_stats(ob.src.cache, &b);
 	CHECK(bad == 0);
@@ -695,6 +786,7 @@ int main(void)
 		for (d = 0; d < DMG_COUNT; d++)
 			test_damage(algs[i], (enum damage)d);
 		test_threads(algs[i], SMALL_CACHE);
+		test_whole(algs[i]);
 		test_single_flight(algs[i]);
 		/* One decoder for four readers: right bytes, at some cost. */
 		test_far_readers(algs[i], plain, PLAIN_LEN, SMALL_CACHE, 4, 0);
