@@ -9,10 +9,11 @@
  * The whole buffer is one pass per CPU from its start; its span comes
  * first from each CPU's first record and last page.  A window starts at
  * the merged text's first stretch whose records reach T0 (its checkpoint
- * holds every CPU's position) and reads each CPU up to T1; a CPU with no
- * switch in between learns its running task from its first switch after
- * (the stretches without sched_switch records passed over), or else its
- * last one before.  Above the stream: it reads the stream's slots and
+ * holds every CPU's position) and reads each CPU up to T1.  The task
+ * running on a CPU at that start is its last switch's next_pid, found
+ * reading back; a CPU that never switched before T1 runs its first
+ * switch's prev_pid, found reading on (both pass over the stretches
+ * without sched_switch records).  Above the stream: it reads the stream's slots and
  * checkpoints (tdatfs-text-stream-int.h), as the views do.
  */
 #include <errno.h>
@@ -329,12 +330,28 @@ static int stretch_switch(struct pass *p, unsigned int c, struct text_source *sr
 }
 
 /*
- * The task running on lane @c through a window in which it switched
- * nothing: the prev_pid of its first switch from stretch @from on, else
- * the next_pid of its last one before stretch @k0; -1 for none.
+ * The task running on lane @c at the start of stretch @k: the next_pid
+ * of its last switch before; -1 when it has none.
  */
-static int lane_task(struct pass *p, unsigned int c, struct text_source *src,
-		     size_t from, size_t k0, int *pid)
+static int task_before(struct pass *p, unsigned int c, struct text_source *src,
+		       size_t k, int *pid)
+{
+	int ret = 0;
+
+	*pid = -1;
+	for (; !ret && *pid < 0 && k > 0; k--)
+		if (text_acct_find(p->acct, k - 1, p->sw) &&
+		    pos_before(spos(p, k - 1, c), spos(p, k, c)))
+			ret = stretch_switch(p, c, src, k - 1, false, pid);
+	return ret;
+}
+
+/*
+ * The task running on lane @c before its first switch, which is at or
+ * after stretch @from: that switch's prev_pid; -1 when it has none.
+ */
+static int task_after(struct pass *p, unsigned int c, struct text_source *src,
+		      size_t from, int *pid)
 {
 	size_t k;
 	int ret = 0;
@@ -344,10 +361,6 @@ static int lane_task(struct pass *p, unsigned int c, struct text_source *src,
 		if (text_acct_find(p->acct, k, p->sw) &&
 		    pos_before(spos(p, k, c), spos(p, k + 1, c)))
 			ret = stretch_switch(p, c, src, k, true, pid);
-	for (k = k0; !ret && *pid < 0 && k > 0; k--)
-		if (text_acct_find(p->acct, k - 1, p->sw) &&
-		    pos_before(spos(p, k - 1, c), spos(p, k, c)))
-			ret = stretch_switch(p, c, src, k - 1, false, pid);
 	return ret;
 }
 
@@ -362,32 +375,59 @@ static size_t stretch_of(const struct pass *p, unsigned int c,
 	return k;
 }
 
-/* Lane @c: its records read from stretch @k (0 for the whole buffer). */
+/*
+ * A window's lane @c before its records from stretch @k are read: the
+ * task its last switch before started runs from the span's start.
+ */
+static int lane_start(struct pass *p, unsigned int c, struct text_source *src,
+		      size_t k, struct cpu_state *cs)
+{
+	int ret, pid;
+
+	cs->had_before = spos(p, k, c)->page || spos(p, k, c)->idx;
+	if (cs->had_before && p->sw >= 0) {
+		ret = task_before(p, c, src, k, &pid);
+		if (ret < 0)
+			return ret;
+		if (pid >= 0) {
+			cs->known = true;
+			cs->cur = pid;
+			cs->cur_start = 0;
+		}
+	}
+	text_source_seek(src, spos(p, k, c));
+	return 0;
+}
+
+/*
+ * Lane @c: its records read from stretch @k (0 for the whole buffer).
+ * A window's lane that never switched before T1 runs its first switch's
+ * prev_pid from its first record (TIMELINE.md "Running intervals").
+ */
 static int do_lane(struct pass *p, unsigned int c, size_t k)
 {
 	struct text_source *src;
 	struct cpu_state cs;
 	struct text_pos at;
 	uint64_t end;
-	int ret, pid = -1;
+	int ret = 0, pid = -1;
 
 	src = text_source_new(p->f, p->b, &p->cidx[c], &p->npages[c], 1, p->pf,
 			      p->ts);
 	if (!src)
 		return errno ? -errno : -ENOMEM;
 	memset(&cs, 0, sizeof(cs));
-	if (p->window) {
-		text_source_seek(src, spos(p, k, c));
-		cs.had_before = spos(p, k, c)->page || spos(p, k, c)->idx;
-	}
-	ret = read_lane(p, c, src, &cs);
+	if (p->window)
+		ret = lane_start(p, c, src, k, &cs);
+	if (!ret)
+		ret = read_lane(p, c, src, &cs);
 	end = cs.after ? p->k1 : cs.last_ts;
 	if (!ret && cs.known) {
 		ret = timeline_run(p->tl, c, cs.cur, cs.cur_start, end);
-	} else if (!ret && p->window && (cs.any || cs.had_before) &&
-		   (cs.any || cs.after) && p->sw >= 0) {
+	} else if (!ret && p->window && (cs.any || (cs.had_before && cs.after)) &&
+		   p->sw >= 0) {
 		text_source_tell(src, &at);
-		ret = lane_task(p, c, src, stretch_of(p, c, &at), k, &pid);
+		ret = task_after(p, c, src, stretch_of(p, c, &at), &pid);
 		if (!ret && pid >= 0)
 			ret = timeline_run(p->tl, c, pid, cs.start0, end);
 	}

@@ -504,6 +504,8 @@ int timeline_render(struct timeline *tl, bool density, char **out, size_t *len)
 		if (ret < 0)
 			break;
 		if (b.len <= tl->max_bytes) {
+			if (b.p)
+				b.p[b.len] = '\0';	/* the room is always there */
 			*out = b.p ? b.p : strdup("");
 			*len = b.len;
 			return *out ? 0 : -ENOMEM;

@@ -130,7 +130,8 @@ int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
  * @tl: picture
  * @density: draw the records per pixel column instead of the bars (a
  *	buffer without sched_switch records)
- * @out: set to the bytes (malloc'd, the caller frees them)
+ * @out: set to the bytes (malloc'd, the caller frees them), followed by
+ *	a NUL not counted in @len
  * @len: set to their count, at most the bound
  *
  * May coarsen the model (the bars' merging threshold doubles) to fit the

@@ -77,7 +77,7 @@ static bool view_of(const struct tdatfs_tree *t, const struct tree_node *n,
 	v->kind = n->u.view.what;
 	v->buffer = n->u.view.buffer;
 	v->cpu = -1;
-	if (v->kind != TDATFS_VIEW_WINDOW) {
+	if (v->kind != TDATFS_VIEW_WINDOW && v->kind != TDATFS_VIEW_TIMELINE) {
 		v->event = n->u.view.event;
 		return true;
 	}
