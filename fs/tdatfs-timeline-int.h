@@ -12,6 +12,8 @@
  *    long interval; any other is a run.  Only the last one may be open
  *    (still gathering).
  *  - A lane's ticks are in column order (px columns), one per column.
+ *  - The model calls the drawing, never the other way (the drawing may
+ *    coarsen nothing: it only reads).
  */
 #ifndef TDATFS_TIMELINE_INT_H
 #define TDATFS_TIMELINE_INT_H
@@ -91,8 +93,15 @@ struct timeline {
 
 #define TL_CACHE	4096
 
-/* The model, for the drawing. */
-int tl_coarsen(struct timeline *tl);
+/* The task table's hash of a pid (the model fills it, the drawing reads). */
+static inline size_t tl_pid_hash(int pid)
+{
+	uint32_t h = (uint32_t)pid * 2654435761u;
+
+	return h ^ (h >> 16);
+}
+
+/* The drawing's look-ups (tdatfs-timeline-svg.c). */
 const struct tl_task *tl_task_find(const struct timeline *tl, int pid);
 uint32_t tl_colour(int pid);
 

@@ -36,6 +36,77 @@ static void lane_dims(unsigned int n, unsigned int *h, unsigned int *gap)
 	*h = per - *gap;
 }
 
+/**
+ * tl_task_find() - the task of a pid
+ * @tl: picture
+ * @pid: the task
+ *
+ * Return: its entry, or NULL for a pid never fed.
+ */
+const struct tl_task *tl_task_find(const struct timeline *tl, int pid)
+{
+	size_t h;
+
+	if (!tl->ctasks || pid < 0)
+		return NULL;
+	for (h = tl_pid_hash(pid);; h++) {
+		const struct tl_task *t = &tl->tasks[h & (tl->ctasks - 1)];
+
+		if (t->pid == pid)
+			return t;
+		if (t->pid < 0)
+			return NULL;
+	}
+}
+
+/**
+ * tl_colour() - the colour of a task, the same on every lane
+ * @pid: the task
+ *
+ * A hue from the pid, saturated and light (never the lanes' greys
+ * nor the prints' red exactly).
+ *
+ * Return: 0xRRGGBB.
+ */
+uint32_t tl_colour(int pid)
+{
+	uint32_t h = (uint32_t)pid * 2654435761u;
+	unsigned int hue, sector;
+	double sat, val, f, p, q, t, r, g, b;
+
+	h ^= h >> 13;
+	hue = h % 360;
+	sat = 0.55 + (double)((h >> 9) % 35) / 100;
+	val = 0.70 + (double)((h >> 17) % 21) / 100;
+	sector = hue / 60;
+	f = (double)(hue % 60) / 60;
+	p = val * (1 - sat);
+	q = val * (1 - sat * f);
+	t = val * (1 - sat * (1 - f));
+	switch (sector) {
+	case 0:
+		r = val; g = t; b = p;
+		break;
+	case 1:
+		r = q; g = val; b = p;
+		break;
+	case 2:
+		r = p; g = val; b = t;
+		break;
+	case 3:
+		r = p; g = q; b = val;
+		break;
+	case 4:
+		r = t; g = p; b = val;
+		break;
+	default:
+		r = val; g = p; b = q;
+		break;
+	}
+	return (uint32_t)(r * 255 + 0.5) << 16 | (uint32_t)(g * 255 + 0.5) << 8 |
+	       (uint32_t)(b * 255 + 0.5);
+}
+
 /* A literal (or any C string). */
 static int put_s(struct text_buf *b, const char *s)
 {

@@ -99,13 +99,6 @@ double timeline_threshold(const struct timeline *tl)
 	return tl->th;
 }
 
-static size_t pid_hash(int pid)
-{
-	uint32_t h = (uint32_t)pid * 2654435761u;
-
-	return h ^ (h >> 16);
-}
-
 /* Double the task table; 0 or -ENOMEM. */
 static int tasks_grow(struct timeline *tl)
 {
@@ -121,7 +114,7 @@ static int tasks_grow(struct timeline *tl)
 
 		if (tl->tasks[i].pid < 0)
 			continue;
-		for (h = pid_hash(tl->tasks[i].pid); t[h & (c - 1)].pid >= 0; h++)
+		for (h = tl_pid_hash(tl->tasks[i].pid); t[h & (c - 1)].pid >= 0; h++)
 			;
 		t[h & (c - 1)] = tl->tasks[i];
 	}
@@ -139,7 +132,7 @@ static struct tl_task *task_get(struct timeline *tl, int pid)
 
 	if ((tl->ntasks + 1) * 2 > tl->ctasks && tasks_grow(tl) < 0)
 		return NULL;
-	for (h = pid_hash(pid);; h++) {
+	for (h = tl_pid_hash(pid);; h++) {
 		t = &tl->tasks[h & (tl->ctasks - 1)];
 		if (t->pid == pid)
 			return t;
@@ -150,29 +143,6 @@ static struct tl_task *task_get(struct timeline *tl, int pid)
 	t->pid = pid;
 	tl->ntasks++;
 	return t;
-}
-
-/**
- * tl_task_find() - the task of a pid
- * @tl: picture
- * @pid: the task
- *
- * Return: its entry, or NULL for a pid never fed.
- */
-const struct tl_task *tl_task_find(const struct timeline *tl, int pid)
-{
-	size_t h;
-
-	if (!tl->ctasks || pid < 0)
-		return NULL;
-	for (h = pid_hash(pid);; h++) {
-		const struct tl_task *t = &tl->tasks[h & (tl->ctasks - 1)];
-
-		if (t->pid == pid)
-			return t;
-		if (t->pid < 0)
-			return NULL;
-	}
 }
 
 int timeline_comm(struct timeline *tl, int pid, const char *comm, size_t len,
@@ -220,7 +190,7 @@ static int piece_put(struct timeline *tl, unsigned int li, int pid, double w)
 {
 	struct tl_lane *l = &tl->lanes[li];
 	struct tl_seg *s = &l->segs[l->nsegs - 1];
-	struct tl_cache *c = &tl->cache[(pid_hash(pid) ^ li * 40503u) % TL_CACHE];
+	struct tl_cache *c = &tl->cache[(tl_pid_hash(pid) ^ li * 40503u) % TL_CACHE];
 	size_t i, stop = s->first + s->n > 8 ? s->first + s->n - 8 : s->first;
 
 	if (c->lane == li && c->pid == pid && c->idx >= s->first &&
@@ -303,7 +273,7 @@ static int lane_regather(struct timeline *tl, unsigned int li)
 }
 
 /**
- * tl_coarsen() - double the merging threshold and gather every lane again
+ * coarsen() - double the merging threshold and gather every lane again
  * @tl: picture
  *
  * Past the plot's width (every lane one run) doubling gathers nothing
@@ -312,7 +282,7 @@ static int lane_regather(struct timeline *tl, unsigned int li)
  *
  * Return: 0 or -ENOMEM.
  */
-int tl_coarsen(struct timeline *tl)
+static int coarsen(struct timeline *tl)
 {
 	unsigned int i;
 	int ret = 0;
@@ -361,7 +331,7 @@ int timeline_run(struct timeline *tl, unsigned int lane, int pid,
 	p.w = (double)(end - start) * tl->scale;
 	ret = lane_add(tl, lane, px(tl, start), px(tl, end), &p, 1);
 	while (!ret && !tl->th_max && tl->npieces > TIMELINE_PIECES_MAX)
-		ret = tl_coarsen(tl);
+		ret = coarsen(tl);
 	return ret;
 }
 
@@ -442,54 +412,6 @@ int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
 	return 0;
 }
 
-/**
- * tl_colour() - the colour of a task, the same on every lane
- * @pid: the task
- *
- * A hue from the pid, saturated and light (never the lanes' greys
- * nor the prints' red exactly).
- *
- * Return: 0xRRGGBB.
- */
-uint32_t tl_colour(int pid)
-{
-	uint32_t h = (uint32_t)pid * 2654435761u;
-	unsigned int hue, sector;
-	double sat, val, f, p, q, t, r, g, b;
-
-	h ^= h >> 13;
-	hue = h % 360;
-	sat = 0.55 + (double)((h >> 9) % 35) / 100;
-	val = 0.70 + (double)((h >> 17) % 21) / 100;
-	sector = hue / 60;
-	f = (double)(hue % 60) / 60;
-	p = val * (1 - sat);
-	q = val * (1 - sat * f);
-	t = val * (1 - sat * (1 - f));
-	switch (sector) {
-	case 0:
-		r = val; g = t; b = p;
-		break;
-	case 1:
-		r = q; g = val; b = p;
-		break;
-	case 2:
-		r = p; g = val; b = t;
-		break;
-	case 3:
-		r = p; g = q; b = val;
-		break;
-	case 4:
-		r = t; g = p; b = val;
-		break;
-	default:
-		r = val; g = p; b = q;
-		break;
-	}
-	return (uint32_t)(r * 255 + 0.5) << 16 | (uint32_t)(g * 255 + 0.5) << 8 |
-	       (uint32_t)(b * 255 + 0.5);
-}
-
 int timeline_render(struct timeline *tl, bool density, char **out, size_t *len)
 {
 	struct text_buf b = { 0 };
@@ -517,7 +439,7 @@ int timeline_render(struct timeline *tl, bool density, char **out, size_t *len)
 		else if (density && tl->dw < TIMELINE_WIDTH)
 			tl->dw *= 2;
 		else if (!density && (by.bars || !tl->th_max))
-			ret = tl_coarsen(tl);
+			ret = coarsen(tl);
 		else if (tl->pw < TIMELINE_WIDTH)
 			tl->pw *= 2;
 		else if (!tl->bare)
