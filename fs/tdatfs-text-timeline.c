@@ -590,6 +590,28 @@ static size_t window_start(struct pass *p, uint64_t *nswitch)
 	return k;
 }
 
+/* The picture of a buffer without CPUs: no lanes. */
+static int empty_make(struct tdatfs_text *t, const struct tdat_buffer *buf,
+		      uint64_t t0, uint64_t t1, char **out, size_t *len)
+{
+	struct timeline_opts o = { .t0 = t1 ? t0 : 0, .t1 = t1 ? t1 : 1 };
+	const struct text_comms *cm;
+	struct text_fmt *fmt;
+	struct timeline *tl;
+	int ret = text_engine_fmt(t, &fmt, &cm);
+
+	if (ret < 0)
+		return ret;
+	o.title = buf->name && buf->name[0] ? buf->name : "top";
+	o.in_secs = text_fmt_in_usecs(fmt);
+	tl = timeline_new(&o);
+	if (!tl)
+		return -errno;
+	ret = timeline_render(tl, true, out, len);
+	timeline_free(tl);
+	return ret;
+}
+
 /**
  * text_timeline_make() - the bytes of a buffer's timeline.svg
  * @t: engine
@@ -600,7 +622,7 @@ static size_t window_start(struct pass *p, uint64_t *nswitch)
  * @out: set to the bytes (malloc'd)
  * @len: set to their count
  *
- * Return: 0, -ENOENT for a buffer without CPUs or text, -EAGAIN for a
+ * Return: 0, -ENOENT for a buffer without text (latency), -EAGAIN for a
  * window before the buffer's merged text was produced, -EINTR when this
  * thread's request was cancelled, -ENOMEM, or a read's error.
  */
@@ -617,6 +639,8 @@ int text_timeline_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 
 	if (!buf || buf->latency)
 		return -ENOENT;
+	if (!buf->ncpus)
+		return empty_make(t, buf, t0, t1, out, len);
 	ret = pass_setup(&p, t, buffer);
 	if (!ret) {
 		cpus = calloc(p.ncpu, sizeof(*cpus));

@@ -36,7 +36,7 @@ struct timeline *timeline_new(const struct timeline_opts *o)
 	struct timeline *tl;
 	unsigned int i;
 
-	if (!o || !o->nlanes || !o->cpus || o->t1 <= o->t0) {
+	if (!o || (o->nlanes && !o->cpus) || o->t1 <= o->t0) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -44,7 +44,7 @@ struct timeline *timeline_new(const struct timeline_opts *o)
 	if (!tl)
 		return NULL;
 	tl->title = strdup(o->title ? o->title : "");
-	tl->lanes = calloc(o->nlanes, sizeof(*tl->lanes));
+	tl->lanes = calloc(o->nlanes + 1, sizeof(*tl->lanes));
 	tl->cache = calloc(TL_CACHE, sizeof(*tl->cache));
 	if (!tl->title || !tl->lanes || !tl->cache) {
 		timeline_free(tl);

@@ -45,7 +45,8 @@ struct timeline;
  * @t0: first time of the span
  * @t1: first time past it, > @t0
  * @in_secs: the unit is ns (the axis in seconds); else a raw count
- * @nlanes: lanes (CPUs), one or more
+ * @nlanes: lanes (CPUs); 0 draws a picture without lanes (a buffer
+ *	without CPUs)
  * @cpus: the CPU number of each lane, @nlanes of them; copied
  * @max_bytes: the bound; 0 for TIMELINE_MAX_BYTES (tests make it small)
  */

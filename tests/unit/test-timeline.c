@@ -349,6 +349,22 @@ static void bound_prints(void)
 	timeline_free(tl);
 }
 
+/* No lanes (a buffer without CPUs): still a picture, with an axis. */
+static void no_lanes(void)
+{
+	struct timeline_opts o = { .title = "top", .t0 = 0, .t1 = 1, .in_secs = true };
+	struct timeline *tl = timeline_new(&o);
+	char *svg;
+	size_t len;
+
+	FATAL(tl);
+	CHECK(timeline_render(tl, true, &svg, &len) == 0);
+	CHECK(!strstr(svg, "class=\"lane\"") && strstr(svg, "class=\"axis\""));
+	CHECK(strstr(svg, "</svg>\n") == svg + len - 7);
+	free(svg);
+	timeline_free(tl);
+}
+
 /* Bad arguments. */
 static void errors(void)
 {
@@ -358,9 +374,9 @@ static void errors(void)
 
 	CHECK(!timeline_new(&o));
 	o.t1 = 6;
-	o.nlanes = 0;
+	o.cpus = NULL;
 	CHECK(!timeline_new(&o));
-	o.nlanes = 1;
+	o.cpus = &cpu;
 	tl = timeline_new(&o);
 	FATAL(tl);
 	CHECK(timeline_run(tl, 1, 3, 5, 6) == -EINVAL);
@@ -378,6 +394,7 @@ int main(void)
 	density_mode();
 	legend_order();
 	bound_prints();
+	no_lanes();
 	errors();
 	return failures ? 1 : 0;
 }
