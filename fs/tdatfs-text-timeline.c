@@ -60,7 +60,7 @@ struct cpu_state {
 struct pass {
 	struct text_fmt *fmt;
 	struct text_fmt_share sh;
-	struct timeline *tl;
+	struct tdatfs_timeline *tl;
 	struct text_buf markers;	/* damage markers: not shown */
 	struct tdat_file *f;
 	size_t b;
@@ -193,7 +193,7 @@ static int on_switch(struct pass *p, unsigned int c, const unsigned char *d,
 	    !fld_int(p, &p->next_pid, d, n, &next))
 		return 0;
 	p->nswitch++;
-	ret = timeline_run(p->tl, c, cs->known ? cs->cur : prev,
+	ret = tdatfs_timeline_run(p->tl, c, cs->known ? cs->cur : prev,
 			   cs->known ? cs->cur_start : cs->start0, ts);
 	cs->known = true;
 	cs->cur = next;
@@ -201,9 +201,9 @@ static int on_switch(struct pass *p, unsigned int c, const unsigned char *d,
 	if (ret || (p->window && key >= p->k1))
 		return ret;
 	if (fld_str(p, &p->prev_comm, d, n, &s, &len))
-		ret = timeline_comm(p->tl, prev, s, len, ts);
+		ret = tdatfs_timeline_comm(p->tl, prev, s, len, ts);
 	if (!ret && fld_str(p, &p->next_comm, d, n, &s, &len))
-		ret = timeline_comm(p->tl, next, s, len, ts);
+		ret = tdatfs_timeline_comm(p->tl, next, s, len, ts);
 	return ret;
 }
 
@@ -225,13 +225,13 @@ static int on_record(struct pass *p, unsigned int c, const struct text_rec *r,
 	if (p->window && at >= p->k1)
 		at = p->k1 - 1;
 	if (in)
-		ret = timeline_record(p->tl, c, at);
+		ret = tdatfs_timeline_record(p->tl, c, at);
 	if (ret || !text_record_type(p->sh.evs, d, n, &id))
 		return ret;
 	if (id == p->sw)
 		return on_switch(p, c, d, n, r->ts, key, cs);
 	if (id == p->pr && in && fld_str(p, &p->buf, d, n, &s, &len))
-		return timeline_print(p->tl, c, at, s, len);
+		return tdatfs_timeline_print(p->tl, c, at, s, len);
 	return 0;
 }
 
@@ -423,13 +423,13 @@ static int do_lane(struct pass *p, unsigned int c, size_t k)
 		ret = read_lane(p, c, src, &cs);
 	end = cs.after ? p->k1 : cs.last_ts;
 	if (!ret && cs.known) {
-		ret = timeline_run(p->tl, c, cs.cur, cs.cur_start, end);
+		ret = tdatfs_timeline_run(p->tl, c, cs.cur, cs.cur_start, end);
 	} else if (!ret && p->window && (cs.any || (cs.had_before && cs.after)) &&
 		   p->sw >= 0) {
 		text_source_tell(src, &at);
 		ret = task_after(p, c, src, stretch_of(p, c, &at), &pid);
 		if (!ret && pid >= 0)
-			ret = timeline_run(p->tl, c, pid, cs.start0, end);
+			ret = tdatfs_timeline_run(p->tl, c, pid, cs.start0, end);
 	}
 	text_source_free(src);
 	return ret;
@@ -484,7 +484,7 @@ static bool lane_span(struct pass *p, unsigned int c, uint64_t *first,
 
 static void pass_release(struct pass *p)
 {
-	timeline_free(p->tl);
+	tdatfs_timeline_free(p->tl);
 	free(p->cidx);
 	free(p->npages);
 	free(p->spos);
@@ -551,7 +551,7 @@ static int pass_setup(struct pass *p, struct tdatfs_text *t, size_t b)
 }
 
 /* The whole buffer's span: its first record time to past its last. */
-static void whole_span(struct pass *p, struct timeline_opts *o)
+static void whole_span(struct pass *p, struct tdatfs_timeline_opts *o)
 {
 	uint64_t first, last;
 	bool any = false;
@@ -594,21 +594,21 @@ static size_t window_start(struct pass *p, uint64_t *nswitch)
 static int empty_make(struct tdatfs_text *t, const struct tdat_buffer *buf,
 		      uint64_t t0, uint64_t t1, char **out, size_t *len)
 {
-	struct timeline_opts o = { .t0 = t1 ? t0 : 0, .t1 = t1 ? t1 : 1 };
+	struct tdatfs_timeline_opts o = { .t0 = t1 ? t0 : 0, .t1 = t1 ? t1 : 1 };
 	const struct text_comms *cm;
 	struct text_fmt *fmt;
-	struct timeline *tl;
+	struct tdatfs_timeline *tl;
 	int ret = text_engine_fmt(t, &fmt, &cm);
 
 	if (ret < 0)
 		return ret;
 	o.title = buf->name && buf->name[0] ? buf->name : "top";
 	o.in_secs = text_fmt_in_usecs(fmt);
-	tl = timeline_new(&o);
+	tl = tdatfs_timeline_new(&o);
 	if (!tl)
 		return -errno;
-	ret = timeline_render(tl, true, out, len);
-	timeline_free(tl);
+	ret = tdatfs_timeline_render(tl, true, out, len);
+	tdatfs_timeline_free(tl);
 	return ret;
 }
 
@@ -630,7 +630,7 @@ int text_timeline_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 		       uint64_t t1, char **out, size_t *len)
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(text_engine_file(t), buffer);
-	struct timeline_opts o = { 0 };
+	struct tdatfs_timeline_opts o = { 0 };
 	struct pass p = { .window = t1 != 0, .k0 = t0, .k1 = t1 };
 	unsigned int *cpus = NULL, c;
 	uint64_t nswitch = 0;
@@ -659,7 +659,7 @@ int text_timeline_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 	else if (!ret)
 		whole_span(&p, &o);
 	if (!ret) {
-		p.tl = timeline_new(&o);
+		p.tl = tdatfs_timeline_new(&o);
 		ret = p.tl ? 0 : -errno;
 	}
 	for (c = 0; !ret && c < p.ncpu; c++)
@@ -667,7 +667,7 @@ int text_timeline_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 	if (!p.window)
 		nswitch = p.nswitch;
 	if (!ret)
-		ret = timeline_render(p.tl, nswitch == 0, out, len);
+		ret = tdatfs_timeline_render(p.tl, nswitch == 0, out, len);
 	free(cpus);
 	pass_release(&p);
 	return ret;

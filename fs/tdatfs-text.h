@@ -282,7 +282,7 @@ int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *
  *	what ran on each CPU of the buffer (sched_switch), its prints and,
  *	without sched_switch records, its records' density; of the whole
  *	buffer (@t0 and @t1 both 0) or of the window [@t0, @t1).  At most
- *	TIMELINE_MAX_BYTES (tdatfs-timeline.h), made whole at the first
+ *	TDATFS_TIMELINE_MAX_BYTES (tdatfs-timeline.h), made whole at the first
  *	size or read and kept while the engine's cache of pictures has room
  */
 enum tdatfs_text_view_kind {

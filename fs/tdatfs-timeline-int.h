@@ -25,6 +25,8 @@
 #include "tdatfs-timeline.h"
 
 #define TL_COMM		16
+#define TL_LEFT		TDATFS_TIMELINE_LEFT
+#define TL_W		TDATFS_TIMELINE_WIDTH
 
 struct tl_piece {
 	int32_t pid;
@@ -39,7 +41,7 @@ struct tl_seg {
 struct tl_tick {
 	uint32_t col;		/* px column */
 	uint32_t n;		/* prints in it */
-	char *text;		/* the first one's, at most TIMELINE_PRINT_MAX */
+	char *text;		/* the first one's, cut (PRINT_MAX) */
 	uint32_t len;
 	bool cut;		/* it was longer */
 };
@@ -71,7 +73,7 @@ struct tl_cache {
 	uint32_t idx;
 };
 
-struct timeline {
+struct tdatfs_timeline {
 	char *title;
 	uint64_t t0, t1;
 	bool in_secs;
@@ -102,7 +104,7 @@ static inline size_t tl_pid_hash(int pid)
 }
 
 /* The drawing's look-ups (tdatfs-timeline-svg.c). */
-const struct tl_task *tl_task_find(const struct timeline *tl, int pid);
+const struct tl_task *tl_task_find(const struct tdatfs_timeline *tl, int pid);
 uint32_t tl_colour(int pid);
 
 /* The drawing (tdatfs-timeline-svg.c), into @out; per part the bytes. */
@@ -110,7 +112,7 @@ struct text_buf;
 struct tl_bytes {
 	size_t bars, dens, prints;
 };
-int tl_draw(struct timeline *tl, bool density, struct text_buf *out,
+int tl_draw(struct tdatfs_timeline *tl, bool density, struct text_buf *out,
 	    struct tl_bytes *by);
 
 #endif /* TDATFS_TIMELINE_INT_H */

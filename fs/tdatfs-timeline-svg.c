@@ -43,7 +43,7 @@ static void lane_dims(unsigned int n, unsigned int *h, unsigned int *gap)
  *
  * Return: its entry, or NULL for a pid never fed.
  */
-const struct tl_task *tl_task_find(const struct timeline *tl, int pid)
+const struct tl_task *tl_task_find(const struct tdatfs_timeline *tl, int pid)
 {
 	size_t h;
 
@@ -177,7 +177,7 @@ static int put_esc(struct text_buf *b, const char *s, size_t n)
 	return ret;
 }
 
-static const char *comm_of(const struct timeline *tl, int pid)
+static const char *comm_of(const struct tdatfs_timeline *tl, int pid)
 {
 	const struct tl_task *t = tl_task_find(tl, pid);
 
@@ -185,7 +185,7 @@ static const char *comm_of(const struct timeline *tl, int pid)
 }
 
 /* "SEC.FRAC" of @v ns with @dec decimals (truncated), or the raw count. */
-static int put_time(struct text_buf *b, const struct timeline *tl, uint64_t v,
+static int put_time(struct text_buf *b, const struct tdatfs_timeline *tl, uint64_t v,
 		    unsigned int dec)
 {
 	uint64_t div = 1;
@@ -202,7 +202,7 @@ static int put_time(struct text_buf *b, const struct timeline *tl, uint64_t v,
 }
 
 /* A running time as the legend shows it: ms in seconds mode. */
-static int put_dur(struct text_buf *b, const struct timeline *tl, uint64_t ns)
+static int put_dur(struct text_buf *b, const struct tdatfs_timeline *tl, uint64_t ns)
 {
 	if (!tl->in_secs)
 		return text_buf_printf(b, "%" PRIu64, ns);
@@ -210,7 +210,7 @@ static int put_dur(struct text_buf *b, const struct timeline *tl, uint64_t ns)
 			       ns % 1000000 / 1000);
 }
 
-static int draw_head(const struct timeline *tl, struct text_buf *b,
+static int draw_head(const struct tdatfs_timeline *tl, struct text_buf *b,
 		     unsigned int height)
 {
 	int ret;
@@ -218,16 +218,17 @@ static int draw_head(const struct timeline *tl, struct text_buf *b,
 	ret = text_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
 			      "height=\"%u\" viewBox=\"0 0 %u %u\" ",
-			      TIMELINE_SVG_WIDTH, height, TIMELINE_SVG_WIDTH, height);
+			      TDATFS_TIMELINE_SVG_WIDTH, height,
+			      TDATFS_TIMELINE_SVG_WIDTH, height);
 	if (!ret)
 		ret = text_buf_printf(b, "font-family=\"sans-serif\" font-size=\"12\" "
 				      "data-t0=\"%" PRIu64 "\" data-t1=\"%" PRIu64
 				      "\" data-left=\"%u\" data-width=\"%u\" ",
-				      tl->t0, tl->t1, TIMELINE_LEFT, TIMELINE_WIDTH);
+				      tl->t0, tl->t1, TL_LEFT, TL_W);
 	if (!ret)
 		ret = text_buf_printf(b, "data-th=\"%g\">\n<rect x=\"0\" y=\"0\" "
 				      "width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
-				      tl->th, TIMELINE_SVG_WIDTH, height);
+				      tl->th, TDATFS_TIMELINE_SVG_WIDTH, height);
 	if (!ret)
 		ret = put_s(b, "<text class=\"title\" x=\"10\" y=\"20\" "
 				   "font-size=\"14\">");
@@ -264,7 +265,7 @@ static int bar_cmp(const void *a, const void *b)
 }
 
 /* The bars of lane @l: one group per task, its pieces laid out per run. */
-static int draw_bars(const struct timeline *tl, const struct tl_lane *l,
+static int draw_bars(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 		     unsigned int y, unsigned int h, struct text_buf *b)
 {
 	struct bar *bars = malloc((l->npcs + 1) * sizeof(*bars));
@@ -309,7 +310,7 @@ static int draw_bars(const struct timeline *tl, const struct tl_lane *l,
 		if (!ret)
 			ret = text_buf_printf(b, "<rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" "
 					      "height=\"%u\"/>",
-					      TIMELINE_LEFT + bars[i].x, y, bars[i].w, h);
+					      TL_LEFT + bars[i].x, y, bars[i].w, h);
 	}
 	if (!ret && n)
 		ret = put_s(b, "</g>\n");
@@ -318,7 +319,7 @@ static int draw_bars(const struct timeline *tl, const struct tl_lane *l,
 }
 
 /* The largest density column of the picture. */
-static uint64_t dens_max(const struct timeline *tl)
+static uint64_t dens_max(const struct tdatfs_timeline *tl)
 {
 	uint64_t most = 0, sum;
 	unsigned int i, c;
@@ -326,10 +327,10 @@ static uint64_t dens_max(const struct timeline *tl)
 	for (i = 0; i < tl->nlanes; i++) {
 		const struct tl_lane *l = &tl->lanes[i];
 
-		for (c = 0; l->dens && c < TIMELINE_WIDTH; c += tl->dw) {
+		for (c = 0; l->dens && c < TL_W; c += tl->dw) {
 			unsigned int j;
 
-			for (sum = 0, j = c; j < c + tl->dw && j < TIMELINE_WIDTH; j++)
+			for (sum = 0, j = c; j < c + tl->dw && j < TL_W; j++)
 				sum += l->dens[j];
 			if (sum > most)
 				most = sum;
@@ -339,31 +340,31 @@ static uint64_t dens_max(const struct timeline *tl)
 }
 
 /* The density columns of lane @l, heights out of @most. */
-static int draw_dens(const struct timeline *tl, const struct tl_lane *l,
+static int draw_dens(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 		     unsigned int y, unsigned int h, uint64_t most,
 		     struct text_buf *b)
 {
 	unsigned int c, j;
 	int ret = put_s(b, "<g class=\"density\" fill=\"#3a6fb0\">");
 
-	for (c = 0; !ret && l->dens && c < TIMELINE_WIDTH; c += tl->dw) {
+	for (c = 0; !ret && l->dens && c < TL_W; c += tl->dw) {
 		uint64_t sum = 0;
 		unsigned int ch;
 
-		for (j = c; j < c + tl->dw && j < TIMELINE_WIDTH; j++)
+		for (j = c; j < c + tl->dw && j < TL_W; j++)
 			sum += l->dens[j];
 		if (!sum)
 			continue;
 		ch = (unsigned int)((sum * h + most - 1) / most);
 		ret = text_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"%u\" "
 				      "height=\"%u\" data-n=\"%" PRIu64 "\"/>",
-				      TIMELINE_LEFT + c, y + h - ch, tl->dw, ch, sum);
+				      TL_LEFT + c, y + h - ch, tl->dw, ch, sum);
 	}
 	return ret ? ret : put_s(b, "</g>\n");
 }
 
 /* The print ticks of lane @l, one per print column. */
-static int draw_prints(const struct timeline *tl, const struct tl_lane *l,
+static int draw_prints(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 		       unsigned int y, unsigned int h, struct text_buf *b)
 {
 	size_t i = 0, j;
@@ -374,13 +375,14 @@ static int draw_prints(const struct timeline *tl, const struct tl_lane *l,
 		uint32_t col = k->col / tl->pw * tl->pw;
 		uint64_t n = 0;
 
-		for (j = i; j < l->nticks && l->ticks[j].col / tl->pw * tl->pw == col; j++)
+		for (j = i; j < l->nticks &&
+			    l->ticks[j].col / tl->pw * tl->pw == col; j++)
 			n += l->ticks[j].n;
 		i = j;
 		ret = text_buf_printf(b, "<line x1=\"%u.5\" x2=\"%u.5\" y1=\"%u\" "
 				      "y2=\"%u\" stroke=\"#d00000\" data-n=\"%"
-				      PRIu64 "\"><title>", TIMELINE_LEFT + col,
-				      TIMELINE_LEFT + col, y, y + h, n);
+				      PRIu64 "\"><title>", TL_LEFT + col,
+				      TL_LEFT + col, y, y + h, n);
 		if (!ret)
 			ret = put_esc(b, k->text, k->len);
 		if (!ret && k->cut)
@@ -394,7 +396,7 @@ static int draw_prints(const struct timeline *tl, const struct tl_lane *l,
 }
 
 /* Lane @i at @y: background, marker, label, then what it shows. */
-static int draw_lane(const struct timeline *tl, unsigned int i, unsigned int y,
+static int draw_lane(const struct tdatfs_timeline *tl, unsigned int i, unsigned int y,
 		     unsigned int h, bool density, uint64_t most,
 		     struct text_buf *b, struct tl_bytes *by)
 {
@@ -405,15 +407,15 @@ static int draw_lane(const struct timeline *tl, unsigned int i, unsigned int y,
 	ret = text_buf_printf(b, "<g class=\"lane\" data-cpu=\"%u\" data-y=\"%u\" "
 			      "data-h=\"%u\">\n<rect class=\"bg\" x=\"%u\" y=\"%u\" "
 			      "width=\"%u\" height=\"%u\" fill=\"#f4f4f4\"/>", l->cpu,
-			      y, h, TIMELINE_LEFT, y, TIMELINE_WIDTH, h);
+			      y, h, TL_LEFT, y, TL_W, h);
 	if (!ret)
 		ret = text_buf_printf(b, "<rect class=\"mark\" x=\"%u\" y=\"%u\" "
 				      "width=\"6\" height=\"%u\" fill=\"#303030\"/>",
-				      TIMELINE_LEFT - 10, y, h);
+				      TL_LEFT - 10, y, h);
 	if (!ret)
 		ret = text_buf_printf(b, "<text x=\"%u\" y=\"%u\" font-size=\"%u\" "
 				      "text-anchor=\"end\">cpu%u</text>\n",
-				      TIMELINE_LEFT - 14, y + h - (h > 4 ? h / 4 : 0),
+				      TL_LEFT - 14, y + h - (h > 4 ? h / 4 : 0),
 				      h < 12 ? h + 1 : 12, l->cpu);
 	at = b->len;
 	if (!ret && density)
@@ -432,7 +434,7 @@ static int draw_lane(const struct timeline *tl, unsigned int i, unsigned int y,
 }
 
 /* Ticks in [t0, t1) at multiples of @step. */
-static uint64_t tick_count(const struct timeline *tl, uint64_t step)
+static uint64_t tick_count(const struct tdatfs_timeline *tl, uint64_t step)
 {
 	uint64_t first = tl->t0 / step + (tl->t0 % step != 0);
 	uint64_t last = (tl->t1 - 1) / step;
@@ -441,7 +443,7 @@ static uint64_t tick_count(const struct timeline *tl, uint64_t step)
 }
 
 /* The axis step: 1, 2 or 5 x 10^k giving 5 to 12 ticks; *@k10 the k. */
-static uint64_t axis_step(const struct timeline *tl, unsigned int *k10)
+static uint64_t axis_step(const struct tdatfs_timeline *tl, unsigned int *k10)
 {
 	static const unsigned int m[] = { 1, 2, 5 };
 	uint64_t p = 1, step = 1;
@@ -458,7 +460,8 @@ static uint64_t axis_step(const struct timeline *tl, unsigned int *k10)
 	return step;
 }
 
-static int draw_axis(const struct timeline *tl, unsigned int y, struct text_buf *b)
+static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
+		     struct text_buf *b)
 {
 	unsigned int k10, dec;
 	uint64_t step = axis_step(tl, &k10), v;
@@ -467,12 +470,12 @@ static int draw_axis(const struct timeline *tl, unsigned int y, struct text_buf 
 	dec = !tl->in_secs || k10 >= 9 ? 0 : 9 - k10;
 	ret = text_buf_printf(b, "<g class=\"axis\" stroke=\"#000000\">"
 			      "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\"/>\n",
-			      TIMELINE_LEFT, TIMELINE_LEFT + TIMELINE_WIDTH, y, y);
+			      TL_LEFT, TL_LEFT + TL_W, y, y);
 	v = tl->t0 / step * step;
 	if (v < tl->t0)
 		v += step;
 	for (; !ret && v < tl->t1; v += step) {
-		double x = TIMELINE_LEFT + (double)(v - tl->t0) * tl->scale;
+		double x = TL_LEFT + (double)(v - tl->t0) * tl->scale;
 
 		ret = text_buf_printf(b, "<line x1=\"%.3f\" x2=\"%.3f\" y1=\"%u\" "
 				      "y2=\"%u\"/><text x=\"%.3f\" y=\"%u\" stroke=\"none\" "
@@ -487,7 +490,7 @@ static int draw_axis(const struct timeline *tl, unsigned int y, struct text_buf 
 	if (!ret)
 		ret = text_buf_printf(b, "<text x=\"%u\" y=\"%u\" stroke=\"none\" "
 				      "text-anchor=\"end\">%s</text></g>\n",
-				      TIMELINE_LEFT + TIMELINE_WIDTH, y + 32,
+				      TL_LEFT + TL_W, y + 32,
 				      tl->in_secs ? "seconds" : "clock counts");
 	return ret;
 }
@@ -503,7 +506,7 @@ static int task_cmp(const void *a, const void *b)
 }
 
 /* The tasks with the most running time, at most LEGEND_MAX; their count. */
-static size_t legend_tasks(const struct timeline *tl, const struct tl_task **top)
+static size_t legend_tasks(const struct tdatfs_timeline *tl, const struct tl_task **top)
 {
 	const struct tl_task **all = malloc((tl->ntasks + 1) * sizeof(*all));
 	size_t i, n = 0;
@@ -521,14 +524,14 @@ static size_t legend_tasks(const struct timeline *tl, const struct tl_task **top
 	return n;
 }
 
-static int draw_legend(const struct timeline *tl, const struct tl_task **top,
+static int draw_legend(const struct tdatfs_timeline *tl, const struct tl_task **top,
 		       size_t n, unsigned int y, struct text_buf *b)
 {
 	size_t i;
 	int ret = put_s(b, "<g class=\"legend\">\n");
 
 	for (i = 0; !ret && i < n; i++) {
-		unsigned int x = TIMELINE_LEFT + (i % LEGEND_COLS) * 360;
+		unsigned int x = TL_LEFT + (i % LEGEND_COLS) * 360;
 		unsigned int yy = y + (i / LEGEND_COLS) * 18;
 		const char *c = comm_of(tl, top[i]->pid);
 
@@ -563,7 +566,7 @@ static int draw_legend(const struct timeline *tl, const struct tl_task **top,
  *
  * Return: 0 or -ENOMEM.
  */
-int tl_draw(struct timeline *tl, bool density, struct text_buf *out,
+int tl_draw(struct tdatfs_timeline *tl, bool density, struct text_buf *out,
 	    struct tl_bytes *by)
 {
 	const struct tl_task *top[LEGEND_MAX];

@@ -31,9 +31,9 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-struct timeline *timeline_new(const struct timeline_opts *o)
+struct tdatfs_timeline *tdatfs_timeline_new(const struct tdatfs_timeline_opts *o)
 {
-	struct timeline *tl;
+	struct tdatfs_timeline *tl;
 	unsigned int i;
 
 	if (!o || (o->nlanes && !o->cpus) || o->t1 <= o->t0) {
@@ -47,7 +47,7 @@ struct timeline *timeline_new(const struct timeline_opts *o)
 	tl->lanes = calloc(o->nlanes + 1, sizeof(*tl->lanes));
 	tl->cache = calloc(TL_CACHE, sizeof(*tl->cache));
 	if (!tl->title || !tl->lanes || !tl->cache) {
-		timeline_free(tl);
+		tdatfs_timeline_free(tl);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -59,8 +59,8 @@ struct timeline *timeline_new(const struct timeline_opts *o)
 	tl->t0 = o->t0;
 	tl->t1 = o->t1;
 	tl->in_secs = o->in_secs;
-	tl->max_bytes = o->max_bytes ? o->max_bytes : TIMELINE_MAX_BYTES;
-	tl->scale = (double)TIMELINE_WIDTH / (double)(o->t1 - o->t0);
+	tl->max_bytes = o->max_bytes ? o->max_bytes : TDATFS_TIMELINE_MAX_BYTES;
+	tl->scale = (double)TL_W / (double)(o->t1 - o->t0);
 	tl->th = 1;
 	tl->pw = 1;
 	tl->dw = 1;
@@ -79,7 +79,7 @@ static void lane_release(struct tl_lane *l)
 	free(l->ticks);
 }
 
-void timeline_free(struct timeline *tl)
+void tdatfs_timeline_free(struct tdatfs_timeline *tl)
 {
 	unsigned int i;
 
@@ -94,13 +94,13 @@ void timeline_free(struct timeline *tl)
 	free(tl);
 }
 
-double timeline_threshold(const struct timeline *tl)
+double tdatfs_timeline_threshold(const struct tdatfs_timeline *tl)
 {
 	return tl->th;
 }
 
 /* Double the task table; 0 or -ENOMEM. */
-static int tasks_grow(struct timeline *tl)
+static int tasks_grow(struct tdatfs_timeline *tl)
 {
 	size_t c = tl->ctasks ? tl->ctasks * 2 : 256, i;
 	struct tl_task *t = malloc(c * sizeof(*t));
@@ -125,7 +125,7 @@ static int tasks_grow(struct timeline *tl)
 }
 
 /* The task of @pid, made when new; NULL when out of memory. */
-static struct tl_task *task_get(struct timeline *tl, int pid)
+static struct tl_task *task_get(struct tdatfs_timeline *tl, int pid)
 {
 	struct tl_task *t;
 	size_t h;
@@ -145,7 +145,8 @@ static struct tl_task *task_get(struct timeline *tl, int pid)
 	return t;
 }
 
-int timeline_comm(struct timeline *tl, int pid, const char *comm, size_t len,
+int tdatfs_timeline_comm(struct tdatfs_timeline *tl, int pid, const char *comm,
+			  size_t len,
 		  uint64_t ts)
 {
 	struct tl_task *t;
@@ -186,7 +187,7 @@ static int seg_add(struct tl_lane *l, double x0, double x1)
 }
 
 /* Add @w of @pid to the last segment of lane @li (a run: once per pid). */
-static int piece_put(struct timeline *tl, unsigned int li, int pid, double w)
+static int piece_put(struct tdatfs_timeline *tl, unsigned int li, int pid, double w)
 {
 	struct tl_lane *l = &tl->lanes[li];
 	struct tl_seg *s = &l->segs[l->nsegs - 1];
@@ -221,7 +222,7 @@ static int piece_put(struct timeline *tl, unsigned int li, int pid, double w)
  * segment of its own when at least th px, else gathered into the open
  * run (TIMELINE.md "Merging").
  */
-static int lane_add(struct timeline *tl, unsigned int li, double x0, double x1,
+static int lane_add(struct tdatfs_timeline *tl, unsigned int li, double x0, double x1,
 		    const struct tl_piece *p, size_t np)
 {
 	struct tl_lane *l = &tl->lanes[li];
@@ -252,7 +253,7 @@ static int lane_add(struct timeline *tl, unsigned int li, double x0, double x1,
 }
 
 /* Gather lane @li again at the threshold now. */
-static int lane_regather(struct timeline *tl, unsigned int li)
+static int lane_regather(struct tdatfs_timeline *tl, unsigned int li)
 {
 	struct tl_lane *l = &tl->lanes[li];
 	struct tl_seg *segs = l->segs;
@@ -282,7 +283,7 @@ static int lane_regather(struct timeline *tl, unsigned int li)
  *
  * Return: 0 or -ENOMEM.
  */
-static int coarsen(struct timeline *tl)
+static int coarsen(struct tdatfs_timeline *tl)
 {
 	unsigned int i;
 	int ret = 0;
@@ -292,7 +293,7 @@ static int coarsen(struct timeline *tl)
 		return 0;
 	}
 	tl->th *= 2;
-	if (tl->th > 4 * TIMELINE_WIDTH)
+	if (tl->th > 4 * TL_W)
 		tl->th_max = true;
 	for (i = 0; i < TL_CACHE; i++)
 		tl->cache[i].pid = -1;
@@ -303,12 +304,12 @@ static int coarsen(struct timeline *tl)
 }
 
 /* @ts as px from the left edge (not clipped). */
-static double px(const struct timeline *tl, uint64_t ts)
+static double px(const struct tdatfs_timeline *tl, uint64_t ts)
 {
 	return (double)(ts - tl->t0) * tl->scale;
 }
 
-int timeline_run(struct timeline *tl, unsigned int lane, int pid,
+int tdatfs_timeline_run(struct tdatfs_timeline *tl, unsigned int lane, int pid,
 		 uint64_t start, uint64_t end)
 {
 	struct tl_piece p;
@@ -330,20 +331,20 @@ int timeline_run(struct timeline *tl, unsigned int lane, int pid,
 	p.pid = pid;
 	p.w = (double)(end - start) * tl->scale;
 	ret = lane_add(tl, lane, px(tl, start), px(tl, end), &p, 1);
-	while (!ret && !tl->th_max && tl->npieces > TIMELINE_PIECES_MAX)
+	while (!ret && !tl->th_max && tl->npieces > TDATFS_TIMELINE_PIECES_MAX)
 		ret = coarsen(tl);
 	return ret;
 }
 
 /* The px column of @ts, clamped to the plot. */
-static uint32_t column(const struct timeline *tl, uint64_t ts)
+static uint32_t column(const struct tdatfs_timeline *tl, uint64_t ts)
 {
 	double x = px(tl, ts);
 
-	return x >= TIMELINE_WIDTH ? TIMELINE_WIDTH - 1 : (uint32_t)x;
+	return x >= TL_W ? TL_W - 1 : (uint32_t)x;
 }
 
-int timeline_record(struct timeline *tl, unsigned int lane, uint64_t ts)
+int tdatfs_timeline_record(struct tdatfs_timeline *tl, unsigned int lane, uint64_t ts)
 {
 	struct tl_lane *l;
 
@@ -353,7 +354,7 @@ int timeline_record(struct timeline *tl, unsigned int lane, uint64_t ts)
 		return 0;
 	l = &tl->lanes[lane];
 	if (!l->dens) {
-		l->dens = calloc(TIMELINE_WIDTH, sizeof(*l->dens));
+		l->dens = calloc(TL_W, sizeof(*l->dens));
 		if (!l->dens)
 			return -ENOMEM;
 	}
@@ -383,7 +384,7 @@ static struct tl_tick *tick_get(struct tl_lane *l, uint32_t col, bool *made)
 	return &l->ticks[i];
 }
 
-int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
+int tdatfs_timeline_print(struct tdatfs_timeline *tl, unsigned int lane, uint64_t ts,
 		   const char *text, size_t len)
 {
 	struct tl_tick *k;
@@ -401,9 +402,9 @@ int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
 		return 0;
 	if (len && text[len - 1] == '\n')
 		len--;
-	k->cut = len > TIMELINE_PRINT_MAX;
+	k->cut = len > TDATFS_TIMELINE_PRINT_MAX;
 	if (k->cut)
-		len = TIMELINE_PRINT_MAX;
+		len = TDATFS_TIMELINE_PRINT_MAX;
 	k->text = malloc(len + 1);
 	if (!k->text)
 		return -ENOMEM;
@@ -412,7 +413,8 @@ int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
 	return 0;
 }
 
-int timeline_render(struct timeline *tl, bool density, char **out, size_t *len)
+int tdatfs_timeline_render(struct tdatfs_timeline *tl, bool density,
+			    char **out, size_t *len)
 {
 	struct text_buf b = { 0 };
 	struct tl_bytes by;
@@ -434,13 +436,13 @@ int timeline_render(struct timeline *tl, bool density, char **out, size_t *len)
 		}
 		/* coarsen what takes the most room */
 		if (by.prints >= by.bars && by.prints >= by.dens &&
-		    tl->pw < TIMELINE_WIDTH)
+		    tl->pw < TL_W)
 			tl->pw *= 2;
-		else if (density && tl->dw < TIMELINE_WIDTH)
+		else if (density && tl->dw < TL_W)
 			tl->dw *= 2;
 		else if (!density && (by.bars || !tl->th_max))
 			ret = coarsen(tl);
-		else if (tl->pw < TIMELINE_WIDTH)
+		else if (tl->pw < TL_W)
 			tl->pw *= 2;
 		else if (!tl->bare)
 			tl->bare = true;

@@ -16,10 +16,10 @@
  *    short intervals into runs (TIMELINE.md "Merging"), to the rounding
  *    of 3 decimals per rectangle.
  *  - Memory while feeding is bounded by the merging threshold: past
- *    TIMELINE_PIECES_MAX pieces it doubles and the runs are gathered
+ *    TDATFS_TIMELINE_PIECES_MAX pieces it doubles and the runs are gathered
  *    again (the per-task table grows with the distinct pids, as the
  *    legend needs).
- *  - timeline_render() gives at most TIMELINE_MAX_BYTES: it coarsens
+ *  - tdatfs_timeline_render() gives at most TDATFS_TIMELINE_MAX_BYTES: it coarsens
  *    (bars, density columns, print columns) until the bytes fit.  The
  *    bytes depend only on what was fed, never on the order of lanes.
  */
@@ -30,17 +30,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define TIMELINE_LEFT		90	/* x of the plot's left edge, px */
-#define TIMELINE_WIDTH		1440	/* plot width, px */
-#define TIMELINE_SVG_WIDTH	1600
-#define TIMELINE_MAX_BYTES	2000000	/* the file's bound (2 MB) */
-#define TIMELINE_PIECES_MAX	(1u << 16)
-#define TIMELINE_PRINT_MAX	200	/* bytes of a print's text shown */
+#define TDATFS_TIMELINE_LEFT		90	/* x of the plot's left edge, px */
+#define TDATFS_TIMELINE_WIDTH		1440	/* plot width, px */
+#define TDATFS_TIMELINE_SVG_WIDTH	1600
+#define TDATFS_TIMELINE_MAX_BYTES	2000000	/* the file's bound (2 MB) */
+#define TDATFS_TIMELINE_PIECES_MAX	(1u << 16)
+#define TDATFS_TIMELINE_PRINT_MAX	200	/* bytes of a print's text shown */
 
-struct timeline;
+struct tdatfs_timeline;
 
 /**
- * struct timeline_opts - what a picture shows
+ * struct tdatfs_timeline_opts - what a picture shows
  * @title: the buffer's name ("top" for the top buffer); copied
  * @t0: first time of the span
  * @t1: first time past it, > @t0
@@ -48,9 +48,9 @@ struct timeline;
  * @nlanes: lanes (CPUs); 0 draws a picture without lanes (a buffer
  *	without CPUs)
  * @cpus: the CPU number of each lane, @nlanes of them; copied
- * @max_bytes: the bound; 0 for TIMELINE_MAX_BYTES (tests make it small)
+ * @max_bytes: the bound; 0 for TDATFS_TIMELINE_MAX_BYTES (tests make it small)
  */
-struct timeline_opts {
+struct tdatfs_timeline_opts {
 	const char *title;
 	uint64_t t0, t1;
 	bool in_secs;
@@ -60,22 +60,22 @@ struct timeline_opts {
 };
 
 /**
- * timeline_new() - an empty picture
+ * tdatfs_timeline_new() - an empty picture
  * @o: what it shows
  *
- * Return: the picture (free with timeline_free()), or NULL with errno
+ * Return: the picture (free with tdatfs_timeline_free()), or NULL with errno
  * set (EINVAL for a span or lanes that are not as documented).
  */
-struct timeline *timeline_new(const struct timeline_opts *o);
+struct tdatfs_timeline *tdatfs_timeline_new(const struct tdatfs_timeline_opts *o);
 
 /**
- * timeline_free() - free a picture; NULL is fine
+ * tdatfs_timeline_free() - free a picture; NULL is fine
  * @tl: picture
  */
-void timeline_free(struct timeline *tl);
+void tdatfs_timeline_free(struct tdatfs_timeline *tl);
 
 /**
- * timeline_run() - a task ran on a lane
+ * tdatfs_timeline_run() - a task ran on a lane
  * @tl: picture
  * @lane: lane index (not the CPU number)
  * @pid: the task; 0 (idle) is not drawn
@@ -84,11 +84,11 @@ void timeline_free(struct timeline *tl);
  *
  * Return: 0, -EINVAL for a lane out of range, or -ENOMEM.
  */
-int timeline_run(struct timeline *tl, unsigned int lane, int pid,
+int tdatfs_timeline_run(struct tdatfs_timeline *tl, unsigned int lane, int pid,
 		 uint64_t start, uint64_t end);
 
 /**
- * timeline_comm() - the comm of a task as a switch names it
+ * tdatfs_timeline_comm() - the comm of a task as a switch names it
  * @tl: picture
  * @pid: the task
  * @comm: its name, @len bytes (cut at a NUL)
@@ -97,21 +97,22 @@ int timeline_run(struct timeline *tl, unsigned int lane, int pid,
  *
  * Return: 0 or -ENOMEM.
  */
-int timeline_comm(struct timeline *tl, int pid, const char *comm, size_t len,
+int tdatfs_timeline_comm(struct tdatfs_timeline *tl, int pid, const char *comm,
+			  size_t len,
 		  uint64_t ts);
 
 /**
- * timeline_record() - a record on a lane, for density mode
+ * tdatfs_timeline_record() - a record on a lane, for density mode
  * @tl: picture
  * @lane: lane index
  * @ts: its time
  *
  * Return: 0, -EINVAL for a lane out of range, or -ENOMEM.
  */
-int timeline_record(struct timeline *tl, unsigned int lane, uint64_t ts);
+int tdatfs_timeline_record(struct tdatfs_timeline *tl, unsigned int lane, uint64_t ts);
 
 /**
- * timeline_print() - a print (trace_marker) record on a lane
+ * tdatfs_timeline_print() - a print (trace_marker) record on a lane
  * @tl: picture
  * @lane: lane index
  * @ts: its time
@@ -123,11 +124,11 @@ int timeline_record(struct timeline *tl, unsigned int lane, uint64_t ts);
  *
  * Return: 0, -EINVAL for a lane out of range, or -ENOMEM.
  */
-int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
+int tdatfs_timeline_print(struct tdatfs_timeline *tl, unsigned int lane, uint64_t ts,
 		   const char *text, size_t len);
 
 /**
- * timeline_render() - the SVG bytes
+ * tdatfs_timeline_render() - the SVG bytes
  * @tl: picture
  * @density: draw the records per pixel column instead of the bars (a
  *	buffer without sched_switch records)
@@ -140,14 +141,15 @@ int timeline_print(struct timeline *tl, unsigned int lane, uint64_t ts,
  *
  * Return: 0 or -ENOMEM.
  */
-int timeline_render(struct timeline *tl, bool density, char **out, size_t *len);
+int tdatfs_timeline_render(struct tdatfs_timeline *tl, bool density,
+			    char **out, size_t *len);
 
 /**
- * timeline_threshold() - the bars' merging threshold now, in px
+ * tdatfs_timeline_threshold() - the bars' merging threshold now, in px
  * @tl: picture
  *
  * Return: 1 at first, doubled at each coarsening.
  */
-double timeline_threshold(const struct timeline *tl);
+double tdatfs_timeline_threshold(const struct tdatfs_timeline *tl);
 
 #endif /* TDATFS_TIMELINE_H */

@@ -68,9 +68,11 @@ static void bars_read(const char *svg, struct sums *s)
 		next = strstr(lane + 1, "<g class=\"lane\"");
 		if (!next)
 			next = svg + strlen(svg);
-		for (task = lane; (task = strstr(task, "<g class=\"task\"")) && task < next;) {
+		for (task = lane; (task = strstr(task, "<g class=\"task\"")) &&
+		     task < next;) {
 			const char *gend = strstr(task, "</g>"), *r = task;
-			size_t k = key_of(s, cpu, (int)attr_num(task, gend, "data-pid"));
+			int pid = (int)attr_num(task, gend, "data-pid");
+			size_t k = key_of(s, cpu, pid);
 
 			while ((r = strstr(r, "<rect ")) && r < gend) {
 				s->w[k] += attr_num(r, gend, "width");
@@ -105,17 +107,17 @@ static uint64_t rnd(void)
 	return rnd_state;
 }
 
-static struct timeline *make(unsigned int nlanes, uint64_t t0, uint64_t t1)
+static struct tdatfs_timeline *make(unsigned int nlanes, uint64_t t0, uint64_t t1)
 {
 	static unsigned int cpus[1024];
-	struct timeline_opts o = { .title = "top", .t0 = t0, .t1 = t1,
+	struct tdatfs_timeline_opts o = { .title = "top", .t0 = t0, .t1 = t1,
 				   .in_secs = true, .nlanes = nlanes, .cpus = cpus };
 	unsigned int i;
-	struct timeline *tl;
+	struct tdatfs_timeline *tl;
 
 	for (i = 0; i < nlanes; i++)
 		cpus[i] = i;
-	tl = timeline_new(&o);
+	tl = tdatfs_timeline_new(&o);
 	FATAL(tl);
 	return tl;
 }
@@ -126,7 +128,7 @@ static void widths_check(const char *svg, uint64_t t0, uint64_t t1,
 			 const uint64_t *ns)
 {
 	static struct sums s;
-	double scale = (double)TIMELINE_WIDTH / (double)(t1 - t0);
+	double scale = (double)TDATFS_TIMELINE_WIDTH / (double)(t1 - t0);
 	unsigned int l, p;
 	int bad = 0;
 
@@ -139,8 +141,8 @@ static void widths_check(const char *svg, uint64_t t0, uint64_t t1,
 			if (want - s.w[k] > 1 + 0.001 * s.rects[k] ||
 			    s.w[k] - want > 1 + 0.001 * s.rects[k]) {
 				if (bad++ < 5)
-					fprintf(stderr, "lane %u pid %u: drawn %.3f, ran %.3f px\n",
-						l, p, s.w[k], want);
+					fprintf(stderr, "lane %u pid %u: drawn %.3f, "
+						"ran %.3f px\n", l, p, s.w[k], want);
 			}
 		}
 	}
@@ -153,7 +155,7 @@ static void merging_exact(void)
 	enum { NL = 3, NP = 8 };
 	static uint64_t ns[NL * NP];
 	uint64_t t0 = 1000000000, t1 = t0 + 1000000000, t;
-	struct timeline *tl = make(NL, t0, t1);
+	struct tdatfs_timeline *tl = make(NL, t0, t1);
 	unsigned long fed = 0;
 	unsigned int l;
 	char *svg;
@@ -167,22 +169,22 @@ static void merging_exact(void)
 			int pid = (int)(rnd() % NP);
 			uint64_t s = t < t0 ? t0 : t, e = t + d > t1 ? t1 : t + d;
 
-			CHECK(timeline_run(tl, l, pid, t, t + d) == 0);
+			CHECK(tdatfs_timeline_run(tl, l, pid, t, t + d) == 0);
 			if (pid && e > s)
 				ns[l * NP + pid] += e - s;
 			t += d + (rnd() % 8 == 0 ? rnd() % 400000 : 0);
 			fed++;
 		}
 	}
-	CHECK(timeline_render(tl, false, &svg, &len) == 0);
-	CHECK(len <= TIMELINE_MAX_BYTES && len == strlen(svg));
+	CHECK(tdatfs_timeline_render(tl, false, &svg, &len) == 0);
+	CHECK(len <= TDATFS_TIMELINE_MAX_BYTES && len == strlen(svg));
 	/* merged: far fewer rects than intervals */
 	CHECK(count(svg, "<rect x=") < fed / 10);
 	widths_check(svg, t0, t1, NL, NP, ns);
 	CHECK(count(svg, "<g class=\"lane\"") == NL);
 	CHECK(count(svg, "class=\"mark\"") == NL);
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* Millions of tiny intervals on many lanes: within the bound. */
@@ -191,7 +193,7 @@ static void bound_pathological(void)
 	enum { NL = 128, NP = 24, PER = 40000 };
 	static uint64_t ns[NL * NP];
 	uint64_t t0 = 0, t1 = (uint64_t)PER * 1000;
-	struct timeline *tl = make(NL, t0, t1);
+	struct tdatfs_timeline *tl = make(NL, t0, t1);
 	unsigned int l, i;
 	char *svg, *again;
 	size_t len, len2;
@@ -202,38 +204,40 @@ static void bound_pathological(void)
 			int pid = 1 + (int)((l + i * 7) % (NP - 1));
 			uint64_t s = (uint64_t)i * 1000, d = 1 + rnd() % 999;
 
-			CHECK(timeline_run(tl, l, pid, s, s + d) == 0);
+			CHECK(tdatfs_timeline_run(tl, l, pid, s, s + d) == 0);
 			ns[l * NP + pid] += d;
 		}
 	}
-	CHECK(timeline_render(tl, false, &svg, &len) == 0);
-	CHECK(len <= TIMELINE_MAX_BYTES);
-	CHECK(timeline_threshold(tl) > 1);
+	CHECK(tdatfs_timeline_render(tl, false, &svg, &len) == 0);
+	CHECK(len <= TDATFS_TIMELINE_MAX_BYTES);
+	CHECK(tdatfs_timeline_threshold(tl) > 1);
 	widths_check(svg, t0, t1, NL, NP, ns);
 	/* the same model gives the same bytes */
-	CHECK(timeline_render(tl, false, &again, &len2) == 0);
+	CHECK(tdatfs_timeline_render(tl, false, &again, &len2) == 0);
 	CHECK(len2 == len && !memcmp(svg, again, len));
 	free(again);
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* A print's title: escaped, control and non-UTF-8 bytes as \xNN, cut. */
 static void print_escaping(void)
 {
-	struct timeline *tl = make(2, 0, 1440000);
+	struct tdatfs_timeline *tl = make(2, 0, 1440000);
 	char longtext[300];
 	char *svg;
 	size_t len;
 
 	memset(longtext, 'a', sizeof(longtext));
-	CHECK(timeline_print(tl, 0, 1000, "a<b>&\"c'\x01\xff\xc3\xa9\n", 13) == 0);
-	CHECK(timeline_print(tl, 1, 5000, longtext, sizeof(longtext)) == 0);
+	CHECK(tdatfs_timeline_print(tl, 0, 1000, "a<b>&\"c'\x01\xff\xc3\xa9\n",
+				    13) == 0);
+	CHECK(tdatfs_timeline_print(tl, 1, 5000, longtext, sizeof(longtext)) == 0);
 	/* the same pixel column (1000 units): counted on the first tick */
-	CHECK(timeline_print(tl, 1, 5500, "second", 6) == 0);
-	CHECK(timeline_print(tl, 1, 5900, "third", 5) == 0);
-	CHECK(timeline_render(tl, false, &svg, &len) == 0);
-	CHECK(strstr(svg, "<title>a&lt;b&gt;&amp;&quot;c&apos;\\x01\\xff\xc3\xa9</title>"));
+	CHECK(tdatfs_timeline_print(tl, 1, 5500, "second", 6) == 0);
+	CHECK(tdatfs_timeline_print(tl, 1, 5900, "third", 5) == 0);
+	CHECK(tdatfs_timeline_render(tl, false, &svg, &len) == 0);
+	CHECK(strstr(svg, "<title>a&lt;b&gt;&amp;&quot;c&apos;"
+			  "\\x01\\xff\xc3\xa9</title>"));
 	CHECK(count(svg, "stroke=\"#d00000\"") == 2);
 	/* 200 bytes, then "...", then the count of the others */
 	{
@@ -246,7 +250,7 @@ static void print_escaping(void)
 	CHECK(strstr(svg, "data-n=\"3\""));
 	CHECK(!strstr(svg, "<title>second"));
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* Density: the columns of a lane add up to its records. */
@@ -254,7 +258,7 @@ static void density_mode(void)
 {
 	enum { NL = 4 };
 	uint64_t t0 = 500, t1 = 500 + 10000000, fed[NL] = { 0 };
-	struct timeline *tl = make(NL, t0, t1);
+	struct tdatfs_timeline *tl = make(NL, t0, t1);
 	const char *p;
 	unsigned int l, i;
 	char *svg;
@@ -264,12 +268,13 @@ static void density_mode(void)
 		for (i = 0; i < 20000 * (l + 1); i++) {
 			uint64_t ts = t0 + rnd() % (t1 - t0 + 2000);
 
-			CHECK(timeline_record(tl, l, ts) == 0);
+			CHECK(tdatfs_timeline_record(tl, l, ts) == 0);
 			fed[l] += ts < t1;
 		}
 	}
-	CHECK(timeline_record(tl, 0, t0 - 1) == 0);	/* outside: not counted */
-	CHECK(timeline_render(tl, true, &svg, &len) == 0);
+	/* outside: not counted */
+	CHECK(tdatfs_timeline_record(tl, 0, t0 - 1) == 0);
+	CHECK(tdatfs_timeline_render(tl, true, &svg, &len) == 0);
 	CHECK(count(svg, "<g class=\"density\"") == NL);
 	CHECK(!strstr(svg, "class=\"task\""));
 	for (p = svg, l = 0; (p = strstr(p, "<g class=\"density\"")); l++) {
@@ -286,18 +291,18 @@ static void density_mode(void)
 			r++;
 		}
 		CHECK(l < NL && sum == fed[l]);
-		CHECK(cols <= TIMELINE_WIDTH);
+		CHECK(cols <= TDATFS_TIMELINE_WIDTH);
 		p = end;
 	}
 	CHECK(l == NL);
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* The legend: most running time first, then the lower pid; at most 20. */
 static void legend_order(void)
 {
-	struct timeline *tl = make(1, 0, 100000);
+	struct tdatfs_timeline *tl = make(1, 0, 100000);
 	const char *p;
 	uint64_t last_ns = UINT64_MAX;
 	int last_pid = 0, items = 0;
@@ -306,12 +311,12 @@ static void legend_order(void)
 	int pid;
 
 	for (pid = 1; pid <= 30; pid++)
-		CHECK(timeline_run(tl, 0, pid, pid * 3000,
+		CHECK(tdatfs_timeline_run(tl, 0, pid, pid * 3000,
 				   pid * 3000 + 100 * (pid % 7 + 1)) == 0);
-	CHECK(timeline_comm(tl, 5, "old", 3, 10) == 0);
-	CHECK(timeline_comm(tl, 5, "new<x>", 6, 20) == 0);
-	CHECK(timeline_comm(tl, 5, "older", 5, 15) == 0);
-	CHECK(timeline_render(tl, false, &svg, &len) == 0);
+	CHECK(tdatfs_timeline_comm(tl, 5, "old", 3, 10) == 0);
+	CHECK(tdatfs_timeline_comm(tl, 5, "new<x>", 6, 20) == 0);
+	CHECK(tdatfs_timeline_comm(tl, 5, "older", 5, 15) == 0);
+	CHECK(tdatfs_timeline_render(tl, false, &svg, &len) == 0);
 	for (p = svg; (p = strstr(p, "<g class=\"legend-item\"")); p++) {
 		uint64_t ns = (uint64_t)attr_num(p, p + 300, "data-ns");
 
@@ -325,14 +330,14 @@ static void legend_order(void)
 	CHECK(items == 20);
 	CHECK(strstr(svg, "data-pid=\"5\" data-comm=\"new&lt;x&gt;\""));
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* Prints on many lanes with long texts: within the bound too. */
 static void bound_prints(void)
 {
 	enum { NL = 300 };
-	struct timeline *tl = make(NL, 0, TIMELINE_WIDTH);
+	struct tdatfs_timeline *tl = make(NL, 0, TDATFS_TIMELINE_WIDTH);
 	char text[250];
 	unsigned int l, c;
 	char *svg;
@@ -340,50 +345,51 @@ static void bound_prints(void)
 
 	memset(text, '&', sizeof(text));
 	for (l = 0; l < NL; l++)
-		for (c = 0; c < TIMELINE_WIDTH; c++)
-			CHECK(timeline_print(tl, l, c, text, sizeof(text)) == 0);
-	CHECK(timeline_render(tl, false, &svg, &len) == 0);
-	CHECK(len <= TIMELINE_MAX_BYTES);
+		for (c = 0; c < TDATFS_TIMELINE_WIDTH; c++)
+			CHECK(tdatfs_timeline_print(tl, l, c, text, sizeof(text)) == 0);
+	CHECK(tdatfs_timeline_render(tl, false, &svg, &len) == 0);
+	CHECK(len <= TDATFS_TIMELINE_MAX_BYTES);
 	CHECK(count(svg, "<g class=\"lane\"") == NL);
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* No lanes (a buffer without CPUs): still a picture, with an axis. */
 static void no_lanes(void)
 {
-	struct timeline_opts o = { .title = "top", .t0 = 0, .t1 = 1, .in_secs = true };
-	struct timeline *tl = timeline_new(&o);
+	struct tdatfs_timeline_opts o = { .title = "top", .t0 = 0, .t1 = 1,
+					  .in_secs = true };
+	struct tdatfs_timeline *tl = tdatfs_timeline_new(&o);
 	char *svg;
 	size_t len;
 
 	FATAL(tl);
-	CHECK(timeline_render(tl, true, &svg, &len) == 0);
+	CHECK(tdatfs_timeline_render(tl, true, &svg, &len) == 0);
 	CHECK(!strstr(svg, "class=\"lane\"") && strstr(svg, "class=\"axis\""));
 	CHECK(strstr(svg, "</svg>\n") == svg + len - 7);
 	free(svg);
-	timeline_free(tl);
+	tdatfs_timeline_free(tl);
 }
 
 /* Bad arguments. */
 static void errors(void)
 {
 	unsigned int cpu = 0;
-	struct timeline_opts o = { .t0 = 5, .t1 = 5, .nlanes = 1, .cpus = &cpu };
-	struct timeline *tl;
+	struct tdatfs_timeline_opts o = { .t0 = 5, .t1 = 5, .nlanes = 1, .cpus = &cpu };
+	struct tdatfs_timeline *tl;
 
-	CHECK(!timeline_new(&o));
+	CHECK(!tdatfs_timeline_new(&o));
 	o.t1 = 6;
 	o.cpus = NULL;
-	CHECK(!timeline_new(&o));
+	CHECK(!tdatfs_timeline_new(&o));
 	o.cpus = &cpu;
-	tl = timeline_new(&o);
+	tl = tdatfs_timeline_new(&o);
 	FATAL(tl);
-	CHECK(timeline_run(tl, 1, 3, 5, 6) == -EINVAL);
-	CHECK(timeline_print(tl, 2, 5, "x", 1) == -EINVAL);
-	CHECK(timeline_record(tl, 1, 5) == -EINVAL);
-	timeline_free(tl);
-	timeline_free(NULL);
+	CHECK(tdatfs_timeline_run(tl, 1, 3, 5, 6) == -EINVAL);
+	CHECK(tdatfs_timeline_print(tl, 2, 5, "x", 1) == -EINVAL);
+	CHECK(tdatfs_timeline_record(tl, 1, 5) == -EINVAL);
+	tdatfs_timeline_free(tl);
+	tdatfs_timeline_free(NULL);
 }
 
 int main(void)
