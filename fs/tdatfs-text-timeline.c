@@ -80,18 +80,24 @@ struct pass {
 	struct text_pos *spos;		/* (nst + 1) * ncpu */
 };
 
-/* The id of event SYSTEM:NAME in the trace's formats, or -1. */
-static int event_id(struct tdat_file *f, const char *sys, const char *name)
+/* The ids of sched:sched_switch and ftrace:print in the formats, or -1. */
+static void events_find(struct pass *p)
 {
-	size_t i, n = tdat_event_count(f);
+	size_t i, n = tdat_event_count(p->f);
 
+	p->sw = p->pr = -1;
 	for (i = 0; i < n; i++) {
-		const struct tdat_event_format *e = tdat_event_get(f, i);
+		const struct tdat_event_format *e = tdat_event_get(p->f, i);
 
-		if (e && !strcmp(e->system, sys) && !strcmp(e->name, name))
-			return e->id;
+		if (!e)
+			continue;
+		if (p->sw < 0 && !strcmp(e->name, "sched_switch") &&
+		    !strcmp(e->system, "sched"))
+			p->sw = e->id;
+		else if (p->pr < 0 && !strcmp(e->name, "print") &&
+			 !strcmp(e->system, "ftrace"))
+			p->pr = e->id;
 	}
-	return -1;
 }
 
 static void fld_get(struct tep_event *ev, const char *name, struct fld *out)
@@ -241,6 +247,27 @@ static bool stop_now(struct pass *p)
 	return ++p->nrec % POLL_EVERY == 0 && text_stream_cancelled();
 }
 
+/* The next record of @src (NULL at the end), polling the cancel hook. */
+static int next_rec(struct pass *p, struct text_source *src,
+		    const struct text_rec **r)
+{
+	int ret = text_source_peek_index(src, 0, &p->markers, r);
+
+	p->markers.len = 0;
+	if (ret < 0 || !*r)
+		return ret;
+	return stop_now(p) ? -EINTR : 0;
+}
+
+/* Step @src past the record peeked. */
+static int step(struct pass *p, struct text_source *src)
+{
+	int ret = text_source_consume_index(src, 0, &p->markers);
+
+	p->markers.len = 0;
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * Lane @c's records from where @src is, up to T1 (a window) or the end,
  * into @cs.
@@ -253,12 +280,9 @@ static int read_lane(struct pass *p, unsigned int c, struct text_source *src,
 	int ret;
 
 	for (;;) {
-		ret = text_source_peek_index(src, 0, &p->markers, &r);
-		p->markers.len = 0;
+		ret = next_rec(p, src, &r);
 		if (ret < 0 || !r)
 			return ret;
-		if (stop_now(p))
-			return -EINTR;
 		key = text_fmt_time_key(p->fmt, r->ts);
 		if (p->window && key >= p->k1) {
 			cs->after = true;
@@ -270,8 +294,7 @@ static int read_lane(struct pass *p, unsigned int c, struct text_source *src,
 		cs->last_ts = r->ts;
 		ret = on_record(p, c, r, key, cs);
 		if (!ret)
-			ret = text_source_consume_index(src, 0, &p->markers);
-		p->markers.len = 0;
+			ret = step(p, src);
 		if (ret < 0)
 			return ret;
 	}
@@ -300,6 +323,7 @@ static int stretch_switch(struct pass *p, unsigned int c, struct text_source *sr
 {
 	const struct text_rec *r;
 	struct text_pos at;
+	size_t n;
 	int ret, v;
 
 	text_source_seek(src, spos(p, k, c));
@@ -308,22 +332,18 @@ static int stretch_switch(struct pass *p, unsigned int c, struct text_source *sr
 		text_source_tell(src, &at);
 		if (!pos_before(&at, spos(p, k + 1, c)))
 			return 0;
-		ret = text_source_peek_index(src, 0, &p->markers, &r);
-		p->markers.len = 0;
+		ret = next_rec(p, src, &r);
 		if (ret < 0 || !r)
 			return ret;
-		if (stop_now(p))
-			return -EINTR;
-		if (text_record_type(p->sh.evs, r->data, r->size < r->avail ?
-				     r->size : r->avail, &v) && v == p->sw &&
-		    fld_int(p, first ? &p->prev_pid : &p->next_pid, r->data,
-			    r->size < r->avail ? r->size : r->avail, &v)) {
+		n = r->size < r->avail ? r->size : r->avail;
+		if (text_record_type(p->sh.evs, r->data, n, &v) && v == p->sw &&
+		    fld_int(p, first ? &p->prev_pid : &p->next_pid, r->data, n,
+			    &v)) {
 			*pid = v;
 			if (first)
 				return 0;
 		}
-		ret = text_source_consume_index(src, 0, &p->markers);
-		p->markers.len = 0;
+		ret = step(p, src);
 		if (ret < 0)
 			return ret;
 	}
@@ -545,8 +565,7 @@ static int pass_setup(struct pass *p, struct tdatfs_text *t, size_t b)
 	pthread_mutex_unlock(&st->lock);
 	if (ret < 0)
 		return ret;
-	p->sw = event_id(p->f, "sched", "sched_switch");
-	p->pr = event_id(p->f, "ftrace", "print");
+	events_find(p);
 	return fields_find(p);
 }
 

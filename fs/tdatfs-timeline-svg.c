@@ -70,41 +70,27 @@ const struct tl_task *tl_task_find(const struct tdatfs_timeline *tl, int pid)
  */
 uint32_t tl_colour(int pid)
 {
-	uint32_t h = (uint32_t)pid * 2654435761u;
-	unsigned int hue, sector;
-	double sat, val, f, p, q, t, r, g, b;
+	/* HSV to RGB: per sixth of the hue, which of v, q, p, t is r, g, b */
+	static const unsigned char pick[6][3] = {
+		{ 0, 3, 2 }, { 1, 0, 2 }, { 2, 0, 3 },
+		{ 2, 1, 0 }, { 3, 2, 0 }, { 0, 2, 1 },
+	};
+	uint32_t h = (uint32_t)pid * 2654435761u, rgb = 0;
+	unsigned int hue, i;
+	double sat, val, f, c[4];
 
 	h ^= h >> 13;
 	hue = h % 360;
 	sat = 0.55 + (double)((h >> 9) % 35) / 100;
 	val = 0.70 + (double)((h >> 17) % 21) / 100;
-	sector = hue / 60;
 	f = (double)(hue % 60) / 60;
-	p = val * (1 - sat);
-	q = val * (1 - sat * f);
-	t = val * (1 - sat * (1 - f));
-	switch (sector) {
-	case 0:
-		r = val; g = t; b = p;
-		break;
-	case 1:
-		r = q; g = val; b = p;
-		break;
-	case 2:
-		r = p; g = val; b = t;
-		break;
-	case 3:
-		r = p; g = q; b = val;
-		break;
-	case 4:
-		r = t; g = p; b = val;
-		break;
-	default:
-		r = val; g = p; b = q;
-		break;
-	}
-	return (uint32_t)(r * 255 + 0.5) << 16 | (uint32_t)(g * 255 + 0.5) << 8 |
-	       (uint32_t)(b * 255 + 0.5);
+	c[0] = val;
+	c[1] = val * (1 - sat * f);
+	c[2] = val * (1 - sat);
+	c[3] = val * (1 - sat * (1 - f));
+	for (i = 0; i < 3; i++)
+		rgb = rgb << 8 | (uint32_t)(c[pick[hue / 60][i]] * 255 + 0.5);
+	return rgb;
 }
 
 /* A literal (or any C string). */

@@ -96,15 +96,13 @@ static size_t count(const char *s, const char *what)
 	return n;
 }
 
-/* A small deterministic generator. */
-static uint64_t rnd_state = 88172645463325252ull;
+/* A small deterministic generator (Knuth's MMIX LCG, high bits). */
+static uint64_t rnd_state = 1;
 
 static uint64_t rnd(void)
 {
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
+	rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+	return rnd_state >> 17;
 }
 
 static struct tdatfs_timeline *make(unsigned int nlanes, uint64_t t0, uint64_t t1)
