@@ -474,7 +474,9 @@ static bool last_from(struct pass *p, struct text_source *src, uint64_t *last)
 
 /*
  * The first and last record times of lane @c, from its first page and
- * its last one with a record; false when it has none.
+ * its last pages: read to the end from 1, 2, 4 ... pages before it until
+ * a record is met (damaged last pages cost twice their count, not their
+ * square); false when it has none.
  */
 static bool lane_span(struct pass *p, unsigned int c, uint64_t *first,
 		      uint64_t *last)
@@ -483,7 +485,7 @@ static bool lane_span(struct pass *p, unsigned int c, uint64_t *first,
 	const struct text_rec *r;
 	struct text_pos at = { 0 };
 	bool found = false;
-	uint64_t pg;
+	uint64_t back;
 
 	src = text_source_new(p->f, p->b, &p->cidx[c], &p->npages[c], 1, p->pf,
 			      p->ts);
@@ -491,10 +493,12 @@ static bool lane_span(struct pass *p, unsigned int c, uint64_t *first,
 		return false;
 	if (text_source_peek_index(src, 0, &p->markers, &r) == 0 && r) {
 		*first = r->ts;
-		for (pg = p->npages[c]; !found && pg > 0; pg--) {
-			at.page = pg - 1;
+		for (back = 1; !found; back *= 2) {
+			at.page = back < p->npages[c] ? p->npages[c] - back : 0;
 			text_source_seek(src, &at);
 			found = last_from(p, src, last);
+			if (!at.page)
+				break;
 		}
 	}
 	p->markers.len = 0;
