@@ -434,6 +434,8 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 
 	if (!vw)
 		return -errno;
+	if (v->cpu != -1)
+		return -ENOENT;	/* a picture is of all the buffer's CPUs */
 	pthread_mutex_lock(&vw->lock);
 	e = pic_find(vw, &k);
 	if (e && (e->bytes || !buf)) {
