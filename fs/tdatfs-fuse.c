@@ -232,6 +232,12 @@ bool tfs_storer_stop(struct tfs *fs)
 
 /* ---- attributes and names ------------------------------------------------- */
 
+/* The text engine's cancel hook: the reader of @req has gone. */
+static bool req_gone(void *req)
+{
+	return fuse_req_interrupted(req);
+}
+
 /* Attributes of @ino and how long the kernel may keep them. */
 static int tfs_stat(struct tfs *fs, fuse_ino_t ino, struct stat *st,
 		    double *timeout)
@@ -298,8 +304,11 @@ static void tfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_entry(req, &e);
 		return;
 	}
+	/* a size may be made now (a window's trace, a timeline.svg) */
+	tdatfs_text_cancel_set(req_gone, req);
 	if (!ret)
 		ret = tfs_entry(fs, ino, &e);
+	tdatfs_text_cancel_set(NULL, NULL);
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
@@ -330,7 +339,9 @@ static void tfs_getattr(fuse_req_t req, fuse_ino_t ino,
 	int ret;
 
 	(void)fi;
+	tdatfs_text_cancel_set(req_gone, req);
 	ret = tfs_stat(tfs_of(req), ino, &st, &timeout);
+	tdatfs_text_cancel_set(NULL, NULL);
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
@@ -516,12 +527,6 @@ static void tfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 			fi->fh |= TFS_FH_STORE;
 	}
 	fuse_reply_open(req, fi);
-}
-
-/* The text engine's cancel hook: the reader of @req has gone. */
-static bool req_gone(void *req)
-{
-	return fuse_req_interrupted(req);
 }
 
 /*

@@ -35,6 +35,19 @@ void tdatfs_text_cancel_set(bool (*fn)(void *ctx), void *ctx)
 	cancel_ctx = ctx;
 }
 
+/**
+ * text_stream_cancelled() - whether this thread's request is to stop now
+ *
+ * For passes over records outside a stream (the timeline's): the hook
+ * tdatfs_text_cancel_set() gave, asked now.
+ *
+ * Return: true when the hook says so.
+ */
+bool text_stream_cancelled(void)
+{
+	return cancel_fn && cancel_fn(cancel_ctx);
+}
+
 /* Whether this thread's read is to stop now; polled every CANCEL_EVERY. */
 static bool cancelled(unsigned int *lines)
 {

@@ -43,6 +43,7 @@
 #ifndef TDATFS_TEXT_STREAM_H
 #define TDATFS_TEXT_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -99,6 +100,9 @@ ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
 			 uint64_t off);
 ssize_t text_stream_produce(struct text_stream *st, size_t len, uint64_t off);
 int text_stream_size(struct text_stream *st, uint64_t *size);
+
+/* This thread's cancel hook (tdatfs_text_cancel_set()), asked now. */
+bool text_stream_cancelled(void);
 
 /* How far a stream's text was produced, in pages (the index's progress). */
 uint64_t text_stream_frontier_pages(struct text_stream *st);

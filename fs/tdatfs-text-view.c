@@ -24,10 +24,12 @@
 #include "tdatfs-text-fields.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-stream.h"
+#include "tdatfs-text-timeline.h"
 
 #define VIEW_STREAMS	64
 #define VIEW_MAX	4096
 #define PIECE		(1u << 20)
+#define PICS_BYTES	(8u << 20)	/* timeline bytes kept, at most */
 
 /* The event stats of a buffer, made once. */
 struct buf_stats {
@@ -45,8 +47,19 @@ struct view_entry {
 	uint64_t size;
 };
 
+/* A timeline picture: its size always, its bytes while they fit. */
+struct pic_entry {
+	struct tdatfs_text_view key;
+	char *bytes;			/* NULL: not kept */
+	size_t len;
+	uint64_t used;
+};
+
 struct text_views {
 	pthread_mutex_t lock;
+	struct pic_entry *pics;
+	size_t npics, cpics;
+	size_t pics_bytes;
 	struct buf_stats **bs;		/* each made once, never moved */
 	size_t nbs;
 	struct view_entry **e;
@@ -79,6 +92,9 @@ static void views_free(void *ext)
 		text_stream_free(vw->e[i]->st);
 		free(vw->e[i]);
 	}
+	for (i = 0; i < vw->npics; i++)
+		free(vw->pics[i].bytes);
+	free(vw->pics);
 	free(vw->bs);
 	free(vw->e);
 	pthread_mutex_destroy(&vw->lock);
@@ -227,12 +243,19 @@ static int view_check(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		      const struct tdatfs_text_event_stat **ev)
 {
 	const struct buf_stats *bs;
-	int ret = stats_get(t, v->buffer, &bs);
+	int ret;
 
 	*ev = NULL;
+	memset(flt, 0, sizeof(*flt));
+	if (v->kind == TDATFS_VIEW_TIMELINE) {
+		if (v->cpu != -1 || (v->t1 <= v->t0 && (v->t0 || v->t1)))
+			return -ENOENT;
+		/* a window's picture starts from the merged text's account */
+		return v->t1 ? stats_get(t, v->buffer, &bs) : 0;
+	}
+	ret = stats_get(t, v->buffer, &bs);
 	if (ret < 0)
 		return ret;
-	memset(flt, 0, sizeof(*flt));
 	switch (v->kind) {
 	case TDATFS_VIEW_EVENT:
 	case TDATFS_VIEW_FIELDS:
@@ -250,6 +273,8 @@ static int view_check(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		flt->k0 = v->t0;
 		flt->k1 = v->t1;
 		return 0;
+	case TDATFS_VIEW_TIMELINE:
+		break;
 	}
 	return -EINVAL;
 }
@@ -263,7 +288,7 @@ static struct tdatfs_text_view view_key(const struct tdatfs_text_view *v)
 	k.kind = v->kind;
 	k.buffer = v->buffer;
 	k.cpu = v->kind == TDATFS_VIEW_WINDOW ? v->cpu : -1;
-	if (v->kind == TDATFS_VIEW_WINDOW) {
+	if (v->kind == TDATFS_VIEW_WINDOW || v->kind == TDATFS_VIEW_TIMELINE) {
 		k.t0 = v->t0;
 		k.t1 = v->t1;
 	} else {
@@ -316,6 +341,126 @@ static int view_head(struct text_fmt *fmt, const struct text_filter *flt,
 		return ret;
 	}
 	*head = b.p;
+	return 0;
+}
+
+/* Room for one more picture entry; 0 or -ENOMEM (lock held). */
+static int grow_pics(struct text_views *vw)
+{
+	struct pic_entry *p;
+	size_t c;
+
+	if (vw->npics < vw->cpics)
+		return 0;
+	c = vw->cpics ? vw->cpics * 2 : 16;
+	p = realloc(vw->pics, c * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	vw->pics = p;
+	vw->cpics = c;
+	return 0;
+}
+
+/* The picture entry of @k, or NULL (lock held). */
+static struct pic_entry *pic_find(struct text_views *vw,
+				  const struct tdatfs_text_view *k)
+{
+	size_t i;
+
+	for (i = 0; i < vw->npics; i++)
+		if (key_eq(&vw->pics[i].key, k))
+			return &vw->pics[i];
+	return NULL;
+}
+
+/* Drop the bytes of the least recently used pictures past the bound. */
+static void pics_trim(struct text_views *vw, size_t room)
+{
+	while (vw->pics_bytes + room > PICS_BYTES) {
+		struct pic_entry *lru = NULL;
+		size_t i;
+
+		for (i = 0; i < vw->npics; i++)
+			if (vw->pics[i].bytes && (!lru || vw->pics[i].used < lru->used))
+				lru = &vw->pics[i];
+		if (!lru)
+			return;
+		vw->pics_bytes -= lru->len;
+		free(lru->bytes);
+		lru->bytes = NULL;
+	}
+}
+
+/* Keep @bytes of picture @k (taken: freed when not kept); lock held. */
+static void pic_keep(struct text_views *vw, const struct tdatfs_text_view *k,
+		     char *bytes, size_t len)
+{
+	struct pic_entry *e = pic_find(vw, k);
+
+	if (!e && vw->npics < VIEW_MAX &&
+	    !grow_pics(vw)) {
+		e = &vw->pics[vw->npics++];
+		memset(e, 0, sizeof(*e));
+		e->key = *k;
+		e->len = len;
+	}
+	if (!e || e->bytes || len > PICS_BYTES) {
+		free(bytes);
+		return;
+	}
+	pics_trim(vw, len);
+	e->bytes = bytes;
+	e->len = len;
+	e->used = ++vw->tick;
+	vw->pics_bytes += len;
+}
+
+/*
+ * The bytes of picture @v, made if need be: *@bytes a copy of @len
+ * wanted from @off (NULL with @size only).  Return: 0 or a negative errno.
+ */
+static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+		   char *buf, size_t len, uint64_t off, size_t *got,
+		   uint64_t *size)
+{
+	struct tdatfs_text_view k = view_key(v);
+	struct text_views *vw = views_get(t);
+	const struct tdatfs_text_event_stat *ev;
+	struct text_filter flt;
+	struct pic_entry *e;
+	char *bytes = NULL;
+	size_t n = 0;
+	int ret;
+
+	if (!vw)
+		return -errno;
+	if (v->cpu != -1)
+		return -ENOENT;	/* a picture is of all the buffer's CPUs */
+	pthread_mutex_lock(&vw->lock);
+	e = pic_find(vw, &k);
+	if (e && (e->bytes || !buf)) {
+		*size = e->len;
+		*got = off < e->len ? (e->len - off < len ? e->len - off : len) : 0;
+		if (*got)
+			memcpy(buf, e->bytes + off, *got);
+		e->used = ++vw->tick;
+		pthread_mutex_unlock(&vw->lock);
+		return 0;
+	}
+	pthread_mutex_unlock(&vw->lock);
+	/* made without the lock: deterministic, so a race makes it twice */
+	ret = view_check(t, &k, &flt, &ev);
+	if (!ret)
+		ret = text_timeline_make(t, k.buffer, k.t0, k.t1, &bytes, &n);
+	if (ret < 0)
+		return ret;
+	*size = n;
+	*got = off < n ? (n - off < len ? n - off : len) : 0;
+	if (*got)
+		memcpy(buf, bytes + off, *got);
+	pthread_mutex_lock(&vw->lock);
+	pic_keep(vw, &k, bytes, n);
+	pthread_mutex_unlock(&vw->lock);
 	return 0;
 }
 
@@ -459,6 +604,13 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 
 	if (!t || !v || (!buf && len))
 		return -EINVAL;
+	if (v->kind == TDATFS_VIEW_TIMELINE) {
+		size_t got;
+		uint64_t size;
+
+		ret = pic_get(t, v, buf ? buf : (char *)"", len, off, &got, &size);
+		return ret < 0 ? ret : (ssize_t)got;
+	}
 	ret = entry_get(t, v, &e, &ev);
 	if (ret < 0)
 		return ret;
@@ -501,6 +653,11 @@ int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *
 
 	if (!t || !v || !size)
 		return -EINVAL;
+	if (v->kind == TDATFS_VIEW_TIMELINE) {
+		size_t got;
+
+		return pic_get(t, v, NULL, 0, 0, &got, size);
+	}
 	if (size_cached(t, v, size))
 		return 0;
 	if (v->kind == TDATFS_VIEW_EVENT) {

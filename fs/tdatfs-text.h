@@ -278,11 +278,18 @@ int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *
  * @TDATFS_VIEW_WINDOW: the lines of the buffer's merged text, or of one
  *	CPU's text, whose record time as the line prints it lies in
  *	[@t0, @t1)
+ * @TDATFS_VIEW_TIMELINE: timeline.svg (doc/TIMELINE.md): a picture of
+ *	what ran on each CPU of the buffer (sched_switch), its prints and,
+ *	without sched_switch records, its records' density; of the whole
+ *	buffer (@t0 and @t1 both 0) or of the window [@t0, @t1).  At most
+ *	TDATFS_TIMELINE_MAX_BYTES (tdatfs-timeline.h), made whole at the first
+ *	size or read and kept while the engine's cache of pictures has room
  */
 enum tdatfs_text_view_kind {
 	TDATFS_VIEW_EVENT,
 	TDATFS_VIEW_FIELDS,
 	TDATFS_VIEW_WINDOW,
+	TDATFS_VIEW_TIMELINE,
 };
 
 /**
@@ -292,8 +299,10 @@ enum tdatfs_text_view_kind {
  * @cpu: %TDATFS_VIEW_WINDOW: index into the buffer's cpus, or -1 for all
  *	merged; the other kinds: -1
  * @event: %TDATFS_VIEW_EVENT and %TDATFS_VIEW_FIELDS: the event id
- * @t0: %TDATFS_VIEW_WINDOW: first time shown (tdatfs_text_time_parse())
- * @t1: %TDATFS_VIEW_WINDOW: first time past the window, > @t0
+ * @t0: %TDATFS_VIEW_WINDOW and %TDATFS_VIEW_TIMELINE: first time shown
+ *	(tdatfs_text_time_parse())
+ * @t1: the same kinds: first time past the window, > @t0 (a timeline of
+ *	the whole buffer: both 0)
  *
  * Unused members must be zero (a view is compared as a key).
  */
@@ -356,11 +365,13 @@ int tdatfs_text_event_stats(struct tdatfs_text *t, size_t buffer,
  * disagrees with its text.  The work is proportional to the records the
  * view shows, not to the buffer: it starts from the full text's
  * checkpoints and passes over the stretches between them that hold none.
- * Needs the buffer's event stats (tdatfs_text_event_stats()).
+ * Needs the buffer's event stats (tdatfs_text_event_stats()), but for
+ * the timeline of a whole buffer (one pass over its records, no text).
  *
  * Return: bytes read (0 at the end), -ENOENT for a view of nothing that
  * exists (a buffer, CPU or event id without records; a window with
- * @t1 <= @t0), or another negative errno.
+ * @t1 <= @t0), -EINTR when this thread's cancel hook stopped a timeline
+ * being made, or another negative errno.
  * Context: thread-safe.
  */
 ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
@@ -375,7 +386,8 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
  *
  * Of %TDATFS_VIEW_EVENT, from the event stats; of the other kinds, the
  * first call produces the view to its end (work proportional to it) and
- * the engine keeps the size.
+ * the engine keeps the size (of a timeline, its bytes too, while they
+ * fit its cache).
  *
  * Return: 0, or a negative errno as for tdatfs_text_view_read().
  * Context: thread-safe.

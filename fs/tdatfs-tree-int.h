@@ -214,9 +214,13 @@ struct tree_buf {
 	uint32_t per_cpu;	/* index of its per_cpu/ (during the build) */
 };
 
+/* u.view.window of a timeline of the whole buffer (not a window's). */
+#define TREE_WHOLE	UINT32_MAX
 /* The inodes of one window: its directory, per_cpu/, trace, then a
- * cpuN directory and its trace for each CPU (of the buffer with most). */
-#define TREE_WIN_SLOTS(ncpus)	(3 + 2 * (uint64_t)(ncpus))
+ * cpuN directory and its trace for each CPU (of the buffer with most),
+ * then its timeline.svg (TREE_WIN_PIC() of its own buffer's CPUs). */
+#define TREE_WIN_SLOTS(ncpus)	(4 + 2 * (uint64_t)(ncpus))
+#define TREE_WIN_PIC(ncpus)	(3 + 2 * (uint64_t)(ncpus))
 /* Windows a tree makes at most; past that a new name is ENOSPC. */
 #define TREE_WIN_MAX		65536
 /* Static nodes the views of instances may bring (tdatfs-tree-build.c). */

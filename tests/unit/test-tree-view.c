@@ -458,8 +458,9 @@ static void test_window_files(struct tdatfs_tree *t)
 	CHECK(tdatfs_tree_lookup(t, "/time/5.5-6/..", &ino) == 0 &&
 	      ino == tdatfs_tree_parent(t, w));
 	l = list(t, "/time/5.5-6");
-	CHECK(l.n == 2 && !strcmp(l.names[0], "per_cpu") &&
-	      !strcmp(l.names[1], "trace"));
+	CHECK(l.n == 3 && !strcmp(l.names[0], "per_cpu") &&
+	      !strcmp(l.names[1], "timeline.svg") &&
+	      !strcmp(l.names[2], "trace"));
 	CHECK(tdatfs_tree_stat(t, w, &st) == 0 && S_ISDIR(st.st_mode) &&
 	      st.st_nlink == 3 && st.st_ino == w);
 	l = list(t, "/time/5.5-6/per_cpu");
@@ -485,6 +486,22 @@ static void test_window_files(struct tdatfs_tree *t)
 	CHECK(tdatfs_tree_stat(t, tr, &st) == 0 && S_ISREG(st.st_mode) &&
 	      (uint64_t)st.st_size == strlen("view 2 buffer 0 cpu 1 event 0 "
 					     "5500000000-6000000000\n"));
+	/* the window's picture: a view of the window, in its directory only */
+	FATAL(tdatfs_tree_lookup(t, "/time/5.5-6/timeline.svg", &ino) == 0);
+	CHECK(tdatfs_tree_parent(t, ino) == w && !tdatfs_tree_is_dir(t, ino));
+	s = slurp(t, "/time/5.5-6/timeline.svg", &err);
+	CHECK(s && !strcmp(s, "view 3 buffer 0 cpu -1 event 0 "
+			   "5500000000-6000000000\n"));
+	s = slurp(t, "/instances/tsc/time/1-1.000000001/timeline.svg", &err);
+	CHECK(s && !strcmp(s, "view 3 buffer 2 cpu -1 event 0 "
+			   "1000000000-1000000001\n"));
+	CHECK(tdatfs_tree_lookup(t, "/time/5.5-6/per_cpu/cpu1/timeline.svg",
+				 &ino) == -ENOENT);
+	/* each buffer's own, of the whole buffer (t0 = t1 = 0) */
+	s = slurp(t, "/timeline.svg", &err);
+	CHECK(s && !strcmp(s, "view 3 buffer 0 cpu -1 event 0 0-0\n"));
+	s = slurp(t, "/instances/tsc/timeline.svg", &err);
+	CHECK(s && !strcmp(s, "view 3 buffer 2 cpu -1 event 0 0-0\n"));
 	/* an inode past the windows made is nothing */
 	CHECK(tdatfs_tree_stat(t, w + 100000, &st) == -ENOENT);
 	CHECK(tdatfs_tree_parent(t, w + 100000) == 0);

@@ -111,8 +111,8 @@ static void test_readdir(struct tdatfs_tree *t)
 	static const char *const root[] = {
 		"README", "errors", "events", "header_event", "header_page",
 		"info", "kallsyms", "options", "per_cpu", "printk_formats",
-		"report", "saved_cmdlines", "sections", "time", "trace",
-		"trace_clock",
+		"report", "saved_cmdlines", "sections", "time", "timeline.svg",
+		"trace", "trace_clock",
 	};
 	struct listing l = { .n = 0 };
 	size_t i;
@@ -271,8 +271,8 @@ static void test_instances(struct tdatfs_tree *t)
 	l = (struct listing){ .n = 0 };
 	CHECK(tdatfs_tree_readdir(t, lookup(t, "/instances/tsc"), collect,
 				  &l) == 0);
-	/* events per_cpu time trace trace_clock */
-	CHECK(l.n == 5);
+	/* events per_cpu time timeline.svg trace trace_clock */
+	CHECK(l.n == 6);
 	CHECK(tdatfs_tree_is_text(t, lookup(t, "/instances/tsc/trace")));
 	check_size(t, "/instances/tsc/trace_clock");
 	p = slurp(t, lookup(t, "/instances/tsc/trace_clock"), &len);
