@@ -78,9 +78,7 @@ class Checker:
         if pic.t1 <= pic.t0:
             self.fail('data-t1 %d <= data-t0 %d' % (pic.t1, pic.t0))
             return 'no span'
-        if window:
-            t0, t1 = pic.t0, pic.t1
-        else:   # all of the buffer (its ends known to +-fuzz here)
+        if not window:   # all of the buffer (its ends known to +-fuzz here)
             t0, t1 = min(pic.t0, self.ref.first), max(pic.t1, self.ref.last + 1)
         self.t0, self.t1 = t0, t1
         self.lanes()
@@ -289,8 +287,8 @@ class Checker:
             self.check(len(cols) == len(set(cols)), '%s: two columns at one x' % w)
             for x, y, wd, h, n in ln.density:
                 self.check(wd == 1 and n > 0 and pic.left - EPS <= x < pic.left + pic.w and
-                           close(y + h, ln.y + ln.h, 0.01) and
-                           close(h, ln.h * n / peak, 0.51),
+                           close(y + h, ln.y + ln.h, 0.01) and h >= 0 and
+                           close(h, ln.h * n / peak, 1),
                            '%s: column x=%g y=%g width=%g height=%g data-n=%d (largest'
                            ' %d)' % (w, x, y, wd, h, n, peak))
             self.columns(ln, sorted(times[ln.cpu]))

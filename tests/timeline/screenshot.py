@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """timeline.svg rendered by a browser (issue 15 item 5): headless Chromium
 (Debian's `chromium`, scripts/install-deps) takes a screenshot of each
-buffer's whole timeline.svg, 1600 px by the svg's height, and the PNG,
+buffer's whole timeline.svg, 1600 px wide and taller than the svg (the
+window's height less chromium's own 87 px is the page's), and the PNG,
 decoded here (zlib and the PNG filters, tllib.png_decode()), must show:
   - a picture, not a blank page: at least 4 colours;
   - down the column x = data-left - 7 (through the lane markers), exactly
@@ -31,6 +32,7 @@ from tllib import viewlib  # noqa: E402
 MARK = (0x30, 0x30, 0x30)
 BG = (0xf4, 0xf4, 0xf4)
 WHITE = (0xff, 0xff, 0xff)
+SLACK = 200   # px of window height past the picture's
 
 
 def near(p, q, d=6):
@@ -57,9 +59,11 @@ def render(exe, svg, height, tmp):
     out = os.path.join(tmp, 'shot.png')
     if os.path.exists(out):
         os.unlink(out)
+    # the page's viewport is the window less what headless chromium keeps
+    # for itself (87 px here): a window taller than the picture
     cmd = [exe, '--headless', '--no-sandbox', '--disable-gpu', '--hide-scrollbars',
            '--user-data-dir=' + os.path.join(tmp, 'profile'),
-           '--screenshot=' + out, '--window-size=1600,%d' % height,
+           '--screenshot=' + out, '--window-size=1600,%d' % (height + SLACK),
            'file://' + os.path.abspath(svg)]
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -108,7 +112,7 @@ def check_buffer(t, tdat, cache, prefix, name, exe, tmp):
     except (RuntimeError, ValueError) as e:
         t.fail('%s: %s' % (what, e))
         return 'no screenshot'
-    t.check((w, h) == (1600, height), '%s: screenshot %dx%d, want 1600x%d' % (
+    t.check(w == 1600 and h >= height, '%s: screenshot %dx%d, want 1600x%d' % (
         what, w, h, height))
     colours = set()
     for r in rows[::3]:
