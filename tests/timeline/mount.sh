@@ -13,13 +13,10 @@
 #  - fusermount3 -u ends the daemon with status 0.
 #   mount.sh TDAT TDATFS TRACE
 # Skipped (77) only where /dev/fuse is missing.
-here=$(dirname "$0")
-. "$here/../lib/common.sh"
-. "$here/../lib/mount.sh"
-. "$here/../index/lib.sh"
-
-tdat=$1 tdatfs=$2 trace=$3
-name=$(basename "$trace")
+tdat=$1 tdatfs=$2 trace=$3 name=$(basename "$3")
+for lib in lib/common.sh lib/mount.sh index/lib.sh; do
+	. "$(dirname "$0")/../$lib"
+done
 need_fuse
 index_setup    # $tmp, $mnt, XDG_CACHE_HOME in $tmp; all removed on exit
 
