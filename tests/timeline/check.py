@@ -382,11 +382,11 @@ def deviation(have, mine):
         for a, b in lst:
             s += b - a
             pre.append(s)
-        return lst, pre
+        return [a for a, _ in lst], lst, pre
 
     def left_of(c, x):
-        lst, pre = c
-        k = bisect.bisect_right([a for a, _ in lst], x) if lst else 0
+        starts, lst, pre = c
+        k = bisect.bisect_right(starts, x)
         if k == 0:
             return 0.0
         a, b = lst[k - 1]
