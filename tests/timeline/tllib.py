@@ -342,6 +342,12 @@ class Ref:
             d *= 8
         return first, last
 
+    def printed(self, key):
+        """KEY as the text prints it (rounded to its step), as a key"""
+        if not self.seconds:
+            return key
+        return (key + self.step // 2) // self.step * self.step
+
     def pfmt(self, key):
         """a key as a bound of the text's own precision (a multiple of
         its step)"""
