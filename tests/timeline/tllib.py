@@ -42,18 +42,29 @@ WHOLE_TEXT_MAX = 40 * 1024 * 1024
 # ---- the picture ------------------------------------------------------------
 
 def produce(tdat, cache, path):
-    """The bytes of `tdat cat TRACE PATH`, produced once per run: kept in
-    CACHE under a name made of tdat's and the trace's identity (path,
-    size, mtime) and PATH, written to a temporary name and renamed."""
+    """(file, bytes) of `tdat cat TRACE PATH`, produced once per run: kept
+    in CACHE under a name made of tdat's and the trace's identity (path,
+    size, mtime) and PATH, written to a temporary name and renamed; the
+    pictures of an older tdat or trace are removed when a new one is
+    written."""
     ident = []
     for f in (tdat.exe, tdat.trace):
         st = os.stat(f)
         ident.append('%s:%d:%d' % (os.path.realpath(f), st.st_size, st.st_mtime_ns))
-    ident.append(path)
-    key = hashlib.sha1('\n'.join(ident).encode()).hexdigest()[:20]
+    who = hashlib.sha1('\n'.join(ident).encode()).hexdigest()[:12]
+    what = hashlib.sha1(path.encode()).hexdigest()[:12]
+    base = os.path.basename(tdat.trace)
     os.makedirs(cache, exist_ok=True)
-    name = os.path.join(cache, '%s-%s.svg' % (os.path.basename(tdat.trace), key))
+    name = os.path.join(cache, '%s-%s-%s.svg' % (base, who, what))
     if not os.path.exists(name):
+        for old in os.listdir(cache):
+            if old.startswith(base + '-') and old.endswith('.svg') and \
+                    old[len(base) + 1:].count('-') == 1 and \
+                    not old.startswith('%s-%s-' % (base, who)):
+                try:
+                    os.unlink(os.path.join(cache, old))
+                except FileNotFoundError:
+                    pass
         data = tdat.cat(path)
         tmp = '%s.%d' % (name, os.getpid())
         with open(tmp, 'wb') as f:
