@@ -23,7 +23,10 @@ through running intervals):
     power of two that holds (at most 64), and a task's drawn time left of
     any x within 2 th + 1 px of its running time left of it;
   - the legend: the (at most 20) tasks with the most running time,
-    sorted by it then pid, data-ns against the same computation;
+    sorted by it then pid, data-ns against the same computation, its
+    text "COMM-P  DURATION" with the duration right to its last digit;
+  - a text of the picture (its title) names the buffer ("top" or the
+    instance's name);
   - a buffer without sched_switch: density columns, their data-n summed
     per lane the CPU's records in the span, each column where its
     records are (within a pixel), heights proportional to data-n;
@@ -35,6 +38,7 @@ through running intervals):
 """
 import bisect
 import os
+import re
 import subprocess
 import sys
 
@@ -83,6 +87,9 @@ class Checker:
             t0, t1 = min(pic.t0, self.ref.first), max(pic.t1, self.ref.last + 1)
         self.t0, self.t1 = t0, t1
         self.lanes()
+        texts = [''.join(e.itertext()) for e in pic.root.iter() if tllib.tag(e) == 'text']
+        self.check(any(self.ref.name in x for x in texts), 'no text names the buffer'
+                   ' %r' % self.ref.name)
         said = '%d bytes, %d lanes' % (len(data), len(pic.lanes))
         if self.ref.nswitch:
             said += self.bars() + self.legend()
@@ -262,6 +269,7 @@ class Checker:
             if want is not None:
                 self.check(comm == want, '%s: data-comm %r, want %r' % (w, comm, want))
             self.check('%s-%d' % (comm, pid) in text, '%s: text %r' % (w, text))
+            self.duration(w, text[text.find('%s-%d' % (comm, pid)) + len('%s-%d' % (comm, pid)):], ns)
             if pid in fills:
                 self.check(fill == fills[pid], '%s: swatch %s, bars %s' % (w, fill, fills[pid]))
         if items:
@@ -271,6 +279,19 @@ class Checker:
             self.check(not out, 'tasks not in the legend ran more than its last'
                        ' (%d ns): %s' % (low, out[:5]))
         return ', legend of %d' % len(items)
+
+    def duration(self, w, text, ns):
+        """the legend's running time as text, against its data-ns: a
+        number and a unit, right to its last digit"""
+        m = re.search(r'(\d+(?:\.(\d+))?)\s*(ns|us|\u00b5s|ms|s)\b', text)
+        if not self.check(m is not None, '%s: no duration in %r' % (w, text)):
+            return
+        unit = {'ns': 1, 'us': 10**3, '\u00b5s': 10**3, 'ms': 10**6, 's': 10**9}[m.group(3)]
+        if not self.ref.seconds:   # a raw clock: counts, whatever the unit says
+            return
+        step = unit / 10 ** len(m.group(2) or '')
+        self.check(abs(float(m.group(1)) * unit - ns) <= step / 2 + 1, '%s: %r for'
+                   ' data-ns %d' % (w, m.group(0), ns))
 
     # ---- density
     def density(self, window):

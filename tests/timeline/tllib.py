@@ -238,6 +238,7 @@ class Ref:
     def __init__(self, tdat, prefix):
         self.tdat = tdat
         self.prefix = prefix
+        self.name = prefix.split('/')[1] if prefix else 'top'
         self.cpus = [int(d[3:]) for d in tdat.ls('/%sper_cpu' % prefix)
                      if re.fullmatch(r'cpu\d+', d)]
         self._counts = {}   # cpu: its record times, when its text was read
