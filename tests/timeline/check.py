@@ -24,7 +24,8 @@ through running intervals):
     any x within 2 th + 1 px of its running time left of it;
   - the legend: the (at most 20) tasks with the most running time,
     sorted by it then pid, data-ns against the same computation, its
-    text "COMM-P  DURATION" with the duration right to its last digit;
+    text "COMM-P  DURATION" with the duration right to its last digit
+    (rounded or cut);
   - a text of the picture (its title) names the buffer ("top" or the
     instance's name);
   - a buffer without sched_switch: density columns, their data-n summed
@@ -282,7 +283,7 @@ class Checker:
 
     def duration(self, w, text, ns):
         """the legend's running time as text, against its data-ns: a
-        number and a unit, right to its last digit"""
+        number and a unit, right to its last digit (rounded or cut)"""
         m = re.search(r'(\d+(?:\.(\d+))?)\s*(ns|us|\u00b5s|ms|s)\b', text)
         if not self.check(m is not None, '%s: no duration in %r' % (w, text)):
             return
@@ -290,7 +291,8 @@ class Checker:
         if not self.ref.seconds:   # a raw clock: counts, whatever the unit says
             return
         step = unit / 10 ** len(m.group(2) or '')
-        self.check(abs(float(m.group(1)) * unit - ns) <= step / 2 + 1, '%s: %r for'
+        # rounded or cut at its last digit
+        self.check(abs(float(m.group(1)) * unit - ns) <= step + 1, '%s: %r for'
                    ' data-ns %d' % (w, m.group(0), ns))
 
     # ---- density
