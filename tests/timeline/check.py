@@ -49,6 +49,7 @@ import tllib  # noqa: E402
 from tllib import viewlib  # noqa: E402
 
 MARK = '#303030'
+BG = '#f4f4f4'
 TICK = '#d00000'
 EPS = 0.002   # px: 3 decimals in the file
 
@@ -117,9 +118,8 @@ class Checker:
         pic, cpus = self.pic, self.ref.cpus
         got = [ln.cpu for ln in pic.lanes]
         # in the buffer's order: numeric, or as per_cpu/ lists them
-        if not self.check(got in (cpus, sorted(cpus)), 'lanes for CPUs %s, per_cpu/'
-                          ' lists %s' % (got, cpus)):
-            return
+        self.check(got in (cpus, sorted(cpus)), 'lanes for CPUs %s, per_cpu/ lists %s'
+                   % (got, cpus))
         bottom = None
         for ln in pic.lanes:
             w = 'lane cpu%d' % ln.cpu
@@ -135,7 +135,8 @@ class Checker:
             bg, mk = ln.bg, ln.mark
             if self.check(bg is not None, '%s: no rect class="bg"' % w):
                 self.check([tllib.num(bg, a) for a in ('x', 'y', 'width', 'height')] ==
-                           [pic.left, ln.y, pic.w, ln.h],
+                           [pic.left, ln.y, pic.w, ln.h] and
+                           (bg.get('fill') or '').lower() == BG,
                            '%s: background %s' % (w, bg.attrib))
             if self.check(mk is not None, '%s: no rect class="mark"' % w):
                 self.check([tllib.num(mk, a) for a in ('x', 'y', 'width', 'height')] ==
