@@ -335,6 +335,121 @@ static void sc_tshift_step(struct gen_ctx *c)
 	put_time_shift_opt(c, 0, s, count, 2);
 }
 
+/*
+ * set_chars() - bytes into a char field: a fixed array (zero-padded, cut
+ * to its size) or the trailing char buf[] of ftrace/print (the record
+ * ends after them and their NUL)
+ */
+static void set_chars(struct gen_rec *r, const char *name, const char *s, size_t n)
+{
+	struct gen_field f;
+
+	if (gen_field_find(r->fmt, name, &f) < 0 || f.offset + n + 1 > GEN_REC_MAX) {
+		fprintf(stderr, "gen-trace: %s: no room for %s\n", r->fmt->name, name);
+		exit(2);
+	}
+	if (f.size == 0) {	/* trailing array */
+		memcpy(r->data + f.offset, s, n);
+		r->data[f.offset + n] = 0;
+		r->len = f.offset + (unsigned int)n + 1;
+		return;
+	}
+	memset(r->data + f.offset, 0, f.size);
+	memcpy(r->data + f.offset, s, n < f.size - 1 ? n : f.size - 1);
+}
+
+static void tl_print(struct gen_ctx *c, unsigned int cpu, int pid, const char *s, size_t n)
+{
+	const struct gen_format *print = gen_format_find(c->t, "ftrace", "print");
+	struct gen_rec *r;
+
+	if (!print) {
+		fprintf(stderr, "gen-trace: the template has no ftrace/print format\n");
+		exit(2);
+	}
+	r = gen_rec(c, cpu, print, pid, 0);
+	gen_set(r, "ip", gen_sym(c, 9));
+	set_chars(r, "buf", s, n);
+}
+
+/* a switch on CPU 0 from task PREV (-1: idle) to NEXT, when the template has one */
+static void tl_switch(struct gen_ctx *c, int prev, int next, int state)
+{
+	const struct gen_format *sw = gen_format_find(c->t, "sched", "sched_switch");
+	const struct gen_task *tp = prev < 0 ? NULL : &c->t->tasks[prev];
+	const struct gen_task *tn = next < 0 ? NULL : &c->t->tasks[next];
+	struct gen_rec *r;
+
+	if (!sw)
+		return;
+	r = gen_rec(c, 0, sw, tp ? tp->pid : 0, 0);
+	set_chars(r, "prev_comm", tp ? tp->comm : "swapper/0", strlen(tp ? tp->comm : "swapper/0"));
+	gen_set(r, "prev_pid", tp ? (uint64_t)tp->pid : 0);
+	gen_set(r, "prev_prio", 120);
+	gen_set(r, "prev_state", (uint64_t)state);
+	set_chars(r, "next_comm", tn ? tn->comm : "swapper/0", strlen(tn ? tn->comm : "swapper/0"));
+	gen_set(r, "next_pid", tn ? (uint64_t)tn->pid : 0);
+	gen_set(r, "next_prio", 120);
+}
+
+/*
+ * What a timeline.svg draws (tests/timeline): on CPU 0 prints around
+ * sched_switch records (when the template has its format) with long,
+ * idle and sub-pixel intervals, a switch whose prev_pid is not the task
+ * that ran, the first and last record of the CPU prints; prints with a
+ * tab, control bytes, UTF-8, 300 bytes, two lines, three in one pixel
+ * column; CPU 1 only prints (no switch there).
+ */
+static void sc_timeline(struct gen_ctx *c)
+{
+	static const char ctl[] = "ctl:\x01\x7f\x1b[0m caf\xc3\xa9 <&> \"q\"";
+	int a = 0, b = 1, t3 = 2;
+	char lng[301];
+
+	tl_print(c, 0, gen_pid(c, a), "timeline start\twith a tab", 25);
+	gen_wait(c, 1, 500 * US);
+	tl_print(c, 1, gen_pid(c, b), "cpu1 first", 10);
+	gen_wait(c, 0, MS);
+	tl_switch(c, a, b, 0);
+	gen_wait(c, 0, 3 * MS);
+	tl_switch(c, b, -1, 1);
+	gen_wait(c, 0, 2 * MS);
+	tl_switch(c, -1, a, 0);
+	for (unsigned int i = 0; i < 30; i++) {
+		gen_wait(c, 0, 2 * US + 37 * i);
+		tl_switch(c, a, b, 0);
+		gen_wait(c, 0, 2 * US);
+		tl_switch(c, b, a, 0);
+	}
+	gen_wait(c, 1, 5 * MS);
+	tl_print(c, 1, gen_pid(c, b), "cpu1 second", 11);
+	gen_wait(c, 0, MS);
+	for (unsigned int i = 0; i < 3; i++) {
+		char one[] = "same column 1";
+
+		one[sizeof(one) - 2] = (char)('1' + i);
+		tl_print(c, 0, gen_pid(c, a), one, sizeof(one) - 1);
+		gen_wait(c, 0, 100);
+	}
+	gen_wait(c, 0, MS);
+	tl_switch(c, a, t3, 1);
+	gen_wait(c, 0, 2 * MS);
+	tl_switch(c, b, a, 0);	/* t3 ran, b is named */
+	gen_wait(c, 0, 500 * US);
+	for (unsigned int i = 0; i < 300; i++)
+		lng[i] = (char)('a' + i % 26);
+	memcpy(lng, "long:", 5);
+	tl_print(c, 0, gen_pid(c, a), lng, 300);
+	gen_wait(c, 0, MS);
+	tl_print(c, 0, gen_pid(c, a), ctl, sizeof(ctl) - 1);
+	gen_wait(c, 0, MS);
+	tl_print(c, 0, gen_pid(c, a), "two\nlines\n", 10);
+	gen_wait(c, 1, 10 * MS);
+	tl_print(c, 1, gen_pid(c, b), "cpu1 last", 9);
+	gen_wait(c, 0, MS);
+	tl_print(c, 0, gen_pid(c, a), "end", 3);
+}
+
 struct scenario {
 	const char *name;
 	void (*make)(struct gen_ctx *c);
@@ -353,6 +468,7 @@ static const struct scenario scenarios[] = {
 	{ "function", sc_function },
 	{ "tshift", sc_tshift },
 	{ "tshift-step", sc_tshift_step },
+	{ "timeline", sc_timeline },
 };
 
 /* global order of records, as trace-cmd reads them: time, then CPU */

@@ -7,9 +7,10 @@
 #    and CPU, against the generator's COUNTS file);
 #  - the generator is deterministic (two runs, same bytes);
 #  - failing checks, on tdat, for the scenarios in $strict (today all of
-#    them: function_graph, stacks, function, TIME_SHIFT): /trace is the
-#    report and every /per_cpu/cpuN/trace the report --cpu N (without the
-#    cpus= line), and tdat check finds no damage;
+#    them: function_graph, stacks, function, TIME_SHIFT, prints and
+#    switches): /trace is the report and every /per_cpu/cpuN/trace the
+#    report --cpu N (without the cpus= line), and tdat check finds no
+#    damage;
 #  - informational only (never fails), for a scenario added before tdat
 #    prints it as trace-cmd does: tdat's /trace against the report, a
 #    one-line summary.
@@ -61,7 +62,7 @@ same_counts() {
 }
 
 # the scenarios tdat must print exactly as trace-cmd report does
-strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step function "
+strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step function timeline "
 
 # tdat_same WHAT DAT PATH ORACLE: tdat cat DAT PATH is ORACLE's text
 tdat_same() {
