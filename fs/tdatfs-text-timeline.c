@@ -199,7 +199,7 @@ static int on_switch(struct pass *p, unsigned int c, const unsigned char *d,
 	    !fld_int(p, &p->next_pid, d, n, &next))
 		return 0;
 	p->nswitch++;
-	ret = tdatfs_timeline_run(p->tl, c, cs->known ? cs->cur : prev,
+	ret = tdatfs_timeline_run(p->tl, p->cidx[c], cs->known ? cs->cur : prev,
 			   cs->known ? cs->cur_start : cs->start0, ts);
 	cs->known = true;
 	cs->cur = next;
@@ -231,13 +231,13 @@ static int on_record(struct pass *p, unsigned int c, const struct text_rec *r,
 	if (p->window && at >= p->k1)
 		at = p->k1 - 1;
 	if (in)
-		ret = tdatfs_timeline_record(p->tl, c, at);
+		ret = tdatfs_timeline_record(p->tl, p->cidx[c], at);
 	if (ret || !text_record_type(p->sh.evs, d, n, &id))
 		return ret;
 	if (id == p->sw)
 		return on_switch(p, c, d, n, r->ts, key, cs);
 	if (id == p->pr && in && fld_str(p, &p->buf, d, n, &s, &len))
-		return tdatfs_timeline_print(p->tl, c, at, s, len);
+		return tdatfs_timeline_print(p->tl, p->cidx[c], at, s, len);
 	return 0;
 }
 
@@ -443,13 +443,13 @@ static int do_lane(struct pass *p, unsigned int c, size_t k)
 		ret = read_lane(p, c, src, &cs);
 	end = cs.after ? p->k1 : cs.last_ts;
 	if (!ret && cs.known) {
-		ret = tdatfs_timeline_run(p->tl, c, cs.cur, cs.cur_start, end);
+		ret = tdatfs_timeline_run(p->tl, p->cidx[c], cs.cur, cs.cur_start, end);
 	} else if (!ret && p->window && (cs.any || (cs.had_before && cs.after)) &&
 		   p->sw >= 0) {
 		text_source_tell(src, &at);
 		ret = task_after(p, c, src, stretch_of(p, c, &at), &pid);
 		if (!ret && pid >= 0)
-			ret = tdatfs_timeline_run(p->tl, c, pid, cs.start0, end);
+			ret = tdatfs_timeline_run(p->tl, p->cidx[c], pid, cs.start0, end);
 	}
 	text_source_free(src);
 	return ret;
@@ -665,15 +665,20 @@ int text_timeline_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 	if (!buf->ncpus)
 		return empty_make(t, buf, t0, t1, out, len);
 	ret = pass_setup(&p, t, buffer);
+	/* a lane for every CPU the buffer lists (per_cpu/ shows them all),
+	 * also those without data, which the merged stream leaves out */
 	if (!ret) {
-		cpus = calloc(p.ncpu, sizeof(*cpus));
+		cpus = calloc(buf->ncpus, sizeof(*cpus));
 		ret = cpus ? 0 : -ENOMEM;
 	}
+	for (c = 0; !ret && c < buf->ncpus; c++)
+		cpus[c] = buf->cpus[c].cpu;
 	for (c = 0; !ret && c < p.ncpu; c++)
-		cpus[c] = p.cidx[c] < buf->ncpus ? buf->cpus[p.cidx[c]].cpu : c;
+		if (p.cidx[c] >= buf->ncpus)
+			ret = -EIO;
 	o.title = buf->name && buf->name[0] ? buf->name : "top";
 	o.in_secs = !ret && text_fmt_in_usecs(p.fmt);
-	o.nlanes = p.ncpu;
+	o.nlanes = buf->ncpus;
 	o.cpus = cpus;
 	o.t0 = t0;
 	o.t1 = t1;

@@ -192,7 +192,7 @@ static int piece_put(struct tdatfs_timeline *tl, unsigned int li, int pid, doubl
 	struct tl_lane *l = &tl->lanes[li];
 	struct tl_seg *s = &l->segs[l->nsegs - 1];
 	struct tl_cache *c = &tl->cache[(tl_pid_hash(pid) ^ li * 40503u) % TL_CACHE];
-	size_t i, stop = s->first + s->n > 8 ? s->first + s->n - 8 : s->first;
+	size_t i, stop = s->n > 8 ? s->first + s->n - 8 : s->first;
 
 	if (c->lane == li && c->pid == pid && c->idx >= s->first &&
 	    c->idx < s->first + s->n && l->pcs[c->idx].pid == pid) {

@@ -598,7 +598,7 @@ static char *inst_name(unsigned int i)
 
 	if (i % 3 == 1) {
 		p = repeat('i', 300);
-		snprintf(p + 290, 10, "%u", i);	/* 255-byte prefix shared */
+		snprintf(p + 290, 11, "%u", i);	/* 255-byte prefix shared */
 		return p;
 	}
 	p = malloc(32);

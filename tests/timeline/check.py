@@ -9,7 +9,8 @@ through running intervals):
   - `xmllint --noout` accepts it; at most 2 MiB;
   - the span: data-t0/data-t1 are the window's bounds, or the buffer's
     first and last record time (as its text prints them: +-500 ns);
-  - one `lane` per CPU of the buffer's per_cpu/, in the buffer's order
+  - one `lane` per CPU of the buffer's per_cpu/ that holds data (a trace
+    file), in the buffer's order
     (numeric, or the listing's), each with
     its background (x = data-left, width = data-width), its marker
     (x = LEFT-10, width 6, #303030), its label cpuN, the geometry its

@@ -7,7 +7,7 @@ window's height less chromium's own 87 px is the page's), and the PNG,
 decoded here (zlib and the PNG filters, tllib.png_decode()), must show:
   - a picture, not a blank page: at least 4 colours;
   - down the column x = data-left - 7 (through the lane markers), exactly
-    one run of the marker colour #303030 per CPU of the buffer's per_cpu/,
+    one run of the marker colour #303030 per CPU of the buffer's per_cpu/ with data,
     each where its lane's data-y/data-h put it (within a pixel);
   - inside every lane the SVG draws bars or density columns on (1 px and
     more), pixels that are neither the lane background nor white, and, for
@@ -106,7 +106,7 @@ def check_buffer(t, tdat, cache, prefix, name, exe, tmp):
     except (ValueError, TypeError, tllib.ET.ParseError) as e:
         t.fail('%s: malformed: %s' % (what, e))
         return 'malformed'
-    cpus = [int(d[3:]) for d in tdat.ls('/%sper_cpu' % prefix) if d[3:].isdigit()]
+    cpus = tllib.text_cpus(tdat, prefix)
     try:
         w, h, rows = tllib.png_decode(render(exe, file, height, tmp))
     except (RuntimeError, ValueError) as e:

@@ -97,6 +97,17 @@ def num(e, attr):
     return float(v)
 
 
+
+def text_cpus(tdat, prefix):
+    """The CPUs of a buffer that hold data: per_cpu/cpuN with a trace file
+    (a CPU the file lists only in its CPUSTAT options has stats alone)."""
+    cpus = []
+    for d in tdat.ls('/%sper_cpu' % prefix):
+        if re.fullmatch(r'cpu\d+', d) and \
+                'trace' in tdat.ls('/%sper_cpu/%s' % (prefix, d)):
+            cpus.append(int(d[3:]))
+    return cpus
+
 class Lane:
     __slots__ = ('cpu', 'y', 'h', 'elem', 'bg', 'mark', 'labels', 'tasks',
                  'density', 'ticks', 'order')
@@ -239,8 +250,7 @@ class Ref:
         self.tdat = tdat
         self.prefix = prefix
         self.name = prefix.split('/')[1] if prefix else 'top'
-        self.cpus = [int(d[3:]) for d in tdat.ls('/%sper_cpu' % prefix)
-                     if re.fullmatch(r'cpu\d+', d)]
+        self.cpus = text_cpus(tdat, prefix)
         self._counts = {}   # cpu: its record times, when its text was read
         self._summary()
         self._switches()
