@@ -35,6 +35,19 @@ void tdatfs_text_cancel_set(bool (*fn)(void *ctx), void *ctx)
 	cancel_ctx = ctx;
 }
 
+/**
+ * text_stream_cancel_poll() - whether this thread's read is to stop now
+ *
+ * Asks the hook of tdatfs_text_cancel_set() at once: for a reader that
+ * waits for text another thread produces.
+ *
+ * Return: true when the hook says the read is abandoned.
+ */
+bool text_stream_cancel_poll(void)
+{
+	return cancel_fn && cancel_fn(cancel_ctx);
+}
+
 /* Whether this thread's read is to stop now; polled every CANCEL_EVERY. */
 static bool cancelled(unsigned int *lines)
 {
@@ -72,9 +85,11 @@ void text_stream_free(struct text_stream *st)
 	text_buf_release(&st->discard);
 	free(st->cidx);
 	free(st->npages);
-	free(st->ckpt_off);
-	free(st->ckpt_seen);
-	free(st->ckpt_pos);
+	if (!st->ckpt_borrowed) {
+		free(st->ckpt_off);
+		free(st->ckpt_seen);
+		free(st->ckpt_pos);
+	}
 	free(st->vstart);
 	free(st->vend);
 	text_acct_free(st->acct);
@@ -361,7 +376,10 @@ static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 				 &st->ckpt_pos[k * st->ncpu + st->parts[p].first]);
 	cu->off = st->ckpt_off[k];
 	cu->seen = st->ckpt_seen[k];
-	cu->nrec = st->is_view ? st->vstart[k] : text_acct_nrec(st->acct, k);
+	if (st->is_view)
+		cu->nrec = st->vstart[k];
+	else
+		cu->nrec = st->acct ? text_acct_nrec(st->acct, k) : 0;
 	cu->j = k;
 	cu->line.len = 0;
 	cu->eof = false;
