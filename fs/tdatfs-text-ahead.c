@@ -378,8 +378,11 @@ static struct ahead_hint *hint_find(struct text_ahead *a,
 	return best;
 }
 
-/* A read of @full ended at @end: its reader @h moves on, or is new. */
-static void hint_note(struct text_ahead *a, struct ahead_hint *h,
+/*
+ * A read of @full ended at @end: its reader @h moves on, or is new.
+ * Return: its hint.
+ */
+static struct ahead_hint *hint_note(struct text_ahead *a, struct ahead_hint *h,
 		      struct text_stream *full, uint64_t end)
 {
 	unsigned int i;
@@ -395,6 +398,7 @@ static void hint_note(struct text_ahead *a, struct ahead_hint *h,
 		h->end = end;
 	}
 	h->used = ++a->tick;
+	return h;
 }
 
 /* Whether no reader of its text is near @j any more. */
@@ -468,6 +472,17 @@ static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
 	pthread_cond_broadcast(&a->work);
 }
 
+/*
+ * A read of @full from @off has come to @end: its reader's hint moves on
+ * at once, so that a read served out of order beside it does not queue
+ * the text it passed.  Lock held.
+ */
+static void progress(struct text_ahead *a, struct text_stream *full,
+		     uint64_t off, uint64_t end)
+{
+	hint_note(a, hint_find(a, full, off), full, end);
+}
+
 /* Wait a while for a job to finish; lock held. */
 static void wait_done(struct text_ahead *a)
 {
@@ -514,6 +529,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
 			done += n;
 			if (pos + n == j->end)
 				job_drop(a, j);
+			progress(a, tx->full, off, off + done);
 			continue;
 		}
 		/* queued, or stopped short (an error): the rest is ours */
@@ -528,6 +544,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
 			return r;
 		if (r <= 0)
 			return done ? (ssize_t)done : r;
+		progress(a, tx->full, off, off + done + r);
 		done += r;
 	}
 	return done;
@@ -562,10 +579,15 @@ ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 	seq = hint_find(a, full, off);
 	r = serve(a, &tx, buf, len, off);
 	if (r > 0) {
-		hint_note(a, hint_find(a, full, off), full, off + r);
+		struct ahead_hint *h = hint_find(a, full, off + r);
+
 		sweep(a);
-		if (seq)
-			queue_ahead(a, &tx, off + r);
+		/*
+		 * From the furthest end of its reads: the text before it has
+		 * been read, or is being read by a request served out of order.
+		 */
+		if (seq && h)
+			queue_ahead(a, &tx, h->end);
 	}
 	pthread_mutex_unlock(&a->lock);
 	return r;
