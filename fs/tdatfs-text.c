@@ -19,6 +19,7 @@
 
 #include "tdat.h"
 #include "tdatfs-text.h"
+#include "tdatfs-text-acct.h"
 #include "tdatfs-text-ahead.h"
 #include "tdatfs-text-engine.h"
 #include "tdatfs-text-event.h"
@@ -523,17 +524,18 @@ enum { AHEAD_UNKNOWN, AHEAD_YES, AHEAD_NO };
  */
 static int has_function(struct tdatfs_text *t, size_t b)
 {
-	const struct tdatfs_text_event_stat *st;
+	const struct text_acct_total *tot;
 	const struct text_event_desc *d;
-	uint64_t size;
+	const struct text_acct *a;
+	struct text_stream *st;
 	size_t i, n;
 	int found = 0;
 
-	if (tdatfs_text_size(t, b, -1, &size) < 0 ||
-	    tdatfs_text_event_stats(t, b, &st, &n) < 0)
+	if (get_stream(t, b, -1, true, &st) < 0 || !(a = text_stream_acct(st)))
 		return -1;
+	tot = text_acct_totals(a, &n);
 	for (i = 0; i < n && !found; i++) {
-		if (text_event_lookup(t->l.evs, st[i].id, &d) < 0)
+		if (text_event_lookup(t->l.evs, tot[i].id, &d) < 0)
 			return -1;
 		if (!d)
 			continue;

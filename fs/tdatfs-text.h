@@ -33,7 +33,7 @@
  *    position produced ahead on worker threads (opts.decode_threads),
  *    the same bytes; not a text with records of the function tracer,
  *    whose indents come from libtraceevent's call stack of the whole
- *    process (tdatfs.1, BUGS).  At most 8 MiB of text is produced ahead
+ *    process (tdatfs.1, BUGS).  At most 4 MiB of text is produced ahead
  *    per engine (AHEAD_BUDGET).
  *  - All functions are thread-safe.
  */
