@@ -77,6 +77,9 @@ static void usage(FILE *out)
 		"  tep_only           every event through libtraceevent\n"
 		"  eager              parse every event format up front\n"
 		"  max_checkpoints=N  at most N checkpoints a text (N >= 2)\n"
+		"  decode_threads=N   threads that produce a finished text ahead\n"
+		"                     of a sequential reader (default: one per\n"
+		"                     online CPU; 0: none)\n"
 		"Exit status: 0 ok, 1 bad trace or missing path, 2 usage error,\n"
 		"128+N when signal N (Ctrl-C: 130) stopped an index build.\n",
 		prog, prog, prog, prog, prog);
@@ -564,9 +567,26 @@ static int set_threads(const char *arg)
 	return 0;
 }
 
+/* decode_threads=N: 0 is none (the engine's -1), else 1 to 64. */
+static int set_decode_threads(const char *arg, struct tdatfs_text_opts *o)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || n > 64) {
+		fprintf(stderr, "%s: bad decode_threads '%s' (want 0 to 64)\n",
+			prog, arg);
+		return -EINVAL;
+	}
+	o->decode_threads = n ? (int)n : -1;
+	return 0;
+}
+
 /*
  * One -o argument: comma-separated tep_only, eager, max_checkpoints=N,
- * index_dir=DIR, noindex, threads=N.
+ * decode_threads=N, index_dir=DIR, noindex, threads=N.
  */
 static int parse_opts(const char *arg, struct tdatfs_text_opts *o)
 {
@@ -592,6 +612,8 @@ static int parse_opts(const char *arg, struct tdatfs_text_opts *o)
 			ret = set_index_dir(tok + 10);
 		} else if (!strncmp(tok, "threads=", 8)) {
 			ret = set_threads(tok + 8);
+		} else if (!strncmp(tok, "decode_threads=", 15)) {
+			ret = set_decode_threads(tok + 15, o);
 		} else if (!strncmp(tok, "max_checkpoints=", 16)) {
 			errno = 0;
 			n = strtoul(tok + 16, &end, 10);

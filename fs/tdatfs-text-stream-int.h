@@ -97,6 +97,11 @@ struct text_stream {
 	 */
 	bool is_view;
 	bool ov_borrowed;	/* @ov is the full text's, finished: read only */
+	/*
+	 * A mirror (text_stream_new_mirror()): the checkpoint tables are the
+	 * finished full text's, only read, and there is no account.
+	 */
+	bool ckpt_borrowed;
 	struct text_filter flt;
 	size_t nsel;
 	uint64_t *vstart, *vend;

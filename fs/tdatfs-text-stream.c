@@ -38,7 +38,8 @@ void tdatfs_text_cancel_set(bool (*fn)(void *ctx), void *ctx)
 /**
  * text_stream_cancelled() - whether this thread's request is to stop now
  *
- * For passes over records outside a stream (the timeline's): the hook
+ * For passes over records outside a stream (the timeline's) and readers
+ * that wait for text another thread produces (read-ahead): the hook
  * tdatfs_text_cancel_set() gave, asked now.
  *
  * Return: true when the hook says so.
@@ -85,9 +86,11 @@ void text_stream_free(struct text_stream *st)
 	text_buf_release(&st->discard);
 	free(st->cidx);
 	free(st->npages);
-	free(st->ckpt_off);
-	free(st->ckpt_seen);
-	free(st->ckpt_pos);
+	if (!st->ckpt_borrowed) {
+		free(st->ckpt_off);
+		free(st->ckpt_seen);
+		free(st->ckpt_pos);
+	}
 	free(st->vstart);
 	free(st->vend);
 	text_acct_free(st->acct);
@@ -374,7 +377,10 @@ static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 				 &st->ckpt_pos[k * st->ncpu + st->parts[p].first]);
 	cu->off = st->ckpt_off[k];
 	cu->seen = st->ckpt_seen[k];
-	cu->nrec = st->is_view ? st->vstart[k] : text_acct_nrec(st->acct, k);
+	if (st->is_view)
+		cu->nrec = st->vstart[k];
+	else
+		cu->nrec = st->acct ? text_acct_nrec(st->acct, k) : 0;
 	cu->j = k;
 	cu->line.len = 0;
 	cu->eof = false;

@@ -38,6 +38,10 @@
  *    (the same comms learned, the same records consumed), drops their
  *    text and the markers met before them, and goes from the end of one
  *    stretch to the start of the next.
+ *  - A mirror of a finished stream (text_stream_new_mirror()) is a
+ *    second producer of the same text: its own lock and cursors on the
+ *    full text's checkpoints and comm model, both only read, so it can
+ *    produce one stretch while the full stream produces another.
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H
@@ -94,6 +98,9 @@ struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
 struct text_stream *text_stream_new_view(struct text_stream *full,
 					 const struct text_filter *flt,
 					 const char *head);
+struct text_stream *text_stream_new_mirror(struct text_stream *full);
+int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
+			 size_t *n, uint64_t *size);
 const struct text_acct *text_stream_acct(struct text_stream *st);
 void text_stream_free(struct text_stream *st);
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,

@@ -192,3 +192,117 @@ const struct text_acct *text_stream_acct(struct text_stream *st)
 	pthread_mutex_unlock(&st->lock);
 	return a;
 }
+
+/* The parts, slots and head of @full, copied into the new mirror @m. */
+static int parts_copy(struct text_stream *m, const struct text_stream *full)
+{
+	size_t p;
+
+	m->env = full->env;
+	m->nparts = full->nparts;
+	m->ncpu = full->ncpu;
+	m->only = full->only;
+	m->parts = calloc(m->nparts + 1, sizeof(*m->parts));
+	m->cidx = calloc(m->ncpu + 1, sizeof(*m->cidx));
+	m->npages = calloc(m->ncpu + 1, sizeof(*m->npages));
+	m->head = strdup(full->head ? full->head : "");
+	if (!m->parts || !m->cidx || !m->npages || !m->head)
+		return -ENOMEM;
+	m->hlen = full->hlen;
+	for (p = 0; p < m->nparts; p++) {
+		m->parts[p] = full->parts[p];
+		m->parts[p].prefix = strdup(full->parts[p].prefix ?
+					    full->parts[p].prefix : "");
+		if (!m->parts[p].prefix) {
+			/* text_stream_free() frees the prefixes before @p */
+			m->nparts = p;
+			return -ENOMEM;
+		}
+	}
+	memcpy(m->cidx, full->cidx, m->ncpu * sizeof(*m->cidx));
+	memcpy(m->npages, full->npages, m->ncpu * sizeof(*m->npages));
+	return 0;
+}
+
+/**
+ * text_stream_new_mirror() - a second producer of a finished stream's text
+ * @full: a stream produced to its end (not a view)
+ *
+ * The mirror's text is @full's, byte for byte: it reads from @full's
+ * checkpoints and comm model, which a finished stream only reads, with
+ * cursors and a lock of its own.  @full must outlive it.
+ *
+ * Return: the mirror (free with text_stream_free()), or NULL with errno
+ * set: EAGAIN when @full was not produced to its end, EINVAL for a view.
+ */
+struct text_stream *text_stream_new_mirror(struct text_stream *full)
+{
+	struct text_stream *m = calloc(1, sizeof(*m));
+	int ret = 0;
+
+	if (!m)
+		return NULL;
+	pthread_mutex_init(&m->lock, NULL);
+	m->ckpt_borrowed = true;
+	m->ov_borrowed = true;
+	pthread_mutex_lock(&full->lock);
+	if (!full->size_known)
+		ret = -EAGAIN;
+	else if (full->is_view)
+		ret = -EINVAL;
+	else
+		ret = parts_copy(m, full);
+	if (!ret) {
+		m->nckpt = full->nckpt;
+		m->ckpt_cap = full->nckpt;
+		m->ckpt_max = full->ckpt_max;
+		m->ckpt_every = full->ckpt_every;
+		m->ckpt_off = full->ckpt_off;
+		m->ckpt_seen = full->ckpt_seen;
+		m->ckpt_pos = full->ckpt_pos;
+		m->ov = full->ov;
+		m->size_known = true;
+		m->size = full->size;
+		m->front = full->size;
+	}
+	pthread_mutex_unlock(&full->lock);
+	if (ret < 0) {
+		text_stream_free(m);
+		errno = -ret;
+		return NULL;
+	}
+	return m;
+}
+
+/**
+ * text_stream_finished() - the checkpoints of a finished text
+ * @st: stream (not a view)
+ * @ckpt: set to the text offsets of its checkpoints, in order, the first
+ *	0; they do not change any more and live as long as @st
+ * @n: set to their count
+ * @size: set to the text's size
+ *
+ * Stretch j of the text is [ckpt[j], ckpt[j + 1]), the last one ending
+ * at @size: text_stream_new_mirror() produces any of them alone.
+ *
+ * Return: 0, -EAGAIN while the text was not produced to its end, -EINVAL
+ * for a view.
+ */
+int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
+			 size_t *n, uint64_t *size)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&st->lock);
+	if (st->is_view)
+		ret = -EINVAL;
+	else if (!st->size_known)
+		ret = -EAGAIN;
+	if (!ret) {
+		*ckpt = st->ckpt_off;
+		*n = st->nckpt;
+		*size = st->size;
+	}
+	pthread_mutex_unlock(&st->lock);
+	return ret;
+}

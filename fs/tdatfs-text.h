@@ -27,6 +27,14 @@
  *    of its own, with its own checkpoints and learned comms (trace-cmd
  *    learns them across buffers), so a buffer's text and its lines in the
  *    report are made apart.
+ *  - Once a text is finished (its size exact, every checkpoint known: an
+ *    index loaded or built, or a first pass to its end), a reader whose
+ *    reads follow each other (as cat's do) gets the stretches after its
+ *    position produced ahead on worker threads (opts.decode_threads),
+ *    the same bytes; not a text with records of the function tracer,
+ *    whose indents come from libtraceevent's call stack of the whole
+ *    process (tdatfs.1, BUGS).  At most 4 MiB of text is produced ahead
+ *    per engine (AHEAD_BUDGET).
  *  - All functions are thread-safe.
  */
 #ifndef TDATFS_TEXT_H
@@ -49,6 +57,9 @@ struct tdatfs_text;
  *	its id is first met (the text must not change either)
  * @max_checkpoints: checkpoints a text keeps before every other one is
  *	dropped; 0 for the default (a memory bound), at least 2 otherwise
+ * @decode_threads: worker threads that produce a finished text ahead of
+ *	a sequential reader (tdatfs-text-ahead.h), at most 64; 0 for one per
+ *	online CPU, negative for none (the text must not change either)
  *
  * All zero is the default.
  */
@@ -56,6 +67,7 @@ struct tdatfs_text_opts {
 	bool tep_only;
 	bool eager;
 	unsigned int max_checkpoints;
+	int decode_threads;
 };
 
 /**

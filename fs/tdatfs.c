@@ -56,6 +56,7 @@ struct tfs_opts {
 	int tep_only;		/* fuse_opt stores an int, not a bool */
 	int eager;
 	unsigned int max_checkpoints;
+	char *decode_threads;	/* validated by text_opts_get() */
 	bool help;
 	bool version;
 };
@@ -70,6 +71,7 @@ static const struct fuse_opt tfs_opt_spec[] = {
 	{ "tep_only", offsetof(struct tfs_opts, tep_only), 1 },
 	{ "eager", offsetof(struct tfs_opts, eager), 1 },
 	{ "max_checkpoints=%u", offsetof(struct tfs_opts, max_checkpoints), 0 },
+	{ "decode_threads=%s", offsetof(struct tfs_opts, decode_threads), 0 },
 	FUSE_OPT_KEY("-h", KEY_HELP),
 	FUSE_OPT_KEY("--help", KEY_HELP),
 	FUSE_OPT_KEY("-V", KEY_VERSION),
@@ -154,6 +156,9 @@ static void usage(FILE *out, const char *prog)
 		"                           read once (streaming, direct I/O)\n"
 		"    -o threads=N           threads that build the index\n"
 		"                           (default: the number of cores)\n"
+		"    -o decode_threads=N    threads that produce a finished text\n"
+		"                           ahead of a sequential reader\n"
+		"                           (default: one per online CPU; 0: none)\n"
 		"    -h, --help             this help\n"
 		"    -V, --version          versions\n"
 		"\n"
@@ -462,6 +467,31 @@ static int index_opts(const struct tfs_opts *o, struct tdatfs_index_opts *io)
 	return 0;
 }
 
+/* The text engine's options into @to.  Return: 0, or 2 (usage). */
+static int text_opts_get(const struct tfs_opts *o, struct tdatfs_text_opts *to)
+{
+	unsigned long n = 0;
+	char *end;
+
+	*to = (struct tdatfs_text_opts){
+		.tep_only = o->tep_only,
+		.eager = o->eager,
+		.max_checkpoints = o->max_checkpoints,
+	};
+	if (!o->decode_threads)
+		return 0;
+	errno = 0;
+	n = strtoul(o->decode_threads, &end, 10);
+	if (errno || end == o->decode_threads || *end ||
+	    *o->decode_threads == '-' || n > 64) {
+		fprintf(stderr, "tdatfs: bad decode_threads '%s' (want a number "
+			"from 0 to 64)\n", o->decode_threads);
+		return 2;
+	}
+	to->decode_threads = n ? (int)n : -1;
+	return 0;
+}
+
 /* The open options from the command line.  Return: 0, or 2 (usage). */
 static int open_opts(const struct tfs_opts *o, const char *prog,
 		     struct tdat_open_opts *topts, struct tdatfs_index_opts *io)
@@ -630,11 +660,9 @@ int main(int argc, char **argv)
 	ret = open_opts(&o, argv[0], &topts, &io);
 	if (ret)
 		goto out;
-	text_opts = (struct tdatfs_text_opts){
-		.tep_only = o.tep_only,
-		.eager = o.eager,
-		.max_checkpoints = o.max_checkpoints,
-	};
+	ret = text_opts_get(&o, &text_opts);
+	if (ret)
+		goto out;
 	io.text_opts = &text_opts;
 	ret = 1;
 	if (open_tree(&o, &topts, &text_opts, &fs, &f) ||
@@ -663,5 +691,6 @@ out:
 	free(o.cache_size);
 	free(o.index_dir);
 	free(o.threads);
+	free(o.decode_threads);
 	return ret;
 }

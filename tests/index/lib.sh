@@ -97,3 +97,23 @@ show_log() {
 	echo "  $1:" >&2
 	head -n 20 "$2" | sed 's/^/  | /' >&2
 }
+
+# signal_daemon SIG SECS: send SIG to $daemon_pid and wait up to SECS for it
+# to end (then SIGKILL); sets daemon_rc to its exit status, and returns 1
+# when it had to be killed
+signal_daemon() {
+	local i late=0
+	kill -s "$1" "$daemon_pid" 2>/dev/null || true
+	for i in $(seq 1 $(($2 * 20))); do
+		kill -0 "$daemon_pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$daemon_pid" 2>/dev/null; then
+		late=1
+		kill -KILL "$daemon_pid" 2>/dev/null || true
+	fi
+	daemon_rc=0
+	wait "$daemon_pid" || daemon_rc=$?
+	daemon_pid=
+	return $late
+}

@@ -52,18 +52,8 @@ else
 	fail "$name: no progress line after $waited s of building"
 fi
 echo "progress line after $waited s: $(grep -m 1 'indexing:' "$tmp/log" || echo none)"
-kill -INT "$daemon_pid" 2>/dev/null || true
-rc=0
-for _ in $(seq 1 400); do
-	kill -0 "$daemon_pid" 2>/dev/null || break
-	sleep 0.05
-done
-if kill -0 "$daemon_pid" 2>/dev/null; then
-	fail "$name: tdatfs still runs 20 s after SIGINT"
-	kill -KILL "$daemon_pid" 2>/dev/null || true
-fi
-wait "$daemon_pid" || rc=$?
-daemon_pid=
+signal_daemon INT 20 || fail "$name: tdatfs still runs 20 s after SIGINT"
+rc=$daemon_rc
 # 128 + SIGINT, as the man page says (EXIT STATUS).
 if [ "$rc" -eq 130 ]; then ok; else
 	fail "$name: SIGINT during the build: exit status $rc, want 130"

@@ -1,0 +1,594 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-ahead.c - stretches of finished texts produced ahead of
+ * sequential readers on worker threads (tdatfs-text-ahead.h).
+ *
+ * A job is one stretch of one text: queued, running on a worker, or done
+ * (its bytes in a buffer).  Jobs are found by text and start; every field
+ * of a job but its buffer while it runs is used under the module's lock.
+ * A reader copies from done jobs under the lock (a memcpy), waits on the
+ * lock's condition for running ones, and takes queued ones away to
+ * produce them itself.  A job is freed once a read copied its last byte,
+ * or when it is stale (no recent reader of its text is near it); a
+ * running job is then only marked abandoned, and its worker frees it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tdatfs-text-ahead.h"
+#include "tdatfs-text-stream.h"
+#include "tdatfs-text.h"
+
+/* Recent readers remembered (where their last read ended). */
+#define NHINTS		8
+/* Finished texts whose checkpoints are remembered. */
+#define NTEXTS		16
+/*
+ * How far from a reader's last end a read still counts as the next one:
+ * the kernel's readahead sends a few requests at once (up to 1 MiB each,
+ * tdatfs-fuse.c), which request threads may serve in any order.
+ */
+#define SEQ_SLACK	(4u << 20)
+/* Text produced ahead of a sequential reader, at most. */
+#define AHEAD_WINDOW	(AHEAD_BUDGET / 2)
+/* A waiting reader polls its cancel hook this often. */
+#define WAIT_NS		(10 * 1000 * 1000L)
+
+enum job_state {
+	JOB_QUEUED,
+	JOB_RUNNING,
+	JOB_DONE,
+};
+
+struct ahead_job {
+	struct ahead_job *next;		/* every job, in no order */
+	struct ahead_job *qnext;	/* the queue, while JOB_QUEUED */
+	struct text_stream *full;
+	uint64_t start, end;		/* the stretch */
+	char *buf;			/* end - start bytes, once running */
+	size_t len;			/* bytes produced from @start */
+	enum job_state state;
+	_Atomic bool abandoned;		/* running, wanted by no one */
+};
+
+/* Where a recent reader's last read of a text ended. */
+struct ahead_hint {
+	struct text_stream *full;	/* NULL: free */
+	uint64_t end;
+	uint64_t used;			/* LRU tick */
+};
+
+/* A finished text: its checkpoints (text_stream_finished()). */
+struct ahead_text {
+	struct text_stream *full;	/* NULL: free */
+	const uint64_t *ckpt;
+	size_t n;
+	uint64_t size;
+	uint64_t used;
+};
+
+struct ahead_worker {
+	struct text_ahead *a;
+	pthread_t th;
+	struct text_stream *full;	/* the text of @mirror */
+	struct text_stream *mirror;
+	struct ahead_job *job;		/* the one it runs, for its cancel hook */
+};
+
+struct text_ahead {
+	pthread_mutex_t lock;
+	pthread_cond_t work;		/* a job queued, or stop */
+	pthread_cond_t done;		/* a job finished */
+	_Atomic bool stop;
+	bool started;
+	unsigned int nthreads;
+	unsigned int running;		/* workers started */
+	struct ahead_worker *w;
+	struct ahead_job *jobs;
+	struct ahead_job *qhead, **qtail;
+	uint64_t held;			/* text bytes of every job not freed */
+	uint64_t tick;
+	struct ahead_hint hint[NHINTS];
+	struct ahead_text text[NTEXTS];
+};
+
+/**
+ * text_ahead_new() - a pool of workers reading ahead
+ * @nthreads: workers; 0 for none (every read is the text's own)
+ *
+ * The workers start at the first read that wants them.
+ *
+ * Return: the pool (free with text_ahead_free()), or NULL with errno set.
+ */
+struct text_ahead *text_ahead_new(unsigned int nthreads)
+{
+	struct text_ahead *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->w = calloc(nthreads + 1, sizeof(*a->w));
+	if (!a->w) {
+		free(a);
+		errno = ENOMEM;
+		return NULL;
+	}
+	a->nthreads = nthreads;
+	a->qtail = &a->qhead;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->work, NULL);
+	pthread_cond_init(&a->done, NULL);
+	return a;
+}
+
+static void job_free(struct text_ahead *a, struct ahead_job *j)
+{
+	a->held -= j->end - j->start;
+	free(j->buf);
+	free(j);
+}
+
+/* Take @j off the job list (and the queue); lock held. */
+static void job_unlink(struct text_ahead *a, struct ahead_job *j)
+{
+	struct ahead_job **pp;
+
+	for (pp = &a->jobs; *pp; pp = &(*pp)->next) {
+		if (*pp == j) {
+			*pp = j->next;
+			break;
+		}
+	}
+	if (j->state != JOB_QUEUED)
+		return;
+	for (pp = &a->qhead; *pp; pp = &(*pp)->qnext) {
+		if (*pp == j) {
+			*pp = j->qnext;
+			break;
+		}
+	}
+	if (!a->qhead)
+		a->qtail = &a->qhead;
+	else if (a->qtail == &j->qnext)
+		for (a->qtail = &a->qhead; *a->qtail; a->qtail = &(*a->qtail)->qnext)
+			;
+}
+
+/* Drop @j: freed, or, while a worker runs it, left to the worker. */
+static void job_drop(struct text_ahead *a, struct ahead_job *j)
+{
+	job_unlink(a, j);
+	if (j->state == JOB_RUNNING)
+		atomic_store(&j->abandoned, true);
+	else
+		job_free(a, j);
+}
+
+/**
+ * text_ahead_free() - stop the workers and free the pool; NULL is fine
+ * @a: pool
+ *
+ * Running jobs are cancelled; the call returns once every worker ended.
+ */
+void text_ahead_free(struct text_ahead *a)
+{
+	unsigned int i;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	atomic_store(&a->stop, true);
+	pthread_cond_broadcast(&a->work);
+	pthread_mutex_unlock(&a->lock);
+	for (i = 0; i < a->running; i++)
+		pthread_join(a->w[i].th, NULL);
+	while (a->jobs)
+		job_drop(a, a->jobs);
+	for (i = 0; i < a->nthreads; i++)
+		text_stream_free(a->w[i].mirror);
+	pthread_cond_destroy(&a->work);
+	pthread_cond_destroy(&a->done);
+	pthread_mutex_destroy(&a->lock);
+	free(a->w);
+	free(a);
+}
+
+/* A worker's cancel hook: the pool stops, or no one wants its job. */
+static bool worker_cancelled(void *ctx)
+{
+	struct ahead_worker *w = ctx;
+
+	return atomic_load(&w->a->stop) || atomic_load(&w->job->abandoned);
+}
+
+/*
+ * Produce @j through @w's mirror of its text (made when the text is not
+ * the one of the last job).  Return: 0, or the errno of the reads, the
+ * bytes made before it in j->len.
+ */
+static int job_run(struct ahead_worker *w, struct ahead_job *j)
+{
+	size_t size = j->end - j->start;
+	ssize_t r = 0;
+
+	if (w->full != j->full) {
+		text_stream_free(w->mirror);
+		w->full = NULL;
+		w->mirror = text_stream_new_mirror(j->full);
+		if (!w->mirror)
+			return -errno;
+		w->full = j->full;
+	}
+	j->buf = malloc(size + 1);
+	if (!j->buf)
+		return -ENOMEM;
+	w->job = j;
+	tdatfs_text_cancel_set(worker_cancelled, w);
+	while (j->len < size) {
+		r = text_stream_read(w->mirror, j->buf + j->len, size - j->len,
+				     j->start + j->len);
+		if (r <= 0)
+			break;
+		j->len += r;
+	}
+	tdatfs_text_cancel_set(NULL, NULL);
+	return r < 0 ? (int)r : 0;
+}
+
+static void *worker_main(void *arg)
+{
+	struct ahead_worker *w = arg;
+	struct text_ahead *a = w->a;
+	struct ahead_job *j;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		if (atomic_load(&a->stop))
+			break;
+		j = a->qhead;
+		if (!j) {
+			pthread_cond_wait(&a->work, &a->lock);
+			continue;
+		}
+		a->qhead = j->qnext;
+		if (!a->qhead)
+			a->qtail = &a->qhead;
+		j->state = JOB_RUNNING;
+		pthread_mutex_unlock(&a->lock);
+		/* an error leaves the bytes before it: the reader does the rest */
+		job_run(w, j);
+		pthread_mutex_lock(&a->lock);
+		j->state = JOB_DONE;
+		if (atomic_load(&j->abandoned))
+			job_free(a, j);
+		pthread_cond_broadcast(&a->done);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+/* Start the workers once; lock held.  Those that do not start are not there. */
+static void workers_start(struct text_ahead *a)
+{
+	unsigned int i;
+
+	if (a->started)
+		return;
+	a->started = true;
+	for (i = 0; i < a->nthreads; i++) {
+		a->w[i].a = a;
+		if (pthread_create(&a->w[i].th, NULL, worker_main, &a->w[i]))
+			break;
+		/* what ps -L and /proc/PID/task show (the tests look) */
+		pthread_setname_np(a->w[i].th, "tdat-ahead");
+		a->running++;
+	}
+}
+
+/* The job of @full's stretch at @start, or NULL; lock held. */
+static struct ahead_job *job_find(struct text_ahead *a,
+				  const struct text_stream *full, uint64_t start)
+{
+	struct ahead_job *j;
+
+	for (j = a->jobs; j; j = j->next)
+		if (j->full == full && j->start == start)
+			return j;
+	return NULL;
+}
+
+/* The index of the stretch of @tx holding @off (< its size). */
+static size_t stretch_of(const struct ahead_text *tx, uint64_t off)
+{
+	size_t lo = 0, hi = tx->n;
+
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (tx->ckpt[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static uint64_t stretch_end(const struct ahead_text *tx, size_t k)
+{
+	return k + 1 < tx->n ? tx->ckpt[k + 1] : tx->size;
+}
+
+/*
+ * The checkpoints of @full into *@out, remembered: false while it is not
+ * finished.  Takes the lock of @full (not ours) the first time.
+ */
+static bool text_get(struct text_ahead *a, struct text_stream *full,
+		     struct ahead_text *out)
+{
+	struct ahead_text *tx, *victim = &a->text[0];
+	unsigned int i;
+
+	pthread_mutex_lock(&a->lock);
+	for (i = 0; i < NTEXTS; i++) {
+		tx = &a->text[i];
+		if (tx->full == full) {
+			tx->used = ++a->tick;
+			*out = *tx;
+			pthread_mutex_unlock(&a->lock);
+			return true;
+		}
+		if (!tx->full || (victim->full && tx->used < victim->used))
+			victim = tx;
+	}
+	pthread_mutex_unlock(&a->lock);
+	out->full = full;
+	if (text_stream_finished(full, &out->ckpt, &out->n, &out->size) < 0 ||
+	    !out->n)
+		return false;
+	pthread_mutex_lock(&a->lock);
+	out->used = ++a->tick;
+	*victim = *out;
+	pthread_mutex_unlock(&a->lock);
+	return true;
+}
+
+/* The reader of @full whose last read ended nearest @off, or NULL. */
+static struct ahead_hint *hint_find(struct text_ahead *a,
+				    const struct text_stream *full, uint64_t off)
+{
+	struct ahead_hint *best = NULL;
+	uint64_t d, bd = 0;
+	unsigned int i;
+
+	for (i = 0; i < NHINTS; i++) {
+		struct ahead_hint *h = &a->hint[i];
+
+		if (h->full != full)
+			continue;
+		d = off > h->end ? off - h->end : h->end - off;
+		if (d <= SEQ_SLACK && (!best || d < bd)) {
+			best = h;
+			bd = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * A read of @full ended at @end: its reader @h moves on, or is new.
+ * Return: its hint.
+ */
+static struct ahead_hint *hint_note(struct text_ahead *a, struct ahead_hint *h,
+		      struct text_stream *full, uint64_t end)
+{
+	unsigned int i;
+
+	if (!h) {
+		h = &a->hint[0];
+		for (i = 1; i < NHINTS && h->full; i++)
+			if (!a->hint[i].full || a->hint[i].used < h->used)
+				h = &a->hint[i];
+		h->full = full;
+		h->end = end;
+	} else if (end > h->end) {
+		h->end = end;
+	}
+	h->used = ++a->tick;
+	return h;
+}
+
+/* Whether no reader of its text is near @j any more. */
+static bool job_stale(const struct text_ahead *a, const struct ahead_job *j)
+{
+	unsigned int i;
+
+	for (i = 0; i < NHINTS; i++) {
+		const struct ahead_hint *h = &a->hint[i];
+
+		if (h->full == j->full && j->end + SEQ_SLACK > h->end &&
+		    j->start < h->end + AHEAD_WINDOW + SEQ_SLACK)
+			return false;
+	}
+	return true;
+}
+
+/* Drop the stale jobs; lock held. */
+static void sweep(struct text_ahead *a)
+{
+	struct ahead_job *j, *next;
+
+	for (j = a->jobs; j; j = next) {
+		next = j->next;
+		if (job_stale(a, j))
+			job_drop(a, j);
+	}
+}
+
+/*
+ * Queue the stretches of @tx that start in [@pos, @pos + AHEAD_WINDOW)
+ * and have no job, as the budget allows; lock held.
+ */
+static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
+			uint64_t pos)
+{
+	struct ahead_job *j;
+	bool queued = false;
+	size_t k;
+
+	if (pos >= tx->size)
+		return;
+	k = stretch_of(tx, pos);
+	/* the reader goes on from its cursor inside this one */
+	if (tx->ckpt[k] < pos)
+		k++;
+	for (; k < tx->n && tx->ckpt[k] < pos + AHEAD_WINDOW; k++) {
+		uint64_t start = tx->ckpt[k], end = stretch_end(tx, k);
+
+		if (job_find(a, tx->full, start))
+			continue;
+		if (a->held + (end - start) > AHEAD_BUDGET)
+			break;
+		j = calloc(1, sizeof(*j));
+		if (!j)
+			break;
+		j->full = tx->full;
+		j->start = start;
+		j->end = end;
+		j->state = JOB_QUEUED;
+		j->next = a->jobs;
+		a->jobs = j;
+		*a->qtail = j;
+		a->qtail = &j->qnext;
+		a->held += end - start;
+		queued = true;
+	}
+	if (!queued)
+		return;
+	workers_start(a);
+	pthread_cond_broadcast(&a->work);
+}
+
+/*
+ * A read of @full from @off has come to @end: its reader's hint moves on
+ * at once, so that a read served out of order beside it does not queue
+ * the text it passed.  Lock held.
+ */
+static void progress(struct text_ahead *a, struct text_stream *full,
+		     uint64_t off, uint64_t end)
+{
+	hint_note(a, hint_find(a, full, off), full, end);
+}
+
+/* Wait a while for a job to finish; lock held. */
+static void wait_done(struct text_ahead *a)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_nsec += WAIT_NS;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&a->done, &a->lock, &ts);
+}
+
+/*
+ * Serve [@off, @off + @len) of @tx's text from jobs where they have it,
+ * from the text's stream where not.  Lock held (dropped while the stream
+ * reads).  Return: bytes, or a negative errno with none.
+ */
+static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
+		     char *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+	ssize_t r;
+
+	while (done < len && off + done < tx->size) {
+		uint64_t pos = off + done;
+		size_t k = stretch_of(tx, pos);
+		uint64_t end = stretch_end(tx, k);
+		struct ahead_job *j = job_find(a, tx->full, tx->ckpt[k]);
+
+		if (j && j->state == JOB_RUNNING) {
+			if (text_stream_cancelled())
+				return -EINTR;
+			wait_done(a);
+			continue;
+		}
+		if (j && j->state == JOB_DONE && pos < j->start + j->len) {
+			size_t n = j->start + j->len - pos;
+
+			if (n > len - done)
+				n = len - done;
+			memcpy(buf + done, j->buf + (pos - j->start), n);
+			done += n;
+			if (pos + n == j->end)
+				job_drop(a, j);
+			progress(a, tx->full, off, off + done);
+			continue;
+		}
+		/* queued, or stopped short (an error): the rest is ours */
+		if (j)
+			job_drop(a, j);
+		pthread_mutex_unlock(&a->lock);
+		r = text_stream_read(tx->full, buf + done,
+				     len - done < end - pos ? len - done : end - pos,
+				     pos);
+		pthread_mutex_lock(&a->lock);
+		if (r == -EINTR)
+			return r;
+		if (r <= 0)
+			return done ? (ssize_t)done : r;
+		progress(a, tx->full, off, off + done + r);
+		done += r;
+	}
+	return done;
+}
+
+/**
+ * text_ahead_read() - text_stream_read() of a text, helped by the workers
+ * @a: pool; NULL: none
+ * @full: the text's stream
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the text
+ *
+ * Of a finished text, a read that follows a recent one (starts near its
+ * end) has the stretches after it queued for the workers.
+ *
+ * Return: what text_stream_read() of @full returns: bytes read (0 at the
+ * end), or a negative errno (-EINTR when this thread's cancel hook says so).
+ * Context: takes the pool's lock, and the locks text_stream_read() takes.
+ */
+ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
+			char *buf, size_t len, uint64_t off)
+{
+	struct ahead_text tx;
+	bool seq;
+	ssize_t r;
+
+	if (!a || !a->nthreads || !len || !text_get(a, full, &tx) ||
+	    off >= tx.size)
+		return text_stream_read(full, buf, len, off);
+	pthread_mutex_lock(&a->lock);
+	seq = hint_find(a, full, off);
+	r = serve(a, &tx, buf, len, off);
+	if (r > 0) {
+		struct ahead_hint *h = hint_find(a, full, off + r);
+
+		sweep(a);
+		/*
+		 * From the furthest end of its reads: the text before it has
+		 * been read, or is being read by a request served out of order.
+		 */
+		if (seq && h)
+			queue_ahead(a, &tx, h->end);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return r;
+}
