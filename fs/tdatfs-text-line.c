@@ -276,7 +276,7 @@ static int info_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 	memcpy(t->scratch, r->data, n);
 	rec_init(&rec, r, n, t->scratch);
 	trace_seq_reset(s);
-	tep_print_event(text_tep_handle(t->tt), s, &rec, "%s", TEP_PRINT_INFO);
+	text_tep_print_info(t->tt, s, &rec, ev);
 	ret = text_tep_take_error(t->tt);
 	if (!ret)
 		ret = text_comms_learn(t->cm, ev->id, cc, t->scratch);
@@ -353,7 +353,7 @@ static int format_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 	} else {
 		header_unknown(t, s, &rec);
 	}
-	tep_print_event(tep, s, &rec, "%s", TEP_PRINT_INFO);
+	text_tep_print_info(t->tt, s, &rec, ev);
 	ret = text_tep_take_error(t->tt);
 	if (!ret && ev)
 		ret = text_comms_learn(t->cm, ev->id, cc, t->scratch);

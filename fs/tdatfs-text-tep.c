@@ -47,8 +47,16 @@ static bool tep_out_of_memory(void)
 	return errno == ENOMEM;
 }
 
-/* Plugin option lists in libtraceevent are process-global. */
-static pthread_mutex_t plugin_lock = PTHREAD_MUTEX_INITIALIZER;
+/*
+ * What libtraceevent keeps for the whole process, not per handle: the
+ * plugin option lists, and its format parser's tokenizer (the text being
+ * parsed and the position in it are globals, as is the buffer a
+ * __print_flags value is evaluated into).  Two engines parsing formats
+ * at once (the index build's workers) would parse each other's text, and
+ * print other text ever after.  Taken after a handle's @lock, never
+ * before it.
+ */
+static pthread_mutex_t lib_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /**
  * text_tep_read_meta() - read a whole metadata blob, NUL-terminated
@@ -241,6 +249,7 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 {
 	const struct tdat_event_format *ev = tdat_event_get(tt->f, i);
 	uint64_t done = 0;
+	bool oom;
 
 	if (!ev)
 		return -ENOENT;
@@ -268,9 +277,12 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 	(*buf)[done] = '\0';
 	if (!format_is_sane(*buf, done) || !text_format_within_limits(*buf, done))
 		return 0;
+	pthread_mutex_lock(&lib_lock);
 	errno = 0;
-	if (tep_parse_event(tt->tep, *buf, done, ev->system) != TEP_ERRNO__SUCCESS &&
-	    tep_out_of_memory()) {
+	oom = tep_parse_event(tt->tep, *buf, done, ev->system) != TEP_ERRNO__SUCCESS &&
+	      tep_out_of_memory();
+	pthread_mutex_unlock(&lib_lock);
+	if (oom) {
 		tt->formats_broken = true;
 		return -ENOMEM;
 	}
@@ -474,10 +486,12 @@ int text_tep_parse_header_page(struct text_tep *tt)
 	ret = text_tep_read_meta(tt->f, TDAT_META_HEADER_PAGE, &buf, &size);
 	if (ret < 0)
 		return ret;
+	pthread_mutex_lock(&lib_lock);
 	errno = 0;
 	if (tep_parse_header_page(tt->tep, buf ? buf : (char *)"", size,
 				  tdat_long_size(tt->f)) < 0 && tep_out_of_memory())
 		ret = -ENOMEM;
+	pthread_mutex_unlock(&lib_lock);
 	free(buf);
 	return ret;
 }
@@ -519,12 +533,12 @@ struct text_tep *text_tep_new(struct tdat_file *f)
 	tt->tep = tep_alloc();
 	if (!tt->tep)
 		goto fail;
-	pthread_mutex_lock(&plugin_lock);
+	pthread_mutex_lock(&lib_lock);
 	errno = 0;
 	tt->plugins = tep_load_plugins(tt->tep);
 	/* a plugin left out for want of memory would print other text */
 	oom = tep_out_of_memory();
-	pthread_mutex_unlock(&plugin_lock);
+	pthread_mutex_unlock(&lib_lock);
 	if (oom)
 		goto fail;
 
@@ -557,9 +571,9 @@ void text_tep_free(struct text_tep *tt)
 	if (!tt)
 		return;
 	if (tt->tep) {
-		pthread_mutex_lock(&plugin_lock);
+		pthread_mutex_lock(&lib_lock);
 		tep_unload_plugins(tt->plugins, tt->tep);
-		pthread_mutex_unlock(&plugin_lock);
+		pthread_mutex_unlock(&lib_lock);
 		tep_free(tt->tep);
 	}
 	text_ksym_free(tt->ksyms);
@@ -594,6 +608,39 @@ void text_tep_lock(struct text_tep *tt)
 void text_tep_unlock(struct text_tep *tt)
 {
 	pthread_mutex_unlock(&tt->lock);
+}
+
+/* Events whose plugin handler keeps state for the whole process. */
+static bool handler_is_global(const struct tep_event *ev)
+{
+	return ev && ev->system && ev->name && strcmp(ev->system, "ftrace") == 0 &&
+	       (strcmp(ev->name, "function") == 0 ||
+		strcmp(ev->name, "func_repeats") == 0);
+}
+
+/**
+ * text_tep_print_info() - the info text of a record, as libtraceevent
+ * prints it
+ * @tt: handle, locked by the caller
+ * @s: appended to
+ * @rec: the record
+ * @ev: its event, or NULL when the handle has none for it
+ *
+ * The function plugin's handler (ftrace function and func_repeats)
+ * indents from call stacks it keeps in globals, which it reallocates:
+ * two handles printing such records at once would corrupt them, so they
+ * print under the process-wide lock.
+ */
+void text_tep_print_info(struct text_tep *tt, struct trace_seq *s,
+			 struct tep_record *rec, const struct tep_event *ev)
+{
+	bool global = handler_is_global(ev);
+
+	if (global)
+		pthread_mutex_lock(&lib_lock);
+	tep_print_event(tt->tep, s, rec, "%s", TEP_PRINT_INFO);
+	if (global)
+		pthread_mutex_unlock(&lib_lock);
 }
 
 /**

@@ -10,6 +10,13 @@
  *    state), so every call into the handle after setup, by any module, is
  *    made between text_tep_lock() and text_tep_unlock().  During setup
  *    (one thread, no stream yet) the lock is not needed.
+ *  - What libtraceevent keeps for the whole process (its format parser's
+ *    tokenizer, the plugin option lists, the function plugin's call
+ *    stacks) is used under one process-wide lock of this module, taken
+ *    inside the handle's lock: text_tep_parse_format(),
+ *    text_tep_parse_header_page(), text_tep_new(), text_tep_free() and
+ *    text_tep_print_info() take it themselves, so engines on several
+ *    threads (the index build's workers) never share that state at once.
  *  - kallsyms is read into its handle the first time libtraceevent looks
  *    an address up (so under the lock): most traces never print a symbol.
  *    When that fails for want of memory the lookup answers no symbol and
@@ -51,6 +58,8 @@ void text_tep_free(struct text_tep *tt);
 struct tep_handle *text_tep_handle(struct text_tep *tt);
 void text_tep_lock(struct text_tep *tt);
 void text_tep_unlock(struct text_tep *tt);
+void text_tep_print_info(struct text_tep *tt, struct trace_seq *s,
+			 struct tep_record *rec, const struct tep_event *ev);
 
 int text_tep_read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
 		       uint64_t *size);
