@@ -7,7 +7,10 @@
  * is libtraceevent: for thousands of records of random and edge values
  * each, the program's text must be tep_print_event()'s INFO text of the
  * same bytes.  Formats with a construct that is not compiled must be
- * refused (left to libtraceevent).
+ * refused (left to libtraceevent).  The sched plugin's handlers are
+ * compared the same way on handles with libtraceevent's plugins loaded,
+ * in both byte orders, for the field layouts kernels wrote and those the
+ * handlers print an error for (refused).
  *
  * Usage: test-fast
  */
@@ -109,6 +112,74 @@ static const char *const refused_fmt[] = {
 	REFUSED(28, F("unsigned long a", 8, 8, 0), "\"%16p\", REC->a"),
 };
 
+/*
+ * The sched plugin's handlers (plugin_sched_switch.so), loaded into the
+ * handle: fields of the sizes kernels wrote, comms without their NUL,
+ * prev_state bits past the letters, optional fields left out.
+ */
+#define SCHED(name, fields) \
+	"name: " name "\nID: 30\n" COMMON fields "\nprint fmt: \"x\"\n"
+
+/* 6.x: a long prev_state */
+static const char switch_fmt[] = SCHED("sched_switch",
+	F("char prev_comm[16]", 8, 16, 0) F("pid_t prev_pid", 24, 4, 1)
+	F("int prev_prio", 28, 4, 1) F("long prev_state", 32, 8, 1)
+	F("char next_comm[16]", 40, 16, 0) F("pid_t next_pid", 56, 4, 1)
+	F("int next_prio", 60, 4, 1));
+
+/* odd sizes: 8-byte pids and prios, short comms, 2- and 1-byte fields */
+static const char switch_odd_fmt[] = SCHED("sched_switch",
+	F("char prev_comm[5]", 8, 5, 0) F("s64 prev_pid", 16, 8, 1)
+	F("s64 prev_prio", 24, 8, 1) F("u8 prev_state", 32, 1, 0)
+	F("char next_comm[3]", 33, 3, 0) F("short next_pid", 36, 2, 1)
+	F("s64 next_prio", 40, 8, 1));
+
+/* no comm fields: the pids alone */
+static const char switch_nocomm_fmt[] = SCHED("sched_switch",
+	F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
+	F("short prev_state", 16, 2, 1) F("pid_t next_pid", 20, 4, 1)
+	F("int next_prio", 24, 4, 1));
+
+/* before 4.x: success and target_cpu */
+static const char wakeup_old_fmt[] = SCHED("sched_wakeup",
+	F("char comm[16]", 8, 16, 0) F("pid_t pid", 24, 4, 1)
+	F("int prio", 28, 4, 1) F("int success", 32, 4, 1)
+	F("int target_cpu", 36, 4, 1));
+
+/* 6.x: target_cpu only */
+static const char wakeup_fmt[] = SCHED("sched_wakeup",
+	F("char comm[16]", 8, 16, 0) F("pid_t pid", 24, 4, 1)
+	F("int prio", 28, 4, 1) F("int target_cpu", 32, 4, 1));
+
+/* success only, 8-byte pid and prio, an unreadable target_cpu */
+static const char wakeup_new_fmt[] = SCHED("sched_wakeup_new",
+	F("char comm[7]", 8, 7, 0) F("long pid", 16, 8, 1)
+	F("long prio", 24, 8, 1) F("u8 success", 32, 1, 0)
+	F("u8 target_cpu[3]", 33, 3, 0));
+
+/* no comm, no success, no target_cpu */
+static const char wakeup_bare_fmt[] = SCHED("sched_wakeup",
+	F("pid_t pid", 8, 4, 1) F("int prio", 12, 4, 1));
+
+/* fields the handlers print an error for, or a dynamic comm: refused */
+static const char *const sched_refused_fmt[] = {
+	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("long prev_state", 16, 8, 1)
+	      F("pid_t next_pid", 24, 4, 1) F("int next_prio", 28, 4, 1)),
+	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
+	      F("pid_t next_pid", 16, 4, 1) F("int next_prio", 20, 4, 1)),
+	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
+	      F("u8 prev_state[3]", 16, 3, 0) F("pid_t next_pid", 20, 4, 1)
+	      F("int next_prio", 24, 4, 1)),
+	SCHED("sched_switch", F("__data_loc char[] prev_comm", 8, 4, 1)
+	      F("pid_t prev_pid", 12, 4, 1) F("int prev_prio", 16, 4, 1)
+	      F("long prev_state", 24, 8, 1) F("pid_t next_pid", 32, 4, 1)
+	      F("int next_prio", 36, 4, 1)),
+	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
+	      F("long prev_state", 16, 8, 1) F("int next_prio", 24, 4, 1)),
+	SCHED("sched_wakeup", F("char comm[16]", 8, 16, 0) F("pid_t pid", 24, 4, 1)),
+	SCHED("sched_wakeup_new", F("u8 pid[3]", 8, 3, 0) F("int prio", 12, 4, 1)),
+};
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
@@ -142,8 +213,10 @@ static uint64_t value(unsigned int size)
 	return size < 8 ? v & ((1ull << (8 * size)) - 1) : v;
 }
 
-/* A record of @ev: random fields, a string after them for __data_loc. */
-static size_t make_record(struct tep_event *ev, unsigned char *rec, size_t cap)
+/* A record of @ev: random fields, a string after them for __data_loc
+ * (little-endian traces only). */
+static size_t make_record(struct tep_event *ev, bool big_endian,
+			  unsigned char *rec, size_t cap)
 {
 	struct tep_format_field *f;
 	size_t end = 0, slen;
@@ -173,32 +246,34 @@ static size_t make_record(struct tep_event *ev, unsigned char *rec, size_t cap)
 				rec[f->offset + i] = v >> (8 * i);
 		}
 	}
-	rec[0] = ev->id & 0xff;
-	rec[1] = ev->id >> 8;
+	rec[big_endian] = ev->id & 0xff;
+	rec[!big_endian] = ev->id >> 8;
 	return end;
 }
 
-static struct tep_event *parse(struct tep_handle *tep, const char *fmt)
+static struct tep_event *parse(struct tep_handle *tep, const char *fmt,
+			       const char *sys)
 {
 	struct tep_event *ev;
 	const char *nl = strchr(fmt, '\n');
 	char name[32];
 
-	FATAL(tep_parse_event(tep, fmt, strlen(fmt), "test") == 0);
+	FATAL(tep_parse_event(tep, fmt, strlen(fmt), sys) == 0);
 	/* a format libtraceevent failed to parse would test nothing */
 	FATAL(nl && nl - fmt - 6 < (long)sizeof(name));
 	memcpy(name, fmt + 6, nl - fmt - 6);
 	name[nl - fmt - 6] = 0;
-	ev = tep_find_event_by_name(tep, "test", name);
+	ev = tep_find_event_by_name(tep, sys, name);
 	FATAL(ev && !(ev->flags & TEP_EVENT_FL_FAILED));
 	return ev;
 }
 
 /* Every record's compiled text against libtraceevent's; 0 or -1. */
-static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
+static int compare_event(struct tep_handle *tep, struct tep_event *ev,
+			 unsigned int n)
 {
 	static unsigned char rec[512];
-	struct tep_event *ev = parse(tep, fmt);
+	bool big_endian = tep_is_file_bigendian(tep);
 	struct text_fast *fp = text_fast_compile(ev, NULL);
 	struct text_buf out = { 0 };
 	unsigned int i, bad = 0;
@@ -212,12 +287,12 @@ static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
 		struct tep_record r = { .data = rec, .cpu = 0 };
 		struct trace_seq s;
 
-		r.size = make_record(ev, rec, sizeof(rec));
+		r.size = make_record(ev, big_endian, rec, sizeof(rec));
 		trace_seq_init(&s);
 		tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&s);
 		out.len = 0;
-		FATAL(text_fast_info(fp, false, rec, r.size, &out) == 0);
+		FATAL(text_fast_info(fp, big_endian, rec, r.size, &out) == 0);
 		if (out.len != s.len || memcmp(out.p, s.buffer, s.len)) {
 			if (bad++ < 5)
 				fprintf(stderr, "%s:\n tep:  %.*s\n fast: %.*s\n", ev->name,
@@ -229,6 +304,55 @@ static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
 	text_buf_release(&out);
 	text_fast_free(fp);
 	return bad ? -1 : 0;
+}
+
+static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
+{
+	return compare_event(tep, parse(tep, fmt, "test"), n);
+}
+
+/* A handle of one byte order with libtraceevent's plugins loaded. */
+static struct tep_handle *plugin_handle(bool big_endian,
+					struct tep_plugin_list **plugins)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	FATAL(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	*plugins = tep_load_plugins(tep);
+	return tep;
+}
+
+/*
+ * A sched format on a handle of its own (the plugin's handler attaches by
+ * name): compared in both byte orders, or checked to be refused.
+ */
+static void sched_case(const char *fmt, bool refused)
+{
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		struct tep_plugin_list *plugins;
+		struct tep_handle *tep = plugin_handle(be, &plugins);
+		struct tep_event *ev = parse(tep, fmt, "sched");
+		struct text_fast *fp;
+
+		/* without the plugin's handler this would test the format */
+		FATAL(ev->handler);
+		if (refused) {
+			fp = text_fast_compile(ev, NULL);
+			if (fp)
+				fprintf(stderr, "compiled, should not be: %s\n", fmt);
+			CHECK(!fp);
+			text_fast_free(fp);
+		} else {
+			compare_event(tep, ev, 20000);
+		}
+		tep_unload_plugins(plugins, tep);
+		tep_free(tep);
+	}
 }
 
 int main(void)
@@ -246,7 +370,7 @@ int main(void)
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		compare(tep, fmts[i], 20000);
 	for (i = 0; i < sizeof(refused_fmt) / sizeof(refused_fmt[0]); i++) {
-		struct tep_event *ev = parse(tep, refused_fmt[i]);
+		struct tep_event *ev = parse(tep, refused_fmt[i], "test");
 		struct text_fast *fp = text_fast_compile(ev, NULL);
 
 		if (fp)
@@ -255,5 +379,14 @@ int main(void)
 		text_fast_free(fp);
 	}
 	tep_free(tep);
+	sched_case(switch_fmt, false);
+	sched_case(switch_odd_fmt, false);
+	sched_case(switch_nocomm_fmt, false);
+	sched_case(wakeup_old_fmt, false);
+	sched_case(wakeup_fmt, false);
+	sched_case(wakeup_new_fmt, false);
+	sched_case(wakeup_bare_fmt, false);
+	for (i = 0; i < sizeof(sched_refused_fmt) / sizeof(sched_refused_fmt[0]); i++)
+		sched_case(sched_refused_fmt[i], true);
 	return failures ? 1 : 0;
 }
