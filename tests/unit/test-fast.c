@@ -115,69 +115,43 @@ static const char *const refused_fmt[] = {
 /*
  * The sched plugin's handlers (plugin_sched_switch.so), loaded into the
  * handle: fields of the sizes kernels wrote, comms without their NUL,
- * prev_state bits past the letters, optional fields left out.
+ * prev_state bits past the letters, optional fields left out; then the
+ * layouts the handlers print an error text for, or a dynamic comm:
+ * refused.  A layout lists the fields after the common ones, in order:
+ * "name[N]" a char array, "name/N" an integer of N bytes (aligned),
+ * "@name" a __data_loc string (sched_layout()).
  */
-#define SCHED(name, fields) \
-	"name: " name "\nID: 30\n" COMMON fields "\nprint fmt: \"x\"\n"
-
-/* 6.x: a long prev_state */
-static const char switch_fmt[] = SCHED("sched_switch",
-	F("char prev_comm[16]", 8, 16, 0) F("pid_t prev_pid", 24, 4, 1)
-	F("int prev_prio", 28, 4, 1) F("long prev_state", 32, 8, 1)
-	F("char next_comm[16]", 40, 16, 0) F("pid_t next_pid", 56, 4, 1)
-	F("int next_prio", 60, 4, 1));
-
-/* odd sizes: 8-byte pids and prios, short comms, 2- and 1-byte fields */
-static const char switch_odd_fmt[] = SCHED("sched_switch",
-	F("char prev_comm[5]", 8, 5, 0) F("s64 prev_pid", 16, 8, 1)
-	F("s64 prev_prio", 24, 8, 1) F("u8 prev_state", 32, 1, 0)
-	F("char next_comm[3]", 33, 3, 0) F("short next_pid", 36, 2, 1)
-	F("s64 next_prio", 40, 8, 1));
-
-/* no comm fields: the pids alone */
-static const char switch_nocomm_fmt[] = SCHED("sched_switch",
-	F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
-	F("short prev_state", 16, 2, 1) F("pid_t next_pid", 20, 4, 1)
-	F("int next_prio", 24, 4, 1));
-
-/* before 4.x: success and target_cpu */
-static const char wakeup_old_fmt[] = SCHED("sched_wakeup",
-	F("char comm[16]", 8, 16, 0) F("pid_t pid", 24, 4, 1)
-	F("int prio", 28, 4, 1) F("int success", 32, 4, 1)
-	F("int target_cpu", 36, 4, 1));
-
-/* 6.x: target_cpu only */
-static const char wakeup_fmt[] = SCHED("sched_wakeup",
-	F("char comm[16]", 8, 16, 0) F("pid_t pid", 24, 4, 1)
-	F("int prio", 28, 4, 1) F("int target_cpu", 32, 4, 1));
-
-/* success only, 8-byte pid and prio, an unreadable target_cpu */
-static const char wakeup_new_fmt[] = SCHED("sched_wakeup_new",
-	F("char comm[7]", 8, 7, 0) F("long pid", 16, 8, 1)
-	F("long prio", 24, 8, 1) F("u8 success", 32, 1, 0)
-	F("u8 target_cpu[3]", 33, 3, 0));
-
-/* no comm, no success, no target_cpu */
-static const char wakeup_bare_fmt[] = SCHED("sched_wakeup",
-	F("pid_t pid", 8, 4, 1) F("int prio", 12, 4, 1));
-
-/* fields the handlers print an error for, or a dynamic comm: refused */
-static const char *const sched_refused_fmt[] = {
-	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("long prev_state", 16, 8, 1)
-	      F("pid_t next_pid", 24, 4, 1) F("int next_prio", 28, 4, 1)),
-	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
-	      F("pid_t next_pid", 16, 4, 1) F("int next_prio", 20, 4, 1)),
-	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
-	      F("u8 prev_state[3]", 16, 3, 0) F("pid_t next_pid", 20, 4, 1)
-	      F("int next_prio", 24, 4, 1)),
-	SCHED("sched_switch", F("__data_loc char[] prev_comm", 8, 4, 1)
-	      F("pid_t prev_pid", 12, 4, 1) F("int prev_prio", 16, 4, 1)
-	      F("long prev_state", 24, 8, 1) F("pid_t next_pid", 32, 4, 1)
-	      F("int next_prio", 36, 4, 1)),
-	SCHED("sched_switch", F("pid_t prev_pid", 8, 4, 1) F("int prev_prio", 12, 4, 1)
-	      F("long prev_state", 16, 8, 1) F("int next_prio", 24, 4, 1)),
-	SCHED("sched_wakeup", F("char comm[16]", 8, 16, 0) F("pid_t pid", 24, 4, 1)),
-	SCHED("sched_wakeup_new", F("u8 pid[3]", 8, 3, 0) F("int prio", 12, 4, 1)),
+static const struct sched_case {
+	const char *name;
+	const char *layout;
+	bool refused;
+} sched_cases[] = {
+	/* 6.x: a long prev_state */
+	{ "sched_switch", "prev_comm[16] prev_pid/4 prev_prio/4 prev_state/8 "
+	  "next_comm[16] next_pid/4 next_prio/4", false },
+	/* odd sizes: 8-byte pids and prios, short comms, 2- and 1-byte fields */
+	{ "sched_switch", "prev_comm[5] prev_pid/8 prev_prio/8 prev_state/1 "
+	  "next_comm[3] next_pid/2 next_prio/8", false },
+	/* no comm fields: the pids alone */
+	{ "sched_switch", "prev_pid/4 prev_prio/4 prev_state/2 next_pid/4 next_prio/4", false },
+	/* before 4.x: success and target_cpu; 6.x: target_cpu only */
+	{ "sched_wakeup", "comm[16] pid/4 prio/4 success/4 target_cpu/4", false },
+	{ "sched_wakeup", "comm[16] pid/4 prio/4 target_cpu/4", false },
+	/* success only, 8-byte pid and prio, an unreadable target_cpu */
+	{ "sched_wakeup_new", "comm[7] pid/8 prio/8 success/1 target_cpu[3]", false },
+	/* no comm, no success, no target_cpu */
+	{ "sched_wakeup", "pid/4 prio/4", false },
+	/* no prev_prio; no prev_state; a prev_state of 3 bytes */
+	{ "sched_switch", "prev_pid/4 prev_state/8 next_pid/4 next_prio/4", true },
+	{ "sched_switch", "prev_pid/4 prev_prio/4 next_pid/4 next_prio/4", true },
+	{ "sched_switch", "prev_pid/4 prev_prio/4 prev_state[3] next_pid/4 next_prio/4", true },
+	/* a dynamic comm; no next_pid */
+	{ "sched_switch", "@prev_comm prev_pid/4 prev_prio/4 prev_state/8 next_pid/4 "
+	  "next_prio/4", true },
+	{ "sched_switch", "prev_pid/4 prev_prio/4 prev_state/8 next_prio/4", true },
+	/* no prio; a pid of 3 bytes */
+	{ "sched_wakeup", "comm[16] pid/4", true },
+	{ "sched_wakeup_new", "pid[3] prio/4", true },
 };
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -325,12 +299,61 @@ static struct tep_handle *plugin_handle(bool big_endian,
 	return tep;
 }
 
+/* One field of a layout at *@off: its "field:" line appended to @o. */
+static char *sched_field(char *o, const char *tok, size_t n, unsigned int *off)
+{
+	const char *br = memchr(tok, '[', n), *sl = memchr(tok, '/', n);
+	unsigned int size;
+	int len;
+
+	if (tok[0] == '@') {
+		size = 4;
+		*off = (*off + 3) & ~3u;
+		len = sprintf(o, "\tfield:__data_loc char[] %.*s;\toffset:%u;\tsize:4;"
+			      "\tsigned:1;\n", (int)n - 1, tok + 1, *off);
+	} else if (br) {
+		size = (unsigned int)atoi(br + 1);
+		len = sprintf(o, "\tfield:char %.*s;\toffset:%u;\tsize:%u;\tsigned:0;\n",
+			      (int)n, tok, *off, size);
+	} else {
+		FATAL(sl);
+		size = (unsigned int)atoi(sl + 1);
+		*off = (*off + size - 1) & ~(size - 1);
+		len = sprintf(o, "\tfield:s%u %.*s;\toffset:%u;\tsize:%u;\tsigned:1;\n",
+			      8 * size, (int)(sl - tok), tok, *off, size);
+	}
+	*off += size;
+	return o + len;
+}
+
+/* The format text of a sched case, in @buf (2 KiB). */
+static const char *sched_layout(char *buf, const struct sched_case *c)
+{
+	const char *p = c->layout;
+	unsigned int off = 8;
+	char *o = buf;
+
+	o += sprintf(o, "name: %s\nID: 30\n%s", c->name, COMMON);
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		o = sched_field(o, p, n, &off);
+		p += n;
+		p += strspn(p, " ");
+	}
+	strcpy(o, "\nprint fmt: \"x\"\n");
+	return buf;
+}
+
 /*
  * A sched format on a handle of its own (the plugin's handler attaches by
  * name): compared in both byte orders, or checked to be refused.
  */
-static void sched_case(const char *fmt, bool refused)
+static void sched_case(const struct sched_case *c)
 {
+	char buf[2048];
+	const char *fmt = sched_layout(buf, c);
+	bool refused = c->refused;
 	int be;
 
 	for (be = 0; be < 2; be++) {
@@ -379,14 +402,7 @@ int main(void)
 		text_fast_free(fp);
 	}
 	tep_free(tep);
-	sched_case(switch_fmt, false);
-	sched_case(switch_odd_fmt, false);
-	sched_case(switch_nocomm_fmt, false);
-	sched_case(wakeup_old_fmt, false);
-	sched_case(wakeup_fmt, false);
-	sched_case(wakeup_new_fmt, false);
-	sched_case(wakeup_bare_fmt, false);
-	for (i = 0; i < sizeof(sched_refused_fmt) / sizeof(sched_refused_fmt[0]); i++)
-		sched_case(sched_refused_fmt[i], true);
+	for (i = 0; i < sizeof(sched_cases) / sizeof(sched_cases[0]); i++)
+		sched_case(&sched_cases[i]);
 	return failures ? 1 : 0;
 }
