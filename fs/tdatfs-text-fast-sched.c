@@ -140,21 +140,21 @@ static bool compile_wakeup(struct fast_sched *sc, struct tep_event *ev)
 int text_fast_sched_compile(struct text_fast *fp, struct tep_event *ev)
 {
 	struct fast_sched *sc = &fp->sched;
-	bool ok;
+	bool sw;
 
 	if (!ev->system || strcmp(ev->system, "sched") || !ev->name)
 		return 0;
+	/* the plugin registers these by name: which handler is by the name */
 	if (!strcmp(ev->name, "sched_switch"))
-		ok = true;
+		sw = true;
 	else if (!strcmp(ev->name, "sched_wakeup") ||
 		 !strcmp(ev->name, "sched_wakeup_new"))
-		ok = false;
+		sw = false;
 	else
 		return 0;
 	if (!text_fast_handler_from(ev, "plugin_sched_switch.so"))
 		return 0;
-	ok = ok ? compile_switch(sc, ev) : compile_wakeup(sc, ev);
-	if (!ok) {
+	if (!(sw ? compile_switch(sc, ev) : compile_wakeup(sc, ev))) {
 		memset(sc, 0, sizeof(*sc));
 		return -1;
 	}
