@@ -14,6 +14,7 @@
 #include <traceevent/event-parse.h>
 
 #include "tdatfs-text-buf.h"
+#include "tdatfs-text-bytes.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-pack.h"
 
@@ -56,14 +57,22 @@ struct dup_state {
 	} *h;
 };
 
+/* A field the plugin reads, copied from the format. */
+struct comm_field {
+	bool have;		/* the format has it */
+	uint32_t offset;
+	uint32_t size;
+};
+
 struct text_comms {
 	struct text_comm *saved;	/* saved_cmdlines, in file order */
 	size_t nsaved;
 	struct comm_tab stab;		/* the array of saved_cmdlines alone */
 	/* events whose plugin handler registers comms, and their fields */
+	bool big_endian;
 	int sw_id, wk_id, wkn_id;
-	struct tep_format_field *sw_ppid, *sw_pcomm, *sw_npid, *sw_ncomm;
-	struct tep_format_field *wk_pid, *wk_comm, *wkn_pid, *wkn_comm;
+	struct comm_field sw_ppid, sw_pcomm, sw_npid, sw_ncomm;
+	struct comm_field wk_pid, wk_comm, wkn_pid, wkn_comm;
 };
 
 /*
@@ -779,29 +788,49 @@ static int register_after(struct text_overlay *ov, size_t *seen, int pid,
  * What the plugin's write_and_save_comm() does: register the comm of
  * @pidf's pid, the field's text up to its size or a NUL.  Before the
  * array exists every registration goes to the list (known already
- * behind the frontier: only counted).
+ * behind the frontier: only counted).  The pid is read as
+ * tep_read_number_field() reads it; 1: it does not read (the plugin's
+ * handler stops there).
  */
-static int comm_register(struct text_comm_ctx *cc,
-			 const struct tep_format_field *pidf,
-			 const struct tep_format_field *commf,
+static int comm_register(const struct text_comms *t, struct text_comm_ctx *cc,
+			 const struct comm_field *pidf,
+			 const struct comm_field *commf,
 			 const unsigned char *data)
 {
 	struct text_overlay *ov = cc->ov;
-	unsigned long long val;
 	const char *comm;
-	size_t len;
+	int pid;
 
-	if (!pidf || !commf || tep_read_number_field((struct tep_format_field *)pidf,
-						     data, &val))
+	if (!pidf->have || (pidf->size != 1 && pidf->size != 2 &&
+			    pidf->size != 4 && pidf->size != 8))
+		return 1;
+	if (!commf->have)
 		return 0;
+	pid = (int)text_read_num(t->big_endian, data + pidf->offset, pidf->size);
 	comm = (const char *)data + commf->offset;
-	len = commf->size > 0 ? (size_t)commf->size : 0;
 	if (ov->built && *cc->seen >= ov->n1)
-		return register_after(ov, cc->seen, (int)val, comm, len);
-	if (*cc->seen == ov->n1 && list_add(ov, (int)val, comm, len) < 0)
+		return register_after(ov, cc->seen, pid, comm, commf->size);
+	if (*cc->seen == ov->n1 && list_add(ov, pid, comm, commf->size) < 0)
 		return -ENOMEM;
 	(*cc->seen)++;
 	return 0;
+}
+
+/* @name of @ev as tep_find_field() (or, @any, tep_find_any_field()) finds
+ * it. */
+static struct comm_field comm_field(struct tep_event *ev, const char *name,
+				    bool any)
+{
+	struct tep_format_field *f = any ? tep_find_any_field(ev, name) :
+				     tep_find_field(ev, name);
+	struct comm_field cf = { false, 0, 0 };
+
+	if (f && f->offset >= 0 && f->size >= 0) {
+		cf.have = true;
+		cf.offset = f->offset;
+		cf.size = f->size;
+	}
+	return cf;
 }
 
 /**
@@ -818,26 +847,27 @@ void text_comms_find_events(struct text_comms *t, struct tep_handle *tep)
 {
 	struct tep_event *ev;
 
+	t->big_endian = tep_is_file_bigendian(tep);
 	t->sw_id = t->wk_id = t->wkn_id = -1;
 	ev = tep_find_event_by_name(tep, "sched", "sched_switch");
 	if (ev && ev->handler) {
 		t->sw_id = ev->id;
-		t->sw_ppid = tep_find_field(ev, "prev_pid");
-		t->sw_pcomm = tep_find_any_field(ev, "prev_comm");
-		t->sw_npid = tep_find_field(ev, "next_pid");
-		t->sw_ncomm = tep_find_any_field(ev, "next_comm");
+		t->sw_ppid = comm_field(ev, "prev_pid", false);
+		t->sw_pcomm = comm_field(ev, "prev_comm", true);
+		t->sw_npid = comm_field(ev, "next_pid", false);
+		t->sw_ncomm = comm_field(ev, "next_comm", true);
 	}
 	ev = tep_find_event_by_name(tep, "sched", "sched_wakeup");
 	if (ev && ev->handler) {
 		t->wk_id = ev->id;
-		t->wk_pid = tep_find_field(ev, "pid");
-		t->wk_comm = tep_find_any_field(ev, "comm");
+		t->wk_pid = comm_field(ev, "pid", false);
+		t->wk_comm = comm_field(ev, "comm", true);
 	}
 	ev = tep_find_event_by_name(tep, "sched", "sched_wakeup_new");
 	if (ev && ev->handler) {
 		t->wkn_id = ev->id;
-		t->wkn_pid = tep_find_field(ev, "pid");
-		t->wkn_comm = tep_find_any_field(ev, "comm");
+		t->wkn_pid = comm_field(ev, "pid", false);
+		t->wkn_comm = comm_field(ev, "comm", true);
 	}
 }
 
@@ -849,8 +879,8 @@ void text_comms_find_events(struct text_comms *t, struct tep_handle *tep)
  * @data: the record
  *
  * Return: 0 or -ENOMEM.
- * Context: the caller holds the stream lock and the tep lock (the pid is
- * read through libtraceevent).
+ * Context: the caller holds the stream lock; reads the fields copied at
+ * setup only, so no tep lock is needed.
  */
 int text_comms_learn(const struct text_comms *t, int id,
 		     struct text_comm_ctx *cc, const unsigned char *data)
@@ -860,15 +890,16 @@ int text_comms_learn(const struct text_comms *t, int id,
 	if (!cc)
 		return 0;
 	if (id == t->sw_id) {
-		ret = comm_register(cc, t->sw_ppid, t->sw_pcomm, data);
+		/* no next registration when prev_pid does not read */
+		ret = comm_register(t, cc, &t->sw_ppid, &t->sw_pcomm, data);
 		if (!ret)
-			ret = comm_register(cc, t->sw_npid, t->sw_ncomm, data);
+			ret = comm_register(t, cc, &t->sw_npid, &t->sw_ncomm, data);
 	} else if (id == t->wk_id) {
-		ret = comm_register(cc, t->wk_pid, t->wk_comm, data);
+		ret = comm_register(t, cc, &t->wk_pid, &t->wk_comm, data);
 	} else if (id == t->wkn_id) {
-		ret = comm_register(cc, t->wkn_pid, t->wkn_comm, data);
+		ret = comm_register(t, cc, &t->wkn_pid, &t->wkn_comm, data);
 	}
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 /**

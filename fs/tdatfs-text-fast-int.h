@@ -21,6 +21,11 @@
  *  - @site is set only for an event whose handler is libtraceevent's
  *    kmem plugin's (call_site_handler() of plugin_kmem.so), which prints
  *    its prefix and then the format.
+ *  - @sched.kind is set only for an event whose handler is the sched
+ *    plugin's (plugin_sched_switch.so); the program then has no steps:
+ *    the handler's text is all (tdatfs-text-fast-sched.c).  Its fields
+ *    are fixed fields of sizes tep_read_number_field() reads (comms:
+ *    plain arrays); size 0 is a field the format does not have.
  */
 #ifndef TDATFS_TEXT_FAST_INT_H
 #define TDATFS_TEXT_FAST_INT_H
@@ -31,6 +36,7 @@
 
 struct tep_event;
 struct tep_print_arg;
+struct text_buf;
 struct text_ksym;
 
 enum {
@@ -117,8 +123,29 @@ struct fast_step {
 	uint16_t node;		/* x[] or s[] */
 };
 
+/* a field of a sched handler: a number or a comm array */
+struct fast_fld {
+	uint32_t off;
+	uint32_t size;		/* 0: none */
+};
+
+enum fast_sched_kind {
+	FAST_SCHED_NONE,
+	FAST_SCHED_SWITCH,	/* sched_switch_handler() */
+	FAST_SCHED_WAKEUP,	/* sched_wakeup_handler() */
+};
+
+/* the sched plugin's handler: prev (or the woken task), next, extras */
+struct fast_sched {
+	uint8_t kind;		/* enum fast_sched_kind */
+	struct fast_fld pid, comm, prio, state;
+	struct fast_fld npid, ncomm, nprio;
+	struct fast_fld success, cpu;
+};
+
 struct text_fast {
 	struct text_ksym *ks;	/* FAST_FUNC: the symbols, NULL for none */
+	struct fast_sched sched;	/* the sched plugin's handler */
 	bool site;		/* the kmem plugin's "(func+0x<off>) " first */
 	uint8_t site_size;	/* its call_site field */
 	uint32_t site_off;
@@ -139,5 +166,9 @@ int text_fast_num_arg(struct text_fast *fp, struct tep_event *ev,
 int text_fast_str_arg(struct text_fast *fp, struct tep_event *ev,
 		      struct tep_print_arg *arg, unsigned int depth);
 uint64_t text_fast_apply(unsigned int op, uint64_t l, uint64_t r);
+bool text_fast_handler_from(const struct tep_event *ev, const char *so);
+int text_fast_sched_compile(struct text_fast *fp, struct tep_event *ev);
+int text_fast_sched_info(const struct text_fast *fp, bool big_endian,
+			 const unsigned char *data, struct text_buf *out);
 
 #endif /* TDATFS_TEXT_FAST_INT_H */

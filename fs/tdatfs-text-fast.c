@@ -22,6 +22,7 @@
  *    resolver; any flag, width or other "%p" extension is refused;
  *  - print_str_arg() for "%s": each printed name or string padded by the
  *    conversion's width, delimiters and "0x..." leftovers not;
+ *  - the sched plugin's handlers, by tdatfs-text-fast-sched.c;
  *  - an event with a handler only when it is the kmem plugin's
  *    call_site_handler() (plugin_kmem.so of libtraceevent 1.7.1, on kfree,
  *    kmalloc, kmalloc_node, kmem_cache_alloc, kmem_cache_alloc_node and
@@ -29,7 +30,6 @@
  *    holding the call_site field and the offset cast to int, nothing when
  *    no symbol holds it or the event has no call_site field.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -194,13 +194,7 @@ static bool kmem_handler(const struct tep_event *ev)
 		"kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
 		"kmem_cache_alloc_node", "kmem_cache_free",
 	};
-	union {
-		tep_event_handler_func f;
-		void *p;
-	} h = { .f = ev->handler };
-	const char *base;
 	unsigned int i;
-	Dl_info info;
 
 	if (!ev->system || strcmp(ev->system, "kmem") || !ev->name)
 		return false;
@@ -209,11 +203,7 @@ static bool kmem_handler(const struct tep_event *ev)
 			break;
 	if (i == sizeof(names) / sizeof(names[0]))
 		return false;
-	/* the plugin registers a static function: know it by its file */
-	if (!dladdr(h.p, &info) || !info.dli_fname)
-		return false;
-	base = strrchr(info.dli_fname, '/');
-	return !strcmp(base ? base + 1 : info.dli_fname, "plugin_kmem.so");
+	return text_fast_handler_from(ev, "plugin_kmem.so");
 }
 
 /* The symbols a lock-free lookup may use: the engine's own table only. */
@@ -294,9 +284,15 @@ struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt)
 	if (!fp)
 		return NULL;
 	/* print_event_info(): the handler first, the format if it says 1 */
-	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE) &&
-	    !compile_site(fp, ev, tt))
-		goto no;
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE)) {
+		int sched = text_fast_sched_compile(fp, ev);
+
+		/* the sched handlers say 0: their text is all */
+		if (sched > 0)
+			return fp;
+		if (sched < 0 || !compile_site(fp, ev, tt))
+			goto no;
+	}
 	for (;;) {
 		struct fast_step *st;
 		const char *q = p;
@@ -659,6 +655,8 @@ int text_fast_info(const struct text_fast *fp, bool big_endian,
 	unsigned int i;
 	int ret;
 
+	if (fp->sched.kind)
+		return text_fast_sched_info(fp, big_endian, data, out);
 	if (fp->site) {
 		ret = put_site(fp, &r, out);
 		if (ret < 0)

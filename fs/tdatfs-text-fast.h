@@ -16,9 +16,12 @@
  *    __get_str()), never by matching the format's text; an argument of
  *    any other kind leaves the whole event to libtraceevent.
  *  - An event with a plugin handler is compiled only for the kmem
- *    plugin's call_site handler, whose prefix the program prints; the
- *    handlers that register comms (sched) or print their own text stay
- *    with libtraceevent.
+ *    plugin's call_site handler, whose prefix the program prints, and
+ *    for the sched plugin's handlers (sched_switch, sched_wakeup,
+ *    sched_wakeup_new), whose text the program prints instead of the
+ *    format; the comms those register are not the program's business:
+ *    the caller learns them (text_comms_learn()) as after
+ *    libtraceevent's printing.  Other handlers stay with libtraceevent.
  *  - A name atom (test_for_symbol()) is taken as 0: the engine's handle
  *    never gets a function list (symbols come from its resolver).
  *  - The caller has checked that all of the record's fixed fields lie

@@ -5,7 +5,9 @@
  * The fixed part of a line ("%16s-%-5d [%03d] %5llu.%06llu: %s: " and the
  * padding of the name) is written here without printf; the info text of
  * an event compiled by tdatfs-text-fast.c is written without printf and
- * without the tep lock; every other event goes through libtraceevent.
+ * without the tep lock (the comms a compiled sched handler registers are
+ * learned here, as after libtraceevent's printing); every other event
+ * goes through libtraceevent.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -288,6 +290,21 @@ static int info_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 }
 
 /*
+ * The info text of a compiled event, lock-free; the comms its handler
+ * registers (the sched plugin's) learned after it, as info_slow() does.
+ */
+static int fast_info(struct text_fmt *t, const struct text_event_desc *te,
+		     int id, const unsigned char *data, size_t n,
+		     struct text_comm_ctx *cc, struct text_buf *out)
+{
+	int ret = text_fast_info(te->fast, t->big_endian, data, n, out);
+
+	if (!ret && text_comms_learns(t->cm, id))
+		ret = text_comms_learn(t->cm, id, cc, data);
+	return ret;
+}
+
+/*
  * Whether every field of @ev lies inside the copy of the record, checked
  * as the event table checks its own (text_fit_check()).
  */
@@ -428,7 +445,7 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 			return ret;
 		ret = text_graph_info(t->graph, te, r, src, out);
 		if (ret == 1 && te->fast && text_event_whole(te, n))
-			ret = text_fast_info(te->fast, t->big_endian, data, n, out);
+			ret = fast_info(t, te, id, data, n, cc, out);
 		else if (ret == 1)
 			ret = info_slow(t, r, n, te->ev, cc, out);
 	}
@@ -557,7 +574,7 @@ static int plain_event(struct text_fmt *t, const struct text_rec *r, size_t n,
  * stream already holds the whole model (text_comm_ctx.seen moves on).
  *
  * Return: 0 or -ENOMEM.
- * Context: the caller holds the stream lock; takes the tep lock.
+ * Context: the caller holds the stream lock; lock-free otherwise.
  */
 int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		      struct text_comm_ctx *cc)
@@ -573,10 +590,7 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 	ret = plain_event(fm, r, n, &te);
 	if (ret < 0 || !te || !text_event_fits(fm->evs, te, r->data, n))
 		return ret;
-	text_tep_lock(fm->tt);
-	ret = text_comms_learn(fm->cm, te->ev->id, cc, r->data);
-	text_tep_unlock(fm->tt);
-	return ret;
+	return text_comms_learn(fm->cm, id, cc, r->data);
 }
 
 /**

@@ -7,7 +7,10 @@
  * is libtraceevent: for thousands of records of random and edge values
  * each, the program's text must be tep_print_event()'s INFO text of the
  * same bytes.  Formats with a construct that is not compiled must be
- * refused (left to libtraceevent).
+ * refused (left to libtraceevent).  The sched plugin's handlers are
+ * compared the same way on handles with libtraceevent's plugins loaded,
+ * in both byte orders, for the field layouts kernels wrote and those the
+ * handlers print an error for (refused).
  *
  * Usage: test-fast
  */
@@ -109,6 +112,48 @@ static const char *const refused_fmt[] = {
 	REFUSED(28, F("unsigned long a", 8, 8, 0), "\"%16p\", REC->a"),
 };
 
+/*
+ * The sched plugin's handlers (plugin_sched_switch.so), loaded into the
+ * handle: fields of the sizes kernels wrote, comms without their NUL,
+ * prev_state bits past the letters, optional fields left out; then the
+ * layouts the handlers print an error text for, or a dynamic comm:
+ * refused.  A layout lists the fields after the common ones, in order:
+ * "name[N]" a char array, "name/N" an integer of N bytes (aligned),
+ * "@name" a __data_loc string (sched_layout()).
+ */
+static const struct sched_case {
+	const char *name;
+	const char *layout;
+	bool refused;
+} sched_cases[] = {
+	/* 6.x: a long prev_state */
+	{ "sched_switch", "prev_comm[16] prev_pid/4 prev_prio/4 prev_state/8 "
+	  "next_comm[16] next_pid/4 next_prio/4", false },
+	/* odd sizes: 8-byte pids and prios, short comms, 2- and 1-byte fields */
+	{ "sched_switch", "prev_comm[5] prev_pid/8 prev_prio/8 prev_state/1 "
+	  "next_comm[3] next_pid/2 next_prio/8", false },
+	/* no comm fields: the pids alone */
+	{ "sched_switch", "prev_pid/4 prev_prio/4 prev_state/2 next_pid/4 next_prio/4", false },
+	/* before 4.x: success and target_cpu; 6.x: target_cpu only */
+	{ "sched_wakeup", "comm[16] pid/4 prio/4 success/4 target_cpu/4", false },
+	{ "sched_wakeup", "comm[16] pid/4 prio/4 target_cpu/4", false },
+	/* success only, 8-byte pid and prio, an unreadable target_cpu */
+	{ "sched_wakeup_new", "comm[7] pid/8 prio/8 success/1 target_cpu[3]", false },
+	/* no comm, no success, no target_cpu */
+	{ "sched_wakeup", "pid/4 prio/4", false },
+	/* no prev_prio; no prev_state; a prev_state of 3 bytes */
+	{ "sched_switch", "prev_pid/4 prev_state/8 next_pid/4 next_prio/4", true },
+	{ "sched_switch", "prev_pid/4 prev_prio/4 next_pid/4 next_prio/4", true },
+	{ "sched_switch", "prev_pid/4 prev_prio/4 prev_state[3] next_pid/4 next_prio/4", true },
+	/* a dynamic comm; no next_pid */
+	{ "sched_switch", "@prev_comm prev_pid/4 prev_prio/4 prev_state/8 next_pid/4 "
+	  "next_prio/4", true },
+	{ "sched_switch", "prev_pid/4 prev_prio/4 prev_state/8 next_prio/4", true },
+	/* no prio; a pid of 3 bytes */
+	{ "sched_wakeup", "comm[16] pid/4", true },
+	{ "sched_wakeup_new", "pid[3] prio/4", true },
+};
+
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t rnd(void)
@@ -142,8 +187,10 @@ static uint64_t value(unsigned int size)
 	return size < 8 ? v & ((1ull << (8 * size)) - 1) : v;
 }
 
-/* A record of @ev: random fields, a string after them for __data_loc. */
-static size_t make_record(struct tep_event *ev, unsigned char *rec, size_t cap)
+/* A record of @ev: random fields, a string after them for __data_loc
+ * (little-endian traces only). */
+static size_t make_record(struct tep_event *ev, bool big_endian,
+			  unsigned char *rec, size_t cap)
 {
 	struct tep_format_field *f;
 	size_t end = 0, slen;
@@ -173,32 +220,34 @@ static size_t make_record(struct tep_event *ev, unsigned char *rec, size_t cap)
 				rec[f->offset + i] = v >> (8 * i);
 		}
 	}
-	rec[0] = ev->id & 0xff;
-	rec[1] = ev->id >> 8;
+	rec[big_endian] = ev->id & 0xff;
+	rec[!big_endian] = ev->id >> 8;
 	return end;
 }
 
-static struct tep_event *parse(struct tep_handle *tep, const char *fmt)
+static struct tep_event *parse(struct tep_handle *tep, const char *fmt,
+			       const char *sys)
 {
 	struct tep_event *ev;
 	const char *nl = strchr(fmt, '\n');
 	char name[32];
 
-	FATAL(tep_parse_event(tep, fmt, strlen(fmt), "test") == 0);
+	FATAL(tep_parse_event(tep, fmt, strlen(fmt), sys) == 0);
 	/* a format libtraceevent failed to parse would test nothing */
 	FATAL(nl && nl - fmt - 6 < (long)sizeof(name));
 	memcpy(name, fmt + 6, nl - fmt - 6);
 	name[nl - fmt - 6] = 0;
-	ev = tep_find_event_by_name(tep, "test", name);
+	ev = tep_find_event_by_name(tep, sys, name);
 	FATAL(ev && !(ev->flags & TEP_EVENT_FL_FAILED));
 	return ev;
 }
 
 /* Every record's compiled text against libtraceevent's; 0 or -1. */
-static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
+static int compare_event(struct tep_handle *tep, struct tep_event *ev,
+			 unsigned int n)
 {
 	static unsigned char rec[512];
-	struct tep_event *ev = parse(tep, fmt);
+	bool big_endian = tep_is_file_bigendian(tep);
 	struct text_fast *fp = text_fast_compile(ev, NULL);
 	struct text_buf out = { 0 };
 	unsigned int i, bad = 0;
@@ -212,12 +261,12 @@ static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
 		struct tep_record r = { .data = rec, .cpu = 0 };
 		struct trace_seq s;
 
-		r.size = make_record(ev, rec, sizeof(rec));
+		r.size = make_record(ev, big_endian, rec, sizeof(rec));
 		trace_seq_init(&s);
 		tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&s);
 		out.len = 0;
-		FATAL(text_fast_info(fp, false, rec, r.size, &out) == 0);
+		FATAL(text_fast_info(fp, big_endian, rec, r.size, &out) == 0);
 		if (out.len != s.len || memcmp(out.p, s.buffer, s.len)) {
 			if (bad++ < 5)
 				fprintf(stderr, "%s:\n tep:  %.*s\n fast: %.*s\n", ev->name,
@@ -229,6 +278,104 @@ static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
 	text_buf_release(&out);
 	text_fast_free(fp);
 	return bad ? -1 : 0;
+}
+
+static int compare(struct tep_handle *tep, const char *fmt, unsigned int n)
+{
+	return compare_event(tep, parse(tep, fmt, "test"), n);
+}
+
+/* A handle of one byte order with libtraceevent's plugins loaded. */
+static struct tep_handle *plugin_handle(bool big_endian,
+					struct tep_plugin_list **plugins)
+{
+	struct tep_handle *tep = tep_alloc();
+
+	FATAL(tep);
+	tep_set_long_size(tep, 8);
+	tep_set_file_bigendian(tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, TEP_LITTLE_ENDIAN);
+	*plugins = tep_load_plugins(tep);
+	return tep;
+}
+
+/* One field of a layout at *@off: its "field:" line appended to @o. */
+static char *sched_field(char *o, const char *tok, size_t n, unsigned int *off)
+{
+	const char *br = memchr(tok, '[', n), *sl = memchr(tok, '/', n);
+	unsigned int size;
+	int len;
+
+	if (tok[0] == '@') {
+		size = 4;
+		*off = (*off + 3) & ~3u;
+		len = sprintf(o, "\tfield:__data_loc char[] %.*s;\toffset:%u;\tsize:4;"
+			      "\tsigned:1;\n", (int)n - 1, tok + 1, *off);
+	} else if (br) {
+		size = (unsigned int)atoi(br + 1);
+		len = sprintf(o, "\tfield:char %.*s;\toffset:%u;\tsize:%u;\tsigned:0;\n",
+			      (int)n, tok, *off, size);
+	} else {
+		FATAL(sl);
+		size = (unsigned int)atoi(sl + 1);
+		*off = (*off + size - 1) & ~(size - 1);
+		len = sprintf(o, "\tfield:s%u %.*s;\toffset:%u;\tsize:%u;\tsigned:1;\n",
+			      8 * size, (int)(sl - tok), tok, *off, size);
+	}
+	*off += size;
+	return o + len;
+}
+
+/* The format text of a sched case, in @buf (2 KiB). */
+static const char *sched_layout(char *buf, const struct sched_case *c)
+{
+	const char *p = c->layout;
+	unsigned int off = 8;
+	char *o = buf;
+
+	o += sprintf(o, "name: %s\nID: 30\n%s", c->name, COMMON);
+	while (*p) {
+		size_t n = strcspn(p, " ");
+
+		o = sched_field(o, p, n, &off);
+		p += n;
+		p += strspn(p, " ");
+	}
+	strcpy(o, "\nprint fmt: \"x\"\n");
+	return buf;
+}
+
+/*
+ * A sched format on a handle of its own (the plugin's handler attaches by
+ * name): compared in both byte orders, or checked to be refused.
+ */
+static void sched_case(const struct sched_case *c)
+{
+	char buf[2048];
+	const char *fmt = sched_layout(buf, c);
+	bool refused = c->refused;
+	int be;
+
+	for (be = 0; be < 2; be++) {
+		struct tep_plugin_list *plugins;
+		struct tep_handle *tep = plugin_handle(be, &plugins);
+		struct tep_event *ev = parse(tep, fmt, "sched");
+		struct text_fast *fp;
+
+		/* without the plugin's handler this would test the format */
+		FATAL(ev->handler);
+		if (refused) {
+			fp = text_fast_compile(ev, NULL);
+			if (fp)
+				fprintf(stderr, "compiled, should not be: %s\n", fmt);
+			CHECK(!fp);
+			text_fast_free(fp);
+		} else {
+			compare_event(tep, ev, 20000);
+		}
+		tep_unload_plugins(plugins, tep);
+		tep_free(tep);
+	}
 }
 
 int main(void)
@@ -246,7 +393,7 @@ int main(void)
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++)
 		compare(tep, fmts[i], 20000);
 	for (i = 0; i < sizeof(refused_fmt) / sizeof(refused_fmt[0]); i++) {
-		struct tep_event *ev = parse(tep, refused_fmt[i]);
+		struct tep_event *ev = parse(tep, refused_fmt[i], "test");
 		struct text_fast *fp = text_fast_compile(ev, NULL);
 
 		if (fp)
@@ -255,5 +402,7 @@ int main(void)
 		text_fast_free(fp);
 	}
 	tep_free(tep);
+	for (i = 0; i < sizeof(sched_cases) / sizeof(sched_cases[0]); i++)
+		sched_case(&sched_cases[i]);
 	return failures ? 1 : 0;
 }
