@@ -27,10 +27,7 @@ tdat=$1
 tdatfs=$2
 trace=$3
 name=$(basename "$trace")
-if [ ! -e "$trace" ]; then
-	echo "SKIP: $trace is missing" >&2
-	exit 77
-fi
+need_trace "$trace"
 need_fuse
 index_setup
 idx=$tmp/idx

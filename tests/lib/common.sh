@@ -35,6 +35,15 @@ finish() {
 	exit 0
 }
 
+# need_trace TRACE: a trace of ../shared may be missing from a checkout:
+# skip (77) then, and only then
+need_trace() {
+	if [ ! -e "$1" ]; then
+		echo "SKIP: $1 is missing" >&2
+		exit 77
+	fi
+}
+
 # need_oracle: the tests compare against Debian's trace-cmd; it must exist
 need_oracle() {
 	command -v trace-cmd >/dev/null || { echo "trace-cmd (the oracle) is not installed" >&2; exit 1; }

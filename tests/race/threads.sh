@@ -23,10 +23,7 @@ here=$(dirname "$0")
 
 tdat=$1 tdatfs=$2 trace=$3
 name=$(basename "$trace")
-if [ ! -e "$trace" ]; then
-	echo "SKIP: $trace is missing" >&2
-	exit 77
-fi
+need_trace "$trace"
 need_fuse
 need_oracle
 index_setup

@@ -26,7 +26,7 @@ here=$(dirname "$0")
 
 tdat=$1 tdatfs=$2 trace=$3
 name=$(basename "$trace")
-[ -e "$trace" ] || { echo "SKIP: $trace is missing" >&2; exit 77; }
+need_trace "$trace"
 need_fuse
 index_setup    # $tmp, $mnt, XDG_CACHE_HOME in $tmp; all removed on exit
 mkdir "$tmp/x"
