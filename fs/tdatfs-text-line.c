@@ -20,6 +20,7 @@
 #include "tdatfs-text-dec.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-fast.h"
+#include "tdatfs-text-func.h"
 #include "tdatfs-text-graph.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
@@ -41,6 +42,7 @@ struct text_fmt {
 	struct text_events *evs;
 	const struct text_comms *cm;
 	struct text_graph *graph;	/* owned; NULL until enabled */
+	struct text_func *func;		/* owned; NULL until enabled */
 	bool big_endian;
 	bool in_usecs;
 	/* used under the tep lock only */
@@ -95,6 +97,7 @@ void text_fmt_free(struct text_fmt *fm)
 		return;
 	trace_seq_destroy(&fm->seq);
 	text_graph_free(fm->graph);
+	text_func_free(fm->func);
 	free(fm->scratch);
 	free(fm);
 }
@@ -111,6 +114,30 @@ int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f)
 {
 	fm->graph = text_graph_new(f, fm->tt, fm->evs, fm->big_endian);
 	return fm->graph ? 0 : -ENOMEM;
+}
+
+/**
+ * text_fmt_enable_func() - print function records from per-stream stacks
+ * @fm: formatter
+ * @f: the trace (only read now)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int text_fmt_enable_func(struct text_fmt *fm, struct tdat_file *f)
+{
+	fm->func = text_func_new(f, fm->tt, fm->big_endian);
+	return fm->func ? 0 : -ENOMEM;
+}
+
+/**
+ * text_fmt_func() - the function tracer's formatter
+ * @fm: formatter
+ *
+ * Return: it, or NULL when not enabled; it lives as long as @fm.
+ */
+struct text_func *text_fmt_func(struct text_fmt *fm)
+{
+	return fm->func;
 }
 
 /**
@@ -427,6 +454,8 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		if (ret < 0)
 			return ret;
 		ret = text_graph_info(t->graph, te, r, src, out);
+		if (ret == 1)
+			ret = text_func_info(t->func, te, r, cc->fn, out);
 		if (ret == 1 && te->fast && text_event_whole(te, n))
 			ret = text_fast_info(te->fast, t->big_endian, data, n, out);
 		else if (ret == 1)
@@ -579,6 +608,23 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 	return ret;
 }
 
+/* A function record passed over: only its position's stacks change. */
+static int skip_call(struct text_fmt *fm, const struct text_rec *r,
+		     struct text_comm_ctx *cc)
+{
+	const struct text_event_desc *te;
+	size_t n = r->size;
+	int ret;
+
+	if (n > fm->scratch_size - SCRATCH_SLACK)
+		n = fm->scratch_size - SCRATCH_SLACK;
+	ret = plain_event(fm, r, n, &te);
+	if (ret < 0 || !te || !text_event_fits(fm->evs, te, r->data, n))
+		return ret;
+	ret = text_func_info(fm->func, te, r, cc->fn, NULL);
+	return ret < 0 ? ret : 0;
+}
+
 /**
  * text_skip_record() - pass over a record as printing it would
  * @fm: formatter
@@ -590,7 +636,8 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
  *
  * A view passes over the records it does not show.  The stream must be
  * left as text_format_record() leaves it: the same comm registrations
- * (text_comm_ctx.seen moves on) and the same records consumed.  Records
+ * (text_comm_ctx.seen moves on), the same function call stacks
+ * (text_comm_ctx.fn) and the same records consumed.  Records
  * whose text looks ahead (function_graph) are printed into @scratch;
  * those of events that register comms only learn; the rest need
  * nothing.
@@ -604,6 +651,8 @@ int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 {
 	int ret;
 
+	if (text_func_wants(fm->func, id))
+		return skip_call(fm, r, cc);
 	if (text_graph_wants(fm->graph, id)) {
 		scratch->len = 0;
 		ret = text_format_record(fm, r, src, cc, scratch);
