@@ -12,7 +12,6 @@
 
 #include "tdat.h"
 #include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-func.h"
 #include "tdatfs-text-pack.h"
@@ -25,11 +24,6 @@
 #define SAVED_ENT	8
 #define SAVED_CPU	8
 
-struct fn_field {
-	uint32_t off;
-	uint32_t size;
-};
-
 /* ftrace/function, and ftrace/func_repeats, which prints a call the same way. */
 enum { EV_FUNCTION, EV_REPEATS, EV_N };
 
@@ -38,8 +32,8 @@ struct fn_event {
 	/* learned of the parsed format on first use, under the tep lock */
 	bool learned;
 	bool fields_ok;
-	struct fn_field ip, parent;
-	struct fn_field count, top, bottom;	/* func_repeats */
+	struct text_num_field ip, parent;
+	struct text_num_field count, top, bottom;	/* func_repeats */
 };
 
 struct text_func {
@@ -137,19 +131,6 @@ bool text_func_wants(const struct text_func *fn, int id)
 	       (id == fn->ev[EV_FUNCTION].id || id == fn->ev[EV_REPEATS].id);
 }
 
-/* A field tep_get_field_val() reads: found, of 1, 2, 4 or 8 bytes. */
-static bool find_field(struct tep_event *ev, const char *name, struct fn_field *ff)
-{
-	const struct tep_format_field *fl = tep_find_field(ev, name);
-
-	if (!fl || fl->offset < 0 ||
-	    (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8))
-		return false;
-	ff->off = (uint32_t)fl->offset;
-	ff->size = (uint32_t)fl->size;
-	return true;
-}
-
 /* The stack of CPU @cpu, made empty when there is none; NULL: no memory. */
 static struct fn_cpu *cpu_stack(struct text_fnstack *stk, unsigned int cpu)
 {
@@ -227,10 +208,9 @@ static long push_call(struct text_fnstack *stk, unsigned int cpu,
 
 /* A field of a record that holds it (checked by the caller). */
 static uint64_t field(const struct text_func *fn, const struct text_rec *r,
-		      const struct fn_field *ff)
+		      const struct text_num_field *ff)
 {
-	return text_read_num(fn->big_endian,
-			     (const unsigned char *)r->data + ff->off, ff->size);
+	return text_num_field_read(ff, fn->big_endian, r->data);
 }
 
 /* The text after the line's head; tep lock held, fields known. */
@@ -284,13 +264,13 @@ static bool learn_locked(struct fn_event *fe, struct tep_event *ev, bool repeats
 {
 	if (!fe->learned) {
 		fe->learned = true;
-		fe->fields_ok = find_field(ev, "ip", &fe->ip) &&
-				find_field(ev, "parent_ip", &fe->parent);
+		fe->fields_ok = text_num_field_find(ev, "ip", &fe->ip) &&
+				text_num_field_find(ev, "parent_ip", &fe->parent);
 		if (repeats)
 			fe->fields_ok = fe->fields_ok &&
-					find_field(ev, "count", &fe->count) &&
-					find_field(ev, "top_delta_ts", &fe->top) &&
-					find_field(ev, "bottom_delta_ts", &fe->bottom);
+					text_num_field_find(ev, "count", &fe->count) &&
+					text_num_field_find(ev, "top_delta_ts", &fe->top) &&
+					text_num_field_find(ev, "bottom_delta_ts", &fe->bottom);
 	}
 	return fe->fields_ok;
 }
