@@ -244,7 +244,8 @@ static int put_call(struct text_func *fn, const struct fn_event *fe,
 
 /*
  * The plugin's trace_func_repeat_handler() after the call: the count and
- * the time of the first call, "%6.1000d" of TEP_PRINT_TIME (microseconds,
+ * the record's time less its delta (top_delta_ts << 32 | bottom_delta_ts),
+ * as "%6.1000d" of TEP_PRINT_TIME prints it (microseconds,
  * rounded, whatever the clock).
  */
 static int put_repeats(const struct text_func *fn, const struct fn_event *fe,

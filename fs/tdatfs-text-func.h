@@ -18,7 +18,7 @@
  *    address ("0x%llx") and not stored.  So a stack is a list without
  *    holes: entries are only ever set at or before its end.
  *  - Both events feed the same stacks; a func_repeats record adds
- *    " (count: N  last_ts: S.UUUUUU)" (the first call's time).  A format
+ *    " (count: N  last_ts: S.UUUUUU)" (its time less its delta).  A format
  *    without the fields the plugin reads is left to libtraceevent.
  *  - struct text_func is made at setup and only learns the field offsets
  *    of the two formats, once each, under the tep lock.
