@@ -33,7 +33,7 @@
 
 #include "tdatfs-text.h"
 
-#define IDX_FORMAT_VERSION	1
+#define IDX_FORMAT_VERSION	2	/* 2: text states of version 3 */
 #define IDX_MAGIC		"tdatidx"	/* with its NUL: 8 bytes */
 #define IDX_SUFFIX		".tdatidx"
 #define IDX_VERSION_LEN		24		/* version strings, NUL padded */

@@ -34,13 +34,18 @@
 struct tep_handle;
 struct text_buf;
 struct text_comms;
+struct text_fnstack;
 struct text_overlay;
 struct text_unpack;
 
-/* Where a record's comm lookups and registrations go. */
+/*
+ * Where a record's comm lookups and registrations go, and the function
+ * call stacks its position holds (tdatfs-text-func.h; NULL: none kept).
+ */
 struct text_comm_ctx {
 	struct text_overlay *ov;
 	size_t *seen;		/* registrations met before this position */
+	struct text_fnstack *fn;
 };
 
 struct text_comms *text_comms_new(char *cmdlines);

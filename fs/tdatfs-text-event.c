@@ -696,3 +696,41 @@ bool text_events_tep_only(const struct text_events *evs)
 {
 	return evs->tep_only;
 }
+
+/**
+ * text_num_field_find() - a field that tep_get_field_val() reads
+ * @ev: the parsed format (under the tep lock)
+ * @name: the field's name
+ * @nf: set to its offset and size
+ *
+ * Return: true when @ev has the field, at a non-negative offset, of 1, 2,
+ * 4 or 8 bytes.
+ */
+bool text_num_field_find(struct tep_event *ev, const char *name,
+			 struct text_num_field *nf)
+{
+	const struct tep_format_field *fl = tep_find_field(ev, name);
+
+	if (!fl || fl->offset < 0 ||
+	    (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8))
+		return false;
+	nf->off = (uint32_t)fl->offset;
+	nf->size = (uint32_t)fl->size;
+	return true;
+}
+
+/**
+ * text_num_field_read() - a field's value, unsigned
+ * @nf: the field (text_num_field_find())
+ * @big_endian: byte order of the file
+ * @data: a record known to hold it
+ *
+ * Return: the value, as tep_read_number() reads it.
+ * Context: lock-free.
+ */
+uint64_t text_num_field_read(const struct text_num_field *nf, bool big_endian,
+			     const void *data)
+{
+	return text_read_num(big_endian, (const unsigned char *)data + nf->off,
+			     nf->size);
+}

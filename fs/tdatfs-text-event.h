@@ -67,6 +67,17 @@ struct text_fit {
 	struct text_dyn *dyn;		/* the __data_loc fields */
 };
 
+/* A numeric field read as tep_get_field_val() reads it (text_num_field_find()). */
+struct text_num_field {
+	uint32_t off;
+	uint32_t size;			/* 1, 2, 4 or 8 */
+};
+
+bool text_num_field_find(struct tep_event *ev, const char *name,
+			 struct text_num_field *nf);
+uint64_t text_num_field_read(const struct text_num_field *nf, bool big_endian,
+			     const void *data);
+
 int text_fit_init(struct text_fit *fit, const struct tep_event *ev);
 void text_fit_release(struct text_fit *fit);
 bool text_fit_check(const struct text_fit *fit, bool big_endian,

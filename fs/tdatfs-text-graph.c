@@ -13,7 +13,6 @@
 
 #include "tdat.h"
 #include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-graph.h"
 #include "tdatfs-text-source.h"
@@ -27,11 +26,6 @@
  */
 #define INDENT_MAX	(1u << 20)
 
-struct graph_field {
-	uint32_t off;
-	uint32_t size;
-};
-
 struct text_graph {
 	struct text_tep *tt;
 	struct text_events *evs;
@@ -41,8 +35,8 @@ struct text_graph {
 	/* learned of the parsed formats on first use, under the tep lock */
 	bool learned;
 	bool fields_ok;
-	struct graph_field ent_func, ent_depth;
-	struct graph_field ex_func, ex_depth, ex_call, ex_ret;
+	struct text_num_field ent_func, ent_depth;
+	struct text_num_field ex_func, ex_depth, ex_call, ex_ret;
 };
 
 /**
@@ -117,42 +111,27 @@ bool text_graph_wants(const struct text_graph *g, int id)
 	return text_graph_lookahead(g) && (id == g->entry_id || id == g->exit_id);
 }
 
-/* A field tep_get_field_val() reads: found, of 1, 2, 4 or 8 bytes. */
-static bool find_field(struct tep_event *ev, const char *name,
-		       struct graph_field *gf)
-{
-	const struct tep_format_field *fl = tep_find_field(ev, name);
-
-	if (!fl || fl->offset < 0 ||
-	    (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8))
-		return false;
-	gf->off = (uint32_t)fl->offset;
-	gf->size = (uint32_t)fl->size;
-	return true;
-}
-
 /* The field offsets of both formats, once; under the tep lock. */
 static bool learn_locked(struct text_graph *g, struct tep_event *ent,
 			 struct tep_event *ex)
 {
 	if (!g->learned) {
 		g->learned = true;
-		g->fields_ok = find_field(ent, "func", &g->ent_func) &&
-			       find_field(ent, "depth", &g->ent_depth) &&
-			       find_field(ex, "func", &g->ex_func) &&
-			       find_field(ex, "depth", &g->ex_depth) &&
-			       find_field(ex, "calltime", &g->ex_call) &&
-			       find_field(ex, "rettime", &g->ex_ret);
+		g->fields_ok = text_num_field_find(ent, "func", &g->ent_func) &&
+			       text_num_field_find(ent, "depth", &g->ent_depth) &&
+			       text_num_field_find(ex, "func", &g->ex_func) &&
+			       text_num_field_find(ex, "depth", &g->ex_depth) &&
+			       text_num_field_find(ex, "calltime", &g->ex_call) &&
+			       text_num_field_find(ex, "rettime", &g->ex_ret);
 	}
 	return g->fields_ok;
 }
 
 /* A field of a record that holds it (checked by the caller). */
 static uint64_t field(const struct text_graph *g, const struct text_rec *r,
-		      const struct graph_field *gf)
+		      const struct text_num_field *gf)
 {
-	return text_read_num(g->big_endian,
-			     (const unsigned char *)r->data + gf->off, gf->size);
+	return text_num_field_read(gf, g->big_endian, r->data);
 }
 
 static int put_spaces(struct text_buf *out, size_t n)

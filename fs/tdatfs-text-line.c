@@ -22,6 +22,7 @@
 #include "tdatfs-text-dec.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-fast.h"
+#include "tdatfs-text-func.h"
 #include "tdatfs-text-graph.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
@@ -43,6 +44,7 @@ struct text_fmt {
 	struct text_events *evs;
 	const struct text_comms *cm;
 	struct text_graph *graph;	/* owned; NULL until enabled */
+	struct text_func *func;		/* owned; NULL until enabled */
 	bool big_endian;
 	bool in_usecs;
 	/* used under the tep lock only */
@@ -97,6 +99,7 @@ void text_fmt_free(struct text_fmt *fm)
 		return;
 	trace_seq_destroy(&fm->seq);
 	text_graph_free(fm->graph);
+	text_func_free(fm->func);
 	free(fm->scratch);
 	free(fm);
 }
@@ -113,6 +116,30 @@ int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f)
 {
 	fm->graph = text_graph_new(f, fm->tt, fm->evs, fm->big_endian);
 	return fm->graph ? 0 : -ENOMEM;
+}
+
+/**
+ * text_fmt_enable_func() - print function records from per-stream stacks
+ * @fm: formatter
+ * @f: the trace (only read now)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int text_fmt_enable_func(struct text_fmt *fm, struct tdat_file *f)
+{
+	fm->func = text_func_new(f, fm->tt, fm->big_endian);
+	return fm->func ? 0 : -ENOMEM;
+}
+
+/**
+ * text_fmt_func() - the function tracer's formatter
+ * @fm: formatter
+ *
+ * Return: it, or NULL when not enabled; it lives as long as @fm.
+ */
+struct text_func *text_fmt_func(struct text_fmt *fm)
+{
+	return fm->func;
 }
 
 /**
@@ -444,6 +471,8 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		if (ret < 0)
 			return ret;
 		ret = text_graph_info(t->graph, te, r, src, out);
+		if (ret == 1)
+			ret = text_func_info(t->func, te, r, cc->fn, out);
 		if (ret == 1 && te->fast && text_event_whole(te, n))
 			ret = fast_info(t, te, id, data, n, cc, out);
 		else if (ret == 1)
@@ -593,6 +622,23 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 	return text_comms_learn(fm->cm, id, cc, r->data);
 }
 
+/* A function record passed over: only its position's stacks change. */
+static int skip_call(struct text_fmt *fm, const struct text_rec *r,
+		     struct text_comm_ctx *cc)
+{
+	const struct text_event_desc *te;
+	size_t n = r->size;
+	int ret;
+
+	if (n > fm->scratch_size - SCRATCH_SLACK)
+		n = fm->scratch_size - SCRATCH_SLACK;
+	ret = plain_event(fm, r, n, &te);
+	if (ret < 0 || !te || !text_event_fits(fm->evs, te, r->data, n))
+		return ret;
+	ret = text_func_info(fm->func, te, r, cc->fn, NULL);
+	return ret < 0 ? ret : 0;
+}
+
 /**
  * text_skip_record() - pass over a record as printing it would
  * @fm: formatter
@@ -604,7 +650,8 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
  *
  * A view passes over the records it does not show.  The stream must be
  * left as text_format_record() leaves it: the same comm registrations
- * (text_comm_ctx.seen moves on) and the same records consumed.  Records
+ * (text_comm_ctx.seen moves on), the same function call stacks
+ * (text_comm_ctx.fn) and the same records consumed.  Records
  * whose text looks ahead (function_graph) are printed into @scratch;
  * those of events that register comms only learn; the rest need
  * nothing.
@@ -618,6 +665,8 @@ int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 {
 	int ret;
 
+	if (text_func_wants(fm->func, id))
+		return skip_call(fm, r, cc);
 	if (text_graph_wants(fm->graph, id)) {
 		scratch->len = 0;
 		ret = text_format_record(fm, r, src, cc, scratch);

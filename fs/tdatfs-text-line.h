@@ -5,9 +5,9 @@
  *
  * Invariants:
  *  - The text of a record depends only on the record, the trace's
- *    setup (event table, comms, timestamps) and the comms learned
- *    before it in its stream (struct text_comm_ctx), never on what other
- *    streams or threads printed.
+ *    setup (event table, comms, timestamps) and the comms learned and
+ *    function calls met before it in its stream (struct text_comm_ctx,
+ *    tdatfs-text-func.h), never on what other streams or threads printed.
  *  - A formatter may look at the records after the current one through
  *    the record source it is given (tdatfs-text-source.h), and consume
  *    them when it prints them with the current one: a function_graph
@@ -33,6 +33,7 @@ struct text_comm_ctx;
 struct text_comms;
 struct text_events;
 struct text_fmt;
+struct text_func;
 struct text_rec;
 struct text_source;
 struct text_tep;
@@ -45,6 +46,8 @@ struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 			      size_t max_page);
 void text_fmt_free(struct text_fmt *fm);
 int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f);
+int text_fmt_enable_func(struct text_fmt *fm, struct tdat_file *f);
+struct text_func *text_fmt_func(struct text_fmt *fm);
 bool text_fmt_lookahead(const struct text_fmt *fm);
 int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,

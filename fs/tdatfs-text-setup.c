@@ -125,7 +125,8 @@ static int setup(struct text_layers *t)
 			      max_page_size(t->f));
 	if (!t->fmt)
 		return -ENOMEM;
-	return text_fmt_enable_graph(t->fmt, t->f);
+	ret = text_fmt_enable_graph(t->fmt, t->f);
+	return ret < 0 ? ret : text_fmt_enable_func(t->fmt, t->f);
 }
 
 /**

@@ -14,13 +14,16 @@
 #include "tdatfs-text-acct.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
+#include "tdatfs-text-func.h"
+#include "tdatfs-text-line.h"
 #include "tdatfs-text-pack.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-state.h"
 #include "tdatfs-text-stream-int.h"
 
 #define STATE_MAGIC	0x74737473u	/* "stst" */
-#define STATE_VERSION	2u	/* 2: the account after the checkpoints */
+/* 2: the account after the checkpoints; 3: then their function call stacks */
+#define STATE_VERSION	3u
 
 /* What a state must match: the slots of the stream it is for. */
 struct state_shape {
@@ -46,6 +49,8 @@ struct state_dst {
 	size_t *seen;
 	struct text_pos *pos;
 	struct text_acct *acct;
+	struct text_fnsnap **fn;
+	struct text_func *func;		/* resolves the stacks' names */
 };
 
 static void shape_release(struct state_shape *sh)
@@ -157,6 +162,33 @@ static int state_acct_read(struct text_unpack *u, uint64_t nckpt,
 }
 
 /*
+ * The function call stacks of each checkpoint, the first one's empty:
+ * into dst->fn, or checked and dropped.  Return: 0, -EINVAL, -ENOMEM.
+ */
+static int state_fn_read(struct text_unpack *u, uint64_t nckpt,
+			 const struct state_dst *dst)
+{
+	uint64_t k;
+	int ret;
+
+	for (k = 0; k < nckpt; k++) {
+		struct text_unpack c = *u;
+		bool empty = !text_unpack_u32(&c);
+
+		/* a stream without a function formatter has no stacks */
+		if ((k == 0 || (dst && !dst->func)) && !empty)
+			return -EINVAL;
+		if (dst && dst->func)
+			ret = text_fnsnap_load(dst->func, u, &dst->fn[k]);
+		else
+			ret = text_fnsnap_check(u);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/*
  * Read and check a whole state against @sh: *@h set; with @dst, the
  * checkpoints go there (room for h->nckpt of them, as a first call
  * without @dst tells).  Return: 0 or -EINVAL.
@@ -192,6 +224,8 @@ static int state_read(const void *blob, size_t len, const struct state_shape *sh
 		}
 	}
 	ret = state_acct_read(&u, h->nckpt, dst ? dst->acct : NULL);
+	if (!ret)
+		ret = state_fn_read(&u, h->nckpt, dst);
 	if (!ret && u.left)
 		ret = -EINVAL;
 out:
@@ -310,7 +344,12 @@ static int state_pack(struct text_stream *st, struct text_buf *b)
 			    text_pack_u32(b, pos[s].done) < 0)
 				return -ENOMEM;
 	}
-	return text_acct_save(st->acct, b);
+	if (text_acct_save(st->acct, b) < 0)
+		return -ENOMEM;
+	for (k = 0; k < st->nckpt; k++)
+		if (text_fnsnap_save(st->ckpt_fn[k], b) < 0)
+			return -ENOMEM;
+	return 0;
 }
 
 /**
@@ -320,8 +359,9 @@ static int state_pack(struct text_stream *st, struct text_buf *b)
  * @len: set to their size
  *
  * The state is the text's size, the checkpoint spacing, the checkpoints
- * (offset, registrations seen, each slot's position) and the comm model,
- * in this machine's byte order.
+ * (offset, registrations seen, each slot's position), the comm model, the
+ * account and each checkpoint's function call stacks, in this machine's
+ * byte order.
  *
  * Return: 0, -EAGAIN before the text was produced to its end, -ENOMEM.
  */
@@ -347,6 +387,11 @@ int text_stream_state_save(struct text_stream *st, void **blob, size_t *len)
 static void state_install(struct text_stream *st, const struct state_head *h,
 			  struct state_dst *dst, struct text_overlay *ov)
 {
+	size_t k;
+
+	for (k = 0; k < st->nckpt; k++)
+		text_fnsnap_free(st->ckpt_fn[k]);
+	free(st->ckpt_fn);
 	free(st->ckpt_off);
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
@@ -356,6 +401,10 @@ static void state_install(struct text_stream *st, const struct state_head *h,
 	st->ckpt_off = dst->off;
 	st->ckpt_seen = dst->seen;
 	st->ckpt_pos = dst->pos;
+	st->ckpt_fn = dst->fn;
+	st->fn_bytes = 0;
+	for (k = 0; k < h->nckpt; k++)
+		st->fn_bytes += text_fnsnap_bytes(dst->fn[k]);
 	st->nckpt = st->ckpt_cap = h->nckpt;
 	st->ckpt_every = h->every;
 	st->ov = ov;
@@ -375,12 +424,15 @@ static int state_apply(struct text_stream *st, const struct text_comms *cm,
 	struct state_dst dst;
 	struct text_overlay *ov = text_overlay_new();
 	int ret = -ENOMEM;
+	uint64_t k;
 
 	dst.off = malloc(h->nckpt * sizeof(*dst.off));
 	dst.seen = malloc(h->nckpt * sizeof(*dst.seen));
 	dst.pos = malloc(h->nckpt * st->ncpu * sizeof(*dst.pos) + 1);
 	dst.acct = text_acct_new();
-	if (!ov || !dst.off || !dst.seen || !dst.pos || !dst.acct)
+	dst.fn = calloc(h->nckpt, sizeof(*dst.fn));
+	dst.func = text_fmt_func(st->env.fmt);
+	if (!ov || !dst.off || !dst.seen || !dst.pos || !dst.acct || !dst.fn)
 		goto fail;
 	ret = text_overlay_load(ov, cm, &u);
 	if (!ret && u.left)
@@ -397,6 +449,9 @@ fail:
 	free(dst.seen);
 	free(dst.pos);
 	text_acct_free(dst.acct);
+	for (k = 0; dst.fn && k < h->nckpt; k++)
+		text_fnsnap_free(dst.fn[k]);
+	free(dst.fn);
 	return ret;
 }
 

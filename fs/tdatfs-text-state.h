@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-state.h - a text stream's state as bytes: what producing
- * its text to the end learned (its size, checkpoints, comm model), saved
+ * its text to the end learned (its size, checkpoints, comm model, the
+ * function call stacks at each checkpoint), saved
  * and loaded into a new stream of the same text.
  *
  * Invariants:

@@ -7,8 +7,10 @@
  * Invariants:
  *  - Every field is used under the stream's @lock.
  *  - Checkpoint 0 is the start of the text (offset 0, nothing seen,
- *    every position zero); checkpoint offsets rise strictly, each a step
- *    boundary, and ckpt_seen never falls.
+ *    every position zero, no function call stacks); checkpoint offsets
+ *    rise strictly, each a step boundary, and ckpt_seen never falls.
+ *  - A cursor's function call stacks are those of its position: set from
+ *    the checkpoint it seeks to, changed by each step.
  *  - Once @size_known, no checkpoint is added.
  */
 #ifndef TDATFS_TEXT_STREAM_INT_H
@@ -34,6 +36,13 @@ struct text_acct;
  * the checkpoint before it: 512 KiB for 16 copies of big.dat).
  */
 #define CKPT_MEM	(512 * 1024)
+/*
+ * The copies of the function tracer's call stacks at the checkpoints, at
+ * most (past it they are thinned out with the checkpoints): a few
+ * hundred bytes each, so at the usual spacing only a text of gigabytes
+ * reaches it.
+ */
+#define CKPT_FN_MEM	(4 * CKPT_MEM)
 
 struct text_cursor {
 	bool valid;
@@ -42,6 +51,7 @@ struct text_cursor {
 	struct text_buf line;	/* text [off, off + line.len) */
 	uint64_t off;
 	size_t seen;		/* learned comms visible here */
+	struct text_fnstack *fn;	/* function call stacks here */
 	uint64_t nrec;		/* records consumed before here */
 	size_t j;		/* a view's entry the cursor is in */
 	bool eof;
@@ -79,6 +89,10 @@ struct text_stream {
 	uint64_t *ckpt_off;
 	size_t *ckpt_seen;
 	struct text_pos *ckpt_pos;	/* nckpt * ncpu */
+	/* function call stacks at each checkpoint (NULL: all empty); a
+	 * view's are its full text's, only its array is its own */
+	struct text_fnsnap **ckpt_fn;
+	size_t fn_bytes;		/* memory of the stacks' copies */
 	struct text_overlay *ov;
 
 	bool size_known;

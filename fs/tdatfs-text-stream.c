@@ -16,6 +16,7 @@
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-fields.h"
+#include "tdatfs-text-func.h"
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
@@ -62,6 +63,7 @@ static void cursor_release(struct text_stream *st, struct text_cursor *cu)
 	for (p = 0; cu->src && p < st->nparts; p++)
 		text_source_free(cu->src[p]);
 	free(cu->src);
+	text_fnstack_free(cu->fn);
 	text_buf_release(&cu->line);
 	memset(cu, 0, sizeof(*cu));
 }
@@ -87,6 +89,9 @@ void text_stream_free(struct text_stream *st)
 	free(st->cidx);
 	free(st->npages);
 	if (!st->ckpt_borrowed) {
+		for (p = 0; st->ckpt_fn && !st->is_view && p < st->nckpt; p++)
+			text_fnsnap_free(st->ckpt_fn[p]);
+		free(st->ckpt_fn);
 		free(st->ckpt_off);
 		free(st->ckpt_seen);
 		free(st->ckpt_pos);
@@ -105,9 +110,14 @@ static void ckpt_thin(struct text_stream *st)
 {
 	size_t k, n = (st->nckpt + 1) / 2;
 
+	for (k = 1; k < st->nckpt; k += 2) {
+		st->fn_bytes -= text_fnsnap_bytes(st->ckpt_fn[k]);
+		text_fnsnap_free(st->ckpt_fn[k]);
+	}
 	for (k = 1; k < n; k++) {
 		st->ckpt_off[k] = st->ckpt_off[2 * k];
 		st->ckpt_seen[k] = st->ckpt_seen[2 * k];
+		st->ckpt_fn[k] = st->ckpt_fn[2 * k];
 		memcpy(&st->ckpt_pos[k * st->ncpu], &st->ckpt_pos[2 * k * st->ncpu],
 		       st->ncpu * sizeof(*st->ckpt_pos));
 	}
@@ -119,12 +129,17 @@ static int ckpt_grow(struct text_stream *st)
 {
 	size_t cap = st->ckpt_cap ? st->ckpt_cap * 2 : 64;
 	uint64_t *o = realloc(st->ckpt_off, cap * sizeof(*o));
+	struct text_fnsnap **fn;
 	struct text_pos *p;
 	size_t *sn;
 
 	if (!o)
 		return -ENOMEM;
 	st->ckpt_off = o;
+	fn = realloc(st->ckpt_fn, cap * sizeof(*fn));
+	if (!fn)
+		return -ENOMEM;
+	st->ckpt_fn = fn;
 	sn = realloc(st->ckpt_seen, cap * sizeof(*sn));
 	if (!sn)
 		return -ENOMEM;
@@ -144,7 +159,7 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 	size_t p;
 	int ret;
 
-	if (st->nckpt >= st->ckpt_max) {
+	if (st->nckpt >= st->ckpt_max || st->fn_bytes > CKPT_FN_MEM) {
 		ret = text_acct_thin(st->acct);
 		if (ret < 0)
 			return ret;
@@ -161,9 +176,18 @@ static int ckpt_add(struct text_stream *st, uint64_t off, const struct text_curs
 	memset(pos, 0, st->ncpu * sizeof(*pos));
 	for (p = 0; cu && p < st->nparts; p++)
 		text_source_tell(cu->src[p], pos + st->parts[p].first);
+	st->ckpt_fn[st->nckpt] = NULL;
+	if (cu) {
+		ret = text_fnstack_snap(cu->fn, &st->ckpt_fn[st->nckpt]);
+		if (ret < 0)
+			return ret;
+	}
 	ret = text_acct_open(st->acct, cu ? cu->nrec : 0);
-	if (ret < 0)
+	if (ret < 0) {
+		text_fnsnap_free(st->ckpt_fn[st->nckpt]);
 		return ret;
+	}
+	st->fn_bytes += text_fnsnap_bytes(st->ckpt_fn[st->nckpt]);
 	st->nckpt++;
 	return 0;
 }
@@ -377,6 +401,9 @@ static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 				 &st->ckpt_pos[k * st->ncpu + st->parts[p].first]);
 	cu->off = st->ckpt_off[k];
 	cu->seen = st->ckpt_seen[k];
+	cu->valid = false;
+	if (text_fnstack_restore(cu->fn, st->ckpt_fn[k]) < 0)
+		return -ENOMEM;
 	if (st->is_view)
 		cu->nrec = st->vstart[k];
 	else
@@ -565,6 +592,7 @@ static int step(struct text_stream *st, struct text_cursor *cu,
 	si->key = text_fmt_time_key(st->env.fmt, rec.ts);
 	cc.ov = st->ov;
 	cc.seen = &cu->seen;
+	cc.fn = cu->fn;
 	if (st->is_view && !keeps(&st->flt, si)) {
 		cu->line.len = before;
 		ret = step_skip(st, cu, &rec, si->id, p, &cc);
@@ -581,7 +609,8 @@ static int cursor_sources(struct text_stream *st, struct text_cursor *cu)
 	size_t p;
 
 	cu->src = calloc(st->nparts + 1, sizeof(*cu->src));
-	if (!cu->src)
+	cu->fn = text_fnstack_new();
+	if (!cu->src || !cu->fn)
 		return -ENOMEM;
 	for (p = 0; p < st->nparts; p++) {
 		const struct stream_part *pt = &st->parts[p];
@@ -700,6 +729,10 @@ static int view_next(struct text_stream *st, struct text_cursor *cu)
 					 &st->ckpt_pos[j * st->ncpu + st->parts[p].first]);
 		cu->seen = st->ckpt_seen[j];
 		cu->nrec = st->vstart[j];
+		if (text_fnstack_restore(cu->fn, st->ckpt_fn[j]) < 0) {
+			cu->valid = false;
+			return -ENOMEM;
+		}
 	}
 	cu->j = j;
 	return 1;

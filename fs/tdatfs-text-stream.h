@@ -23,12 +23,14 @@
  *    for it.
  *  - A checkpoint is the position of the record sources at a step
  *    boundary (tdatfs-text-source.h), the count of learned comms visible
- *    there and the text offset it starts at; text produced again from a
+ *    there, a copy of the function tracer's call stacks there
+ *    (tdatfs-text-func.h) and the text offset it starts at; text produced again from a
  *    checkpoint is byte-identical each time.  Checkpoint memory is
  *    bounded: past a count every other one is dropped and the spacing
- *    doubles.
+ *    doubles (also when the copies of the call stacks pass their own
+ *    bound).
  *  - Once the text was produced to its end its size is exact.
- *  - Its state (size, checkpoints, comm model, account) can be saved
+ *  - Its state (size, checkpoints, comm model, account, call stacks) can be saved
  *    and loaded into a new stream of the same text (tdatfs-text-state.h).
  *  - The frontier keeps an account of the text between checkpoints
  *    (tdatfs-text-acct.h).  A view of a finished one-buffer stream

@@ -45,9 +45,11 @@ static int entries_alloc(struct text_stream *v, size_t n)
 	v->ckpt_off = calloc(n, sizeof(*v->ckpt_off));
 	v->ckpt_seen = calloc(n, sizeof(*v->ckpt_seen));
 	v->ckpt_pos = calloc(n * v->ncpu + 1, sizeof(*v->ckpt_pos));
+	v->ckpt_fn = calloc(n, sizeof(*v->ckpt_fn));
 	v->vstart = calloc(n, sizeof(*v->vstart));
 	v->vend = calloc(n, sizeof(*v->vend));
-	if (!v->ckpt_off || !v->ckpt_seen || !v->ckpt_pos || !v->vstart || !v->vend)
+	if (!v->ckpt_off || !v->ckpt_seen || !v->ckpt_pos || !v->ckpt_fn ||
+	    !v->vstart || !v->vend)
 		return -ENOMEM;
 	v->ckpt_cap = n;
 	return 0;
@@ -55,7 +57,8 @@ static int entries_alloc(struct text_stream *v, size_t n)
 
 /*
  * The entries of @v: the stretches of @full that @flt selects, with the
- * positions, comms seen and records consumed at their start and end.  A
+ * positions, comms seen, function call stacks and records consumed at
+ * their start and end.  A
  * view of an event knows every offset and its size; the others learn
  * them as they are read.  A view of nothing has one empty entry.
  */
@@ -76,6 +79,7 @@ static int entries_fill(struct text_stream *v, const struct text_stream *full)
 			continue;
 		v->ckpt_off[j] = off;
 		v->ckpt_seen[j] = full->ckpt_seen[k];
+		v->ckpt_fn[j] = full->ckpt_fn[k];	/* borrowed */
 		memcpy(&v->ckpt_pos[j * v->ncpu], &full->ckpt_pos[k * full->ncpu],
 		       v->ncpu * sizeof(*v->ckpt_pos));
 		v->vstart[j] = text_acct_nrec(a, k);
@@ -134,7 +138,8 @@ static int slots_copy(struct text_stream *v, const struct text_stream *full)
  * @flt: what the view keeps (copied)
  * @head: text before everything else (copied): the fields header
  *
- * The view reads @full's comm model, so @full must outlive it.
+ * The view reads @full's comm model and its checkpoints' copies of the
+ * function call stacks, so @full must outlive it.
  *
  * Return: the view (free with text_stream_free()), or NULL with errno
  * set: EAGAIN when @full was not produced to its end, EINVAL for a
@@ -260,6 +265,7 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full)
 		m->ckpt_off = full->ckpt_off;
 		m->ckpt_seen = full->ckpt_seen;
 		m->ckpt_pos = full->ckpt_pos;
+		m->ckpt_fn = full->ckpt_fn;
 		m->ov = full->ov;
 		m->size_known = true;
 		m->size = full->size;

@@ -59,10 +59,8 @@ struct tdatfs_text {
 	long alias;
 	char head[32];			/* the report's first line */
 
-	/* reading ahead: the workers, and per buffer (the report last)
-	 * whether its texts may be read ahead (AHEAD_*) */
+	/* reading ahead: the workers */
 	struct text_ahead *ahead;
-	_Atomic int *ahead_ok;
 
 	/* what a layer above keeps per engine (text_engine_ext()) */
 	void *ext;
@@ -130,9 +128,8 @@ static int ahead_setup(struct tdatfs_text *t)
 		return 0;
 	if (n > 64)
 		n = 64;
-	t->ahead_ok = calloc(t->nbuffers + 1, sizeof(*t->ahead_ok));
 	t->ahead = text_ahead_new(n);
-	return t->ahead && t->ahead_ok ? 0 : -ENOMEM;
+	return t->ahead ? 0 : -ENOMEM;
 }
 
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
@@ -194,7 +191,6 @@ void tdatfs_text_free(struct tdatfs_text *t)
 		return;
 	/* the workers read the streams: stopped first */
 	text_ahead_free(t->ahead);
-	free(t->ahead_ok);
 	if (t->ext_free)
 		t->ext_free(t->ext);
 	teardown(t);
@@ -516,67 +512,16 @@ static ssize_t alias_read(struct tdatfs_text *t, size_t a, char *buf,
 	return n + r;
 }
 
-enum { AHEAD_UNKNOWN, AHEAD_YES, AHEAD_NO };
-
 /*
- * Whether buffer @b has records of the function tracer: 1, 0, or -1 while
- * that is not known without producing its merged text.
+ * Whether a text is read ahead: with workers, once it is finished (they
+ * produce its stretches from its checkpoints, each from the function
+ * call stacks saved there).
  */
-static int has_function(struct tdatfs_text *t, size_t b)
+static bool ahead_ok(struct tdatfs_text *t, struct text_stream *st)
 {
-	const struct text_acct_total *tot;
-	const struct text_event_desc *d;
-	const struct text_acct *a;
-	struct text_stream *st;
-	size_t i, n;
-	int found = 0;
-
-	if (get_stream(t, b, -1, true, &st) < 0 || !(a = text_stream_acct(st)))
-		return -1;
-	tot = text_acct_totals(a, &n);
-	for (i = 0; i < n && !found; i++) {
-		if (text_event_lookup(t->l.evs, tot[i].id, &d) < 0)
-			return -1;
-		if (!d)
-			continue;
-		text_tep_lock(t->l.tep);
-		found = !strcmp(d->ev->system, "ftrace") &&
-			!strcmp(d->ev->name, "function");
-		text_tep_unlock(t->l.tep);
-	}
-	return found;
-}
-
-/*
- * Whether the texts of buffer @b (the report: t->nbuffers) are read
- * ahead: not with records of the function tracer (tdatfs-text.h).  The
- * engine is set up; @st is the stream read, which must be finished.
- */
-static bool ahead_ok(struct tdatfs_text *t, size_t b, struct text_stream *st)
-{
-	size_t i, end = b < t->nbuffers ? b + 1 : t->nbuffers;
 	uint64_t size;
-	int v, r;
 
-	if (!t->ahead)
-		return false;
-	v = atomic_load(&t->ahead_ok[b]);
-	if (v)
-		return v == AHEAD_YES;
-	if (text_stream_size(st, &size) < 0)
-		return false;
-	v = AHEAD_YES;
-	for (i = b < t->nbuffers ? b : 0; i < end; i++) {
-		if (!in_report(tdat_buffer_get(t->f, i)))
-			continue;
-		r = has_function(t, i);
-		if (r < 0)
-			return false;
-		if (r)
-			v = AHEAD_NO;
-	}
-	atomic_store(&t->ahead_ok[b], v);
-	return v == AHEAD_YES;
+	return t->ahead && text_stream_size(st, &size) == 0;
 }
 
 ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
@@ -592,7 +537,7 @@ ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
 	ret = get_report(t, true, &st);
 	if (ret < 0)
 		return ret;
-	if (ahead_ok(t, t->nbuffers, st))
+	if (ahead_ok(t, st))
 		return text_ahead_read(t->ahead, st, buf, len, off);
 	return text_stream_read(st, buf, len, off);
 }
@@ -629,7 +574,7 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 	ret = get_stream(t, buffer, text_cpu(t, buffer, cpu), true, &st);
 	if (ret < 0)
 		return ret;
-	if (ahead_ok(t, buffer, st))
+	if (ahead_ok(t, st))
 		return text_ahead_read(t->ahead, st, buf, len, off);
 	return text_stream_read(st, buf, len, off);
 }

@@ -31,9 +31,7 @@
  *    index loaded or built, or a first pass to its end), a reader whose
  *    reads follow each other (as cat's do) gets the stretches after its
  *    position produced ahead on worker threads (opts.decode_threads),
- *    the same bytes; not a text with records of the function tracer,
- *    whose indents come from libtraceevent's call stack of the whole
- *    process (tdatfs.1, BUGS).  At most 4 MiB of text is produced ahead
+ *    the same bytes.  At most 4 MiB of text is produced ahead
  *    per engine (AHEAD_BUDGET).
  *  - All functions are thread-safe.
  */

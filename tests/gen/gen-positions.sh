@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Text positions on the function_graph scenarios: a leaf consumes the
 # record after its entry (its exit, maybe on another page or behind
-# another CPU's records), so a checkpoint must hold that exit as read.
+# another CPU's records), so a checkpoint must hold that exit as read;
+# and on the function tracer's (fncalls), whose indents come from call
+# stacks each checkpoint must hold.
 # test-text makes the text of /trace and of every CPU again from a
 # checkpoint every few bytes and compares it with the text made at once.
 #   gen-positions.sh TEST_TEXT GEN TEMPLATE
@@ -15,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 for v in 6 7; do
-	for sc in nested leaf page-break dropped interleave irq durations; do
+	for sc in nested leaf page-break dropped interleave irq durations fncalls; do
 		dat=$tmp/$sc.dat
 		if ! "$gen" -v "$v" "$template" "$sc" "$dat" "$tmp/counts"; then
 			fail "$sc v$v: gen-trace fails"

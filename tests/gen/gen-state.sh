@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Saved text states on the synthesized scenarios: function_graph on two
 # CPUs (a one-CPU text then reads every CPU, and its state holds them
-# all) and dropped events.  test-text-state saves every text's state from
+# all), dropped events and the function tracer (the call stacks at each
+# checkpoint).  test-text-state saves every text's state from
 # one engine, loads it into another and compares reads at every
 # checkpoint (one every few bytes), and damages the states.
 #   gen-state.sh TEST_TEXT_STATE GEN TEMPLATE
@@ -14,7 +15,7 @@ template=$3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-for sc in interleave dropped leaf; do
+for sc in interleave dropped leaf fncalls; do
 	dat=$tmp/$sc.dat
 	if ! "$gen" -v 7 "$template" "$sc" "$dat" "$tmp/counts"; then
 		fail "$sc: gen-trace fails"

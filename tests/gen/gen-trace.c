@@ -252,6 +252,78 @@ static void sc_function(struct gen_ctx *c)
 	}
 }
 
+/* A deterministic stream of numbers for the scenarios that want many records. */
+static unsigned int gen_next(unsigned int *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	return (*seed >> 16) & 0x7fff;
+}
+
+/* An address below every symbol: tep_find_function() resolves it to nothing. */
+#define NO_SYM	0x100
+
+/*
+ * One function record on @cpu: a call of symbol @f (NO_SYM: an address
+ * that does not resolve) from inside symbol @p; every 37th a func_repeats
+ * record instead, when the template has the format.
+ */
+static void fn_call(struct gen_ctx *c, const struct gen_format *rep, unsigned int cpu,
+		    unsigned int n, unsigned int f, unsigned int p)
+{
+	const struct gen_format *fmt = rep && n % 37 == 36 ? rep : c->function;
+	struct gen_rec *r = gen_rec(c, cpu, fmt, gen_pid(c, cpu + 2 * (n % 2)), 0);
+
+	gen_set(r, "ip", f == NO_SYM ? NO_SYM : gen_sym(c, f));
+	gen_set(r, "parent_ip", p == NO_SYM ? NO_SYM + 8 : gen_ret(c, p));
+	if (fmt == rep) {
+		gen_set(r, "count", 2 + n % 5);
+		gen_set(r, "top_delta_ts", n % 3 == 0);
+		gen_set(r, "bottom_delta_ts", 150 + n % 400);
+	}
+}
+
+/*
+ * The function tracer's call stacks, from which the function plugin
+ * indents (one per CPU): chains that go deeper, calls from a caller met
+ * before (a shallower level), callers the stack does not hold (it starts
+ * again at level 0 and keeps its deeper entries, which later calls meet
+ * again), a caller or a function that does not resolve; two CPUs
+ * interleaved, 3000 records: texts long enough for many checkpoints.
+ */
+static void sc_fncalls(struct gen_ctx *c)
+{
+	const struct gen_format *rep = gen_format_find(c->t, "ftrace", "func_repeats");
+	unsigned int chain[GEN_MAX_CPUS][24] = { { 0 } }, depth[GEN_MAX_CPUS] = { 0 };
+	unsigned int seed = 7, n, cpu, a, k, f, *ch, *d;
+
+	for (n = 0; n < 3000; n++) {
+		cpu = gen_next(&seed) % 4 == 0;
+		a = gen_next(&seed) % 10;
+		f = gen_next(&seed) % GEN_NSYMS;
+		ch = chain[cpu];
+		d = &depth[cpu];
+
+		if (a < 5 && *d < 23) {			/* deeper */
+			fn_call(c, rep, cpu, n, f, ch[*d]);
+			ch[++*d] = f;
+		} else if (a < 8) {			/* from a caller met before */
+			k = *d ? gen_next(&seed) % *d : 0;
+			fn_call(c, rep, cpu, n, f, ch[k]);
+			*d = k + 1;
+			ch[*d] = f;
+		} else if (a == 8) {			/* from a caller not held */
+			k = (f + 11) % GEN_NSYMS;
+			fn_call(c, rep, cpu, n, f, k);
+			ch[0] = k;
+			ch[1] = f;
+			*d = 1;
+		} else {				/* what does not resolve */
+			fn_call(c, rep, cpu, n, n % 2 ? NO_SYM : f, n % 2 ? ch[*d] : NO_SYM);
+		}
+		gen_wait(c, cpu, 200 + gen_next(&seed) % 500);
+	}
+}
+
 /* One CPU's TIME_SHIFT samples: time (after GEN_T0), offset, scaling, fraction. */
 struct ts_sample {
 	int64_t time, offset, scaling, fraction;
@@ -466,6 +538,7 @@ static const struct scenario scenarios[] = {
 	{ "kstack", sc_kstack },
 	{ "ustack", sc_ustack },
 	{ "function", sc_function },
+	{ "fncalls", sc_fncalls },
 	{ "tshift", sc_tshift },
 	{ "tshift-step", sc_tshift_step },
 	{ "timeline", sc_timeline },

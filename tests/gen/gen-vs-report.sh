@@ -62,7 +62,7 @@ same_counts() {
 }
 
 # the scenarios tdat must print exactly as trace-cmd report does
-strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step function timeline "
+strict=" nested leaf page-break dropped interleave irq durations kstack ustack tshift tshift-step function fncalls timeline "
 
 # tdat_same WHAT DAT PATH ORACLE: tdat cat DAT PATH is ORACLE's text
 tdat_same() {

@@ -4,10 +4,7 @@
 # kept) read by workers ahead of a sequential reader gives the same bytes.
 #   read-ahead.sh TDAT TDATFS GEN_DAMAGED GEN_TRACE SCALE_TRACE LONG_TRACE
 #                 KIND:TRACE...
-# KIND is "tc" (the report is compared with `trace-cmd report`), "fn" (the
-# same, for a trace of the function tracer, which is not read ahead and
-# whose indents differ when read from the middle or by two readers at
-# once, tdatfs(1) BUGS: only the reads in order, tdat's and O_DIRECT's) or "self" (a
+# KIND is "tc" (the report is compared with `trace-cmd report`) or "self" (a
 # damaged trace, whose marker lines trace-cmd does not print: the report
 # with workers is compared with the report without them).  For
 # each TRACE, with its index built in a directory of the test:
@@ -63,9 +60,9 @@ check_tools() {
 	done < <(texts "$trace" "$idx")
 }
 
-# check_mount KIND TRACE IDX: the texts through a mount with workers
+# check_mount TRACE IDX: the texts through a mount with workers
 check_mount() {
-	local kind=$1 trace=$2 idx=$3 p n=0 size half
+	local trace=$1 idx=$2 p n=0 size half
 	start_mount "$tdatfs" "$trace" "$mnt" -o "index_dir=$idx,decode_threads=3"
 	if grep -qx tdat-ahead /proc/"$daemon_pid"/task/*/comm; then
 		fail "$trace: worker threads before any read"
@@ -73,7 +70,7 @@ check_mount() {
 		ok
 	fi
 	# the kernel's readahead requests may be served out of order
-	while [ "$kind" != fn ] && IFS= read -r p; do
+	while IFS= read -r p; do
 		n=$((n + 1))
 		cat "$mnt/$p" >"$tmp/got"
 		same_file "$trace /$p: cat through the mount" "$tmp/off.$n" "$tmp/got"
@@ -81,27 +78,14 @@ check_mount() {
 	# n=1 is the report
 	# the workers started (and only now: at the first read they help),
 	# for a text long enough to have a read after the first
-	if [ "$kind" != fn ] && [ "$(wc -c <"$tmp/off.1")" -gt $((1 << 20)) ]; then
+	if [ "$(wc -c <"$tmp/off.1")" -gt $((1 << 20)) ]; then
 		grep -qx tdat-ahead /proc/"$daemon_pid"/task/*/comm && ok ||
 			fail "$trace: no worker thread (tdat-ahead) after the reads"
-	fi
-	# the function tracer's text is not read ahead (tdatfs.1, BUGS)
-	if [ "$kind" = fn ]; then
-		dd if="$mnt/report" of=/dev/null bs=65536 iflag=direct status=none
-		if grep -qx tdat-ahead /proc/"$daemon_pid"/task/*/comm; then
-			fail "$trace: a function tracer text was read ahead"
-		else
-			ok
-		fi
 	fi
 	for bs in 4096 100000; do
 		dd if="$mnt/report" of="$tmp/got" bs=$bs iflag=direct status=none
 		same_file "$trace /report: reads of $bs bytes (O_DIRECT)" "$tmp/off.1" "$tmp/got"
 	done
-	if [ "$kind" = fn ]; then
-		stop_mount "$mnt"
-		return
-	fi
 	cat "$mnt/report" >"$tmp/got1" & local c1=$!
 	cat "$mnt/report" >"$tmp/got2" & local c2=$!
 	wait $c1 $c2
@@ -130,7 +114,7 @@ check_trace() {
 		trace-cmd report "$trace" >"$tmp/tc" 2>/dev/null
 		same_file "$trace /report without workers vs trace-cmd report" "$tmp/tc" "$tmp/off.1"
 	fi
-	check_mount "$kind" "$trace" "$idx"
+	check_mount "$trace" "$idx"
 }
 
 first=

@@ -13,7 +13,6 @@
 #    3 (-o threads=4,decode_threads=3), every text read by one reader
 #    each, all at once, then again, two readers a text: the same bytes;
 #    the daemon exits 0 at the unmount.
-# A text of the function tracer's is read alone (tdatfs(1) BUGS).
 #   threads.sh TDAT TDATFS TRACE
 # Skipped (77) only where TRACE (a public trace) or /dev/fuse is missing.
 here=$(dirname "$0")
@@ -41,8 +40,6 @@ for c in $(seq 0 $((cpus - 1))); do
 	# a CPU without records has no directory (text-vs-report.sh checks that)
 	[ -s "$tmp/want/cpu$c" ] && echo "per_cpu/cpu$c/trace" >> "$tmp/texts"
 done
-sequential=false
-grep -q ' function: ' "$tmp/want/trace" && sequential=true
 echo "$name: $(wc -l < "$tmp/texts") texts, $(wc -c < "$tmp/want/trace") bytes of trace"
 
 # want PATH: the oracle's file for a text
@@ -74,12 +71,8 @@ read_all() {
 	while IFS= read -r p; do
 		n=$((n + 1))
 		for k in $(seq 1 "$copies"); do
-			if $sequential; then
-				cat "$mnt/$p" > "$tmp/got.$round.$n.$k" 2>"$tmp/err.$round.$n.$k"
-			else
-				cat "$mnt/$p" > "$tmp/got.$round.$n.$k" 2>"$tmp/err.$round.$n.$k" &
-				pids+=($!)
-			fi
+			cat "$mnt/$p" > "$tmp/got.$round.$n.$k" 2>"$tmp/err.$round.$n.$k" &
+			pids+=($!)
 		done
 	done < "$tmp/texts"
 	for k in "${pids[@]}"; do

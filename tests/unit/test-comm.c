@@ -274,7 +274,7 @@ static void one_stream(struct tep_handle *tep)
 	char *saved, got[16];
 	struct text_comms *cm;
 	struct text_overlay *ov, *ov2;
-	struct text_comm_ctx cc;
+	struct text_comm_ctx cc = { 0 };
 	int k, lead = rand() % 8;
 
 	memset(&m, 0, sizeof(m));

@@ -261,7 +261,7 @@ static void check_tep_only(const struct env *e, const struct text_rec *r,
 {
 	struct text_overlay *ov = text_overlay_new();
 	struct text_buf out = { 0 };
-	struct text_comm_ctx cc;
+	struct text_comm_ctx cc = { 0 };
 	size_t seen = 0;
 
 	FATAL(ov);
@@ -279,7 +279,7 @@ static void check_rows(const struct env *e)
 					 0x8000, 0x1234567890ull };
 	unsigned char rec[512];
 	struct text_overlay *ov = text_overlay_new();
-	struct text_comm_ctx cc;
+	struct text_comm_ctx cc = { 0 };
 	struct text_buf out = { 0 };
 	struct text_rec r;
 	size_t i, seen = 0, before;

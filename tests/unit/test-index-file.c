@@ -146,7 +146,8 @@ static void expect(size_t at, const void *v, size_t n, const char *why,
 
 static void test_forged(void)
 {
-	uint32_t two = 2, zero = 0, five = 5;
+	uint32_t newer = IDX_FORMAT_VERSION + 1, zero = 0, five = 5;
+	char newer_line[64];
 	uint64_t other = 99;
 	uint8_t tag[4] = { 2, 4, 4, 0 };
 	char ver[IDX_VERSION_LEN] = "0.0.1";
@@ -155,7 +156,9 @@ static void test_forged(void)
 	void *buf;
 	size_t len;
 
-	expect(IDX_AT_FORMAT, &two, 4, "another format version", "another format version (2)");
+	snprintf(newer_line, sizeof(newer_line), "another format version (%u)",
+		 (unsigned int)newer);
+	expect(IDX_AT_FORMAT, &newer, 4, "another format version", newer_line);
 	expect(IDX_AT_MACHINE, tag, 4, "made on another kind of machine", NULL);
 	expect(IDX_AT_PROG, ver, sizeof(ver), "made by another tdatfs", "made by tdatfs 0.0.1");
 	expect(IDX_AT_TEP, ver, sizeof(ver), "made with another libtraceevent",
