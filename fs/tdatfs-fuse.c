@@ -379,9 +379,12 @@ static int dir_add(struct dir_ctx *c, const char *name, fuse_ino_t ino,
 		 * does a child whose attributes cannot be had now (a view
 		 * whose engine fails): listed with node id 0 (no dentry, no
 		 * lookup count), so that one file does not fail the whole
-		 * listing; a lookup of it gives the error.
+		 * listing; a lookup of it gives the error.  And a child whose
+		 * size may take a pass over records (a view): its own lookup
+		 * pays for it when a stat asks, not a plain `ls`.
 		 */
 		if (!strcmp(name, ".") || !strcmp(name, "..") ||
+		    tdatfs_tree_stat_costly(c->fs->tree, ino) ||
 		    tfs_entry(c->fs, ino, &e)) {
 			memset(&e, 0, sizeof(e));
 			e.attr.st_ino = ino;

@@ -717,6 +717,14 @@ bool tdatfs_tree_is_text(const struct tdatfs_tree *t, uint64_t ino)
 	return n && tree_kind_ops(n)->is_text;
 }
 
+bool tdatfs_tree_stat_costly(const struct tdatfs_tree *t, uint64_t ino)
+{
+	struct tree_node tmp;
+	const struct tree_node *n = tree_node(t, ino, &tmp);
+
+	return n && n->kind == TREE_VIEW;
+}
+
 bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino)
 {
 	struct tree_node tmp;

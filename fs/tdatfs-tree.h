@@ -177,6 +177,21 @@ bool tdatfs_tree_size_known(struct tdatfs_tree *t, uint64_t ino);
 bool tdatfs_tree_is_text(const struct tdatfs_tree *t, uint64_t ino);
 
 /**
+ * tdatfs_tree_stat_costly() - whether a stat of a node may do real work
+ * @t: tree
+ * @ino: node
+ *
+ * A view's exact size (an event's trace or fields.tsv, a window's text, a
+ * timeline.svg) may be learnt by a pass over records the first time it is
+ * asked: a listing that hands out attributes unasked (FUSE readdirplus)
+ * should leave such nodes to their own lookup, so that `ls` stays cheap
+ * and `ls -l` pays only for what it shows.
+ *
+ * Return: true for such a node, false otherwise or for a bad inode.
+ */
+bool tdatfs_tree_stat_costly(const struct tdatfs_tree *t, uint64_t ino);
+
+/**
  * tdatfs_tree_is_dir() - whether a node is a directory
  * @t: tree
  * @ino: node
