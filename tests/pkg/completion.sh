@@ -4,12 +4,15 @@
 # (COMP_WORDS, COMP_CWORD, COMP_LINE, COMP_POINT), once with
 # bash-completion's helpers loaded (when installed) and once without.
 # PATH words are completed by the built tdat from the trace's tree.
-#   completion.sh COMPLETION-FILE TDAT TRACE
+#   completion.sh COMPLETION-FILE TDAT TRACE [TDATFS]
+# The -o names each program's --help lists are all offered (TDATFS, when
+# built, for its own options), so an option added later cannot be missed.
 . "$(dirname "$0")/../lib/common.sh"
 
 comp_file=$(realpath "$1")
 tdat=$(realpath "$2")
 trace=$(realpath "$3")
+tdatfs=${4:+$(realpath "$4")}
 bash_completion=/usr/share/bash-completion/bash_completion
 # the completion runs `tdat` by the name typed: the built one
 PATH=$(dirname "$tdat"):$PATH
@@ -73,6 +76,33 @@ expect() {
 	fi
 }
 
+# help_opts: the -o names a --help lists, "NAME=" for one with a value.
+# tdat: the lines "  NAME" of its Index and Debugging sections; tdatfs:
+# the lines "    -o NAME" before its FUSE options.
+help_opts() { # tdat|tdatfs HELP-TEXT
+	case $1 in
+	tdat) awk '/^Index options/ { on = 1 } /^Exit status/ { on = 0 }
+		on && /^  [a-z_]+/ { print $1 }' ;;
+	tdatfs) awk '/^FUSE options/ { exit } /^    -o [a-z_]+/ { print $2 }' ;;
+	esac <<<"$2" | sed 's/=.*/=/' | sort -u
+}
+tdat_help=$("$tdat" --help 2>&1) || true
+tdat_opts=$(help_opts tdat "$tdat_help")
+# the parse found the sections (an empty list would check nothing)
+for o in index_dir= noindex threads= decode_threads= tep_only; do
+	if grep -qx -- "$o" <<<"$tdat_opts"; then ok; else
+		fail "tdat --help: no $o among '$(echo $tdat_opts)'"
+	fi
+done
+if [ -n "$tdatfs" ]; then
+	tdatfs_opts=$(help_opts tdatfs "$("$tdatfs" --help 2>&1)")
+	for o in cache_size= index_dir= threads= decode_threads= eager; do
+		if grep -qx -- "$o" <<<"$tdatfs_opts"; then ok; else
+			fail "tdatfs --help: no $o among '$(echo $tdatfs_opts)'"
+		fi
+	done
+fi
+
 modes=(plain)
 if [ -f "$bash_completion" ]; then
 	modes+=(bc)
@@ -91,8 +121,9 @@ for m in "${modes[@]}"; do
 	expect "$m" "tdat check --progress " a.dat sub
 	expect "$m" "tdat index --check " a.dat sub
 	# -o before the verb: its names, then the verbs
-	expect "$m" "tdat -o " tep_only eager max_checkpoints= index_dir= \
-		noindex threads=
+	# exactly what tdat --help lists
+	# shellcheck disable=SC2086
+	expect "$m" "tdat -o " $tdat_opts
 	expect "$m" "tdat -o noindex,th" noindex,threads=
 	expect "$m" "tdat -o index_dir=s" sub
 	expect "$m" "tdat -o noindex --progress i" index
@@ -117,8 +148,19 @@ for m in "${modes[@]}"; do
 	expect "$m" "tdat ls $tmp/b.txt /ev" # not a trace: nothing
 	# tdatfs: options, -o names, TRACE then MOUNTPOINT
 	expect "$m" "tdatfs -" -f -d -s -o -h -V --help --version
+	# tdatfs's own (each one its --help lists) and the FUSE ones a
+	# user sets most
 	expect "$m" "tdatfs -o " cache_size= index_dir= noindex threads= \
+		decode_threads= tep_only eager max_checkpoints= \
 		max_threads= allow_other auto_unmount ro
+	if [ -n "$tdatfs" ]; then
+		got=$(complete_line "$m" "tdatfs -o ")
+		for o in $tdatfs_opts; do
+			if grep -qx -- "$o" <<<"$got"; then ok; else
+				fail "[$m] 'tdatfs -o ': $o (tdatfs --help) not offered"
+			fi
+		done
+	fi
 	expect "$m" "tdatfs -o cac" cache_size=
 	expect "$m" "tdatfs -o ro,no" ro,noindex
 	# readline cut the word at '=': the reply is what follows it
