@@ -251,7 +251,7 @@ static void key_name(struct tdat_file *f, const struct tdatfs_text_key *k,
 
 /* Hand the states over in key order, or free them all. */
 static int build_finish(struct build *b, const char *prog, const char *trace,
-			bool cancelled, struct idx_text *out)
+			bool cancelled, struct tdatfs_text_state *out)
 {
 	int r = cancelled ? -EINTR : b->err;
 
@@ -293,7 +293,7 @@ static int build_finish(struct build *b, const char *prog, const char *trace,
 int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 	      const struct tdatfs_index_opts *o,
 	      const struct tdatfs_text_key *keys, size_t n,
-	      struct idx_text *out)
+	      struct tdatfs_text_state *out)
 {
 	const char *prog = o->prog ? o->prog : "tdatfs";
 	unsigned int want = thread_count(o, n), k;
@@ -345,7 +345,7 @@ int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
  *
  * Frees each blob, not the array.
  */
-void idx_texts_free(struct idx_text *texts, size_t n)
+void idx_texts_free(struct tdatfs_text_state *texts, size_t n)
 {
 	for (size_t i = 0; texts && i < n; i++) {
 		free((void *)texts[i].blob);

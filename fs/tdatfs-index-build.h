@@ -25,7 +25,7 @@
 int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 	      const struct tdatfs_index_opts *o,
 	      const struct tdatfs_text_key *keys, size_t n,
-	      struct idx_text *out);
-void idx_texts_free(struct idx_text *texts, size_t n);
+	      struct tdatfs_text_state *out);
+void idx_texts_free(struct tdatfs_text_state *texts, size_t n);
 
 #endif /* TDATFS_INDEX_BUILD_H */

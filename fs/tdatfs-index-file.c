@@ -115,7 +115,7 @@ static void put_head(uint8_t *p, const struct idx_identity *id, size_t n,
  *
  * Return: 0, -EOVERFLOW for more texts than a u32 counts, or -ENOMEM.
  */
-int idx_encode(const struct idx_identity *id, const struct idx_text *texts,
+int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *texts,
 	       size_t n, void **buf, size_t *len)
 {
 	size_t total = IDX_HEAD + IDX_CRC_LEN, at = IDX_HEAD;
@@ -133,7 +133,7 @@ int idx_encode(const struct idx_identity *id, const struct idx_text *texts,
 		return -ENOMEM;
 	put_head(p, id, n, total);
 	for (size_t i = 0; i < n; i++) {
-		const struct idx_text *x = &texts[i];
+		const struct tdatfs_text_state *x = &texts[i];
 
 		put_key(p + at, &x->key);
 		put64(p + at + 16, x->len);
@@ -244,12 +244,12 @@ static int check_origin(const uint8_t *p, const struct idx_identity *id,
 /* The texts, into @out (room for @nkeys), each checked against @keys. */
 static int check_texts(const uint8_t *p, size_t len,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
-		       struct idx_text *out, struct idx_refusal *no)
+		       struct tdatfs_text_state *out, struct idx_refusal *no)
 {
 	size_t at = IDX_HEAD, end = len - IDX_CRC_LEN;
 
 	for (size_t i = 0; i < nkeys; i++) {
-		struct idx_text *x = &out[i];
+		struct tdatfs_text_state *x = &out[i];
 		uint8_t want[16];
 		uint64_t blen;
 
@@ -289,10 +289,10 @@ static int check_texts(const uint8_t *p, size_t len,
  */
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
-	       struct idx_text **texts, struct idx_refusal *no)
+	       struct tdatfs_text_state **texts, struct idx_refusal *no)
 {
 	const uint8_t *p = buf;
-	struct idx_text *out;
+	struct tdatfs_text_state *out;
 	uint32_t count;
 	int r;
 

@@ -75,18 +75,6 @@ struct idx_identity {
 };
 
 /**
- * struct idx_text - one text's state in an index file
- * @key: the text
- * @blob: its saved state (tdatfs_text_state_save())
- * @len: bytes at @blob
- */
-struct idx_text {
-	struct tdatfs_text_key key;
-	const void *blob;
-	size_t len;
-};
-
-/**
  * struct idx_refusal - why an index file is not used
  * @why: the reason, static text ("truncated", "bad checksum", ...)
  * @line: the reason with what differs ("another format version (2)")
@@ -96,11 +84,11 @@ struct idx_refusal {
 	char line[160];
 };
 
-int idx_encode(const struct idx_identity *id, const struct idx_text *texts,
+int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *texts,
 	       size_t n, void **buf, size_t *len);
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
-	       struct idx_text **texts, struct idx_refusal *no);
+	       struct tdatfs_text_state **texts, struct idx_refusal *no);
 int idx_read(const char *path, void **buf, size_t *len);
 int idx_path(const char *dir, const char *xdg_cache, const char *home,
 	     const char *trace, char **dirp, char **pathp, bool *dflt,

@@ -86,56 +86,30 @@ static int locate(struct attach *a, const char **why)
 	return r;
 }
 
-/* Every state into @t; Return: 0, or the first refusal's errno (*@bad: which). */
-static int load_into(struct tdatfs_text *t, const struct idx_text *x, size_t n,
-		     size_t *bad)
-{
-	for (size_t i = 0; i < n; i++) {
-		int r = tdatfs_text_state_load(t, &x[i].key, x[i].blob, x[i].len);
-
-		if (r) {
-			*bad = i;
-			return r;
-		}
-	}
-	return 0;
-}
-
 /*
- * Check the file's bytes, then have a scratch engine of the trace accept
- * every state before the caller's engine gets any, so that a refused
- * state leaves the caller's engine as it was.  Return: 0, -EINVAL when
- * the file is refused (@no says why), or another negative errno when the
- * caller's engine refused what the scratch one took (a message says so;
- * the caller's engine then holds some states).
+ * Check the file's bytes, then give the caller's engine every state, all
+ * checked before any is taken, so that a refused state leaves the engine
+ * as it was.  Return: 0, -EINVAL when the file is refused (@no says why),
+ * or another negative errno when the engine cannot take the states (a
+ * message says so; the engine is as it was).
  */
 static int load_bytes(struct attach *a, const void *buf, size_t len,
 		      struct idx_refusal *no)
 {
-	struct idx_text *x = NULL;
-	struct tdatfs_text *scratch;
+	struct tdatfs_text_state *x = NULL;
 	size_t bad = 0;
 	int r;
 
 	r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, no);
 	if (r)
 		return r;
-	scratch = tdatfs_text_new(a->f, a->o->text_opts);
-	if (!scratch) {
-		free(x);
-		return -errno;
-	}
-	r = load_into(scratch, x, a->nkeys, &bad);
-	tdatfs_text_free(scratch);
+	r = tdatfs_text_states_load(a->t, x, a->nkeys, &bad);
 	if (r == -EINVAL) {
 		no->why = "a text's state is refused";
 		snprintf(no->line, sizeof(no->line), "the state of text %zu is refused", bad);
-	} else if (!r) {
-		r = load_into(a->t, x, a->nkeys, &bad);
-		if (r)
-			fprintf(stderr, "%s: %s: cannot load the index into the engine (text %zu): %s\n",
-				a->prog, a->trace, bad, strerror(-r));
-		r = r == -EINVAL ? -EIO : r;
+	} else if (r) {
+		fprintf(stderr, "%s: %s: cannot load the index into the engine (text %zu): %s\n",
+			a->prog, a->trace, bad, strerror(-r));
 	}
 	free(x);
 	return r;
@@ -198,7 +172,7 @@ static void keep(struct attach *a, const void *buf, size_t len)
 /* Build, keep, and load what was built the way a file is loaded. */
 static int build(struct attach *a)
 {
-	struct idx_text *x = calloc(a->nkeys ? a->nkeys : 1, sizeof(*x));
+	struct tdatfs_text_state *x = calloc(a->nkeys ? a->nkeys : 1, sizeof(*x));
 	struct idx_refusal no = { 0 };
 	void *buf = NULL;
 	size_t len = 0;

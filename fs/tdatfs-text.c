@@ -821,42 +821,115 @@ static bool key_used(const struct tdatfs_text *t, const struct tdatfs_text_key *
 	       t->streams[k->buffer][k->cpu + 1];
 }
 
-int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			   const void *blob, size_t len)
-{
-	struct text_stash *sh;
-	uint64_t size;
+/* A state checked, its copy and size, and the stash it goes to. */
+struct state_take {
 	void *copy;
+	uint64_t size;
+	struct text_stash *sh;
+};
+
+/* Check @s against the trace and copy its bytes into @tk (no lock). */
+static int state_take_check(struct tdatfs_text *t,
+			    const struct tdatfs_text_state *s,
+			    struct state_take *tk)
+{
+	const struct tdatfs_text_key *k = &s->key;
 	int ret;
 
-	if (!t || !k || (!blob && len))
+	if (!s->blob && s->len)
 		return -EINVAL;
 	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)) ||
 	    (!k->report && cpu_aliased(t, k->buffer, k->cpu)))
 		return -ENOENT;
-	ret = state_check(t, k, blob, len, &size);
+	ret = state_check(t, k, s->blob, s->len, &tk->size);
 	if (ret < 0)
 		return ret;
-	copy = malloc(len + 1);
-	if (!copy)
+	tk->copy = malloc(s->len + 1);
+	if (!tk->copy)
 		return -ENOMEM;
-	memcpy(copy, blob, len);
-	pthread_mutex_lock(&t->lock);
-	sh = stash_get(t, k->report ? t->nbuffers : k->buffer, k->cpu, true);
-	if (!sh)
-		ret = -ENOMEM;
-	else if (sh->loaded || key_used(t, k))
-		ret = -EBUSY;
-	if (!ret) {
-		sh->blob = copy;
-		sh->len = len;
-		sh->size = size;
-		sh->loaded = true;
-		copy = NULL;
+	memcpy(tk->copy, s->blob, s->len);
+	return 0;
+}
+
+/*
+ * Claim every text's stash, each not loaded nor read yet; on an error
+ * the ones claimed are let go.  Engine lock held.  Return: 0, -ENOMEM,
+ * -EBUSY (*@bad: which).
+ */
+static int state_take_claim(struct tdatfs_text *t,
+			    const struct tdatfs_text_state *s,
+			    struct state_take *tk, size_t n, size_t *bad)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		const struct tdatfs_text_key *k = &s[i].key;
+		struct text_stash *sh = stash_get(t, k->report ? t->nbuffers :
+						  k->buffer, k->cpu, true);
+
+		if (!sh)
+			ret = -ENOMEM;
+		else if (sh->loaded || key_used(t, k))
+			ret = -EBUSY;
+		else
+			sh->loaded = true;	/* a second state of it: busy */
+		tk[i].sh = ret ? NULL : sh;
+		*bad = i;
 	}
-	pthread_mutex_unlock(&t->lock);
-	free(copy);
+	if (ret)
+		for (i = 0; i < n && tk[i].sh; i++)
+			tk[i].sh->loaded = false;
 	return ret;
+}
+
+int tdatfs_text_states_load(struct tdatfs_text *t,
+			    const struct tdatfs_text_state *s, size_t n,
+			    size_t *bad)
+{
+	struct state_take *tk;
+	size_t i, dummy;
+	int ret = 0;
+
+	if (!bad)
+		bad = &dummy;
+	if (!t || (!s && n))
+		return -EINVAL;
+	tk = calloc(n ? n : 1, sizeof(*tk));
+	if (!tk)
+		return -ENOMEM;
+	for (i = 0; i < n && !ret; i++) {
+		ret = state_take_check(t, &s[i], &tk[i]);
+		*bad = i;
+	}
+	if (!ret) {
+		pthread_mutex_lock(&t->lock);
+		ret = state_take_claim(t, s, tk, n, bad);
+		for (i = 0; i < n && !ret; i++) {
+			tk[i].sh->blob = tk[i].copy;
+			tk[i].sh->len = s[i].len;
+			tk[i].sh->size = tk[i].size;
+			tk[i].copy = NULL;
+		}
+		pthread_mutex_unlock(&t->lock);
+	}
+	for (i = 0; i < n; i++)
+		free(tk[i].copy);
+	free(tk);
+	return ret;
+}
+
+int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			   const void *blob, size_t len)
+{
+	struct tdatfs_text_state one;
+
+	if (!k)
+		return -EINVAL;
+	one.key = *k;
+	one.blob = blob;
+	one.len = len;
+	return tdatfs_text_states_load(t, &one, 1, NULL);
 }
 
 /**

@@ -276,6 +276,36 @@ int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *
 int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			   const void *blob, size_t len);
 
+/**
+ * struct tdatfs_text_state - one text's saved state, as an index holds it
+ * @key: the text
+ * @blob: the bytes tdatfs_text_state_save() gave
+ * @len: their size
+ */
+struct tdatfs_text_state {
+	struct tdatfs_text_key key;
+	const void *blob;
+	size_t len;
+};
+
+/**
+ * tdatfs_text_states_load() - tdatfs_text_state_load() of several texts at once
+ * @t: engine
+ * @s: the states, each of another text
+ * @n: how many
+ * @bad: set to the index in @s of the state refused, on an error
+ *
+ * Every state is checked first, as by tdatfs_text_state_load(); only when
+ * all of them pass are they all given to their texts, so on an error
+ * nothing changes (no second engine needed to find out whether all pass).
+ *
+ * Return: 0, or the first refusal's errno as tdatfs_text_state_load()'s.
+ * Context: thread-safe; sets nothing up, as tdatfs_text_state_load().
+ */
+int tdatfs_text_states_load(struct tdatfs_text *t,
+			    const struct tdatfs_text_state *s, size_t n,
+			    size_t *bad);
+
 /* ---- views (SPEC 2.6): one event's records, a time window ----------- */
 
 /**

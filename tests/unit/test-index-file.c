@@ -41,13 +41,13 @@ static uint8_t blob0[40], blob3[7];
 /* A small index of four texts, one of them with an empty state. */
 static void make_index(void **buf, size_t *len)
 {
-	struct idx_text t[NKEYS];
+	struct tdatfs_text_state t[NKEYS];
 
 	for (size_t i = 0; i < sizeof(blob0); i++)
 		blob0[i] = (uint8_t)(i * 7 + 1);
 	memcpy(blob3, "report", 7);
 	for (size_t i = 0; i < NKEYS; i++)
-		t[i] = (struct idx_text){ .key = keys[i] };
+		t[i] = (struct tdatfs_text_state){ .key = keys[i] };
 	t[0].blob = blob0, t[0].len = sizeof(blob0);
 	t[1].blob = "cpu0", t[1].len = 4;
 	t[3].blob = blob3, t[3].len = sizeof(blob3);
@@ -56,7 +56,7 @@ static void make_index(void **buf, size_t *len)
 
 static int decode(const void *buf, size_t len, struct idx_refusal *no)
 {
-	struct idx_text *t = NULL;
+	struct tdatfs_text_state *t = NULL;
 	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, no);
 
 	free(t);
@@ -66,7 +66,7 @@ static int decode(const void *buf, size_t len, struct idx_refusal *no)
 static void test_round_trip(void)
 {
 	struct idx_refusal no = { 0 };
-	struct idx_text *t = NULL;
+	struct tdatfs_text_state *t = NULL;
 	void *buf;
 	size_t len;
 
@@ -178,7 +178,7 @@ static void test_forged(void)
 	make_index(&buf, &len);
 	memcpy(k2, keys, sizeof(k2));
 	k2[2].cpu = 2;
-	struct idx_text *t = NULL;
+	struct tdatfs_text_state *t = NULL;
 	CHECK(idx_decode(buf, len, &ident, k2, NKEYS, &t, &no) == -EINVAL);
 	CHECK(!strcmp(no.line, "for other texts (text 2 is another one)"));
 	CHECK(idx_decode(buf, len, &ident, keys, NKEYS - 1, &t, &no) == -EINVAL);
@@ -300,7 +300,7 @@ static void test_two_writers(void)
 	PATHF(path, "%s/x.tdatidx", top);
 	make_index(&a, &alen);
 	/* Another valid index: a longer first state. */
-	struct idx_text t[NKEYS] = { { .key = keys[0], .blob = blob0, .len = sizeof(blob0) },
+	struct tdatfs_text_state t[NKEYS] = { { .key = keys[0], .blob = blob0, .len = sizeof(blob0) },
 				     { .key = keys[1], .blob = blob0, .len = 33 },
 				     { .key = keys[2] }, { .key = keys[3] } };
 	FATAL(idx_encode(&ident, t, NKEYS, &b, &blen) == 0);
