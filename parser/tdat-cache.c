@@ -54,6 +54,7 @@ struct tdp_cache {
 	struct entry_list done;		/* unreferenced, read to their end */
 	size_t done_bytes;		/* data bytes on the done list */
 	size_t done_max;		/* bound on done_bytes */
+	size_t charged;			/* memory of others counted in the bound */
 	uint32_t spaces;		/* key ranges handed out */
 	struct tdp_cache_stats st;
 };
@@ -174,7 +175,8 @@ static void entry_free(struct tdp_cache_entry *e)
 static struct tdp_cache_entry *cache_victim(const struct tdp_cache *c,
 					    size_t extra)
 {
-	bool over = extra > c->max_bytes || c->st.bytes > c->max_bytes - extra;
+	size_t held = c->st.bytes + c->charged;
+	bool over = extra > c->max_bytes || held > c->max_bytes - extra;
 
 	if (c->done.tail && (over || c->done_bytes > c->done_max))
 		return c->done.tail;
@@ -465,6 +467,33 @@ void *tdp_cache_alloc(struct tdp_cache *c, size_t size)
 	}
 	pthread_mutex_unlock(&c->lock);
 	return p ? p : malloc(size ? size : 1);
+}
+
+/**
+ * tdp_cache_charge() - count memory held outside the cache in its bound
+ * @c: cache
+ * @bytes: bytes more (the owner allocated them) or, when @give_back, less
+ *	(freed; at most what it charged)
+ * @give_back: the charge goes down instead of up
+ *
+ * A charge up evicts least recently used entries until the entries and
+ * all charges fit the bound again, as a fill would.
+ *
+ * Context: takes the cache lock.
+ */
+void tdp_cache_charge(struct tdp_cache *c, size_t bytes, bool give_back)
+{
+	if (!bytes)
+		return;
+	pthread_mutex_lock(&c->lock);
+	if (give_back) {
+		c->charged -= bytes < c->charged ? bytes : c->charged;
+	} else {
+		c->charged += bytes;
+		cache_evict(c);
+	}
+	c->st.charged = c->charged;
+	pthread_mutex_unlock(&c->lock);
 }
 
 /**

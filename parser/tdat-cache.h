@@ -34,12 +34,20 @@
  *    back the buffer of an evicted entry of the same size instead of
  *    freeing it: memory already faulted in is written again instead of
  *    fresh pages.
+ *  - Charges: memory its owners hold outside the entries because of the
+ *    data they read through the cache (a section's resumable decoders,
+ *    view tables above the text engine) is charged with
+ *    tdp_cache_charge() and counts as held bytes: entries are evicted
+ *    until the entries and the charges fit max_bytes together.  The
+ *    memory besides the bound is then only what callers hold referenced
+ *    and fill, and charges beyond max_bytes (when the cache is empty).
  *  - All functions are thread-safe (one internal mutex), except
  *    tdp_cache_free(), which must not race with anything else.
  */
 #ifndef TDAT_CACHE_H
 #define TDAT_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,6 +77,7 @@ typedef int (*tdp_cache_fill_fn)(void *ctx, uint64_t key, void **data,
  * @bytes: data bytes held now (referenced or not)
  * @entries: entries held now (filled ones)
  * @recycled: buffers of evicted entries handed out by tdp_cache_alloc()
+ * @charged: bytes charged now (tdp_cache_charge())
  */
 struct tdp_cache_stats {
 	uint64_t hits;
@@ -78,6 +87,7 @@ struct tdp_cache_stats {
 	uint64_t bytes;
 	uint64_t entries;
 	uint64_t recycled;
+	uint64_t charged;
 };
 
 struct tdp_cache *tdp_cache_new(size_t max_bytes);
@@ -92,6 +102,8 @@ size_t tdp_cache_max_bytes(const struct tdp_cache *c);
 uint64_t tdp_cache_key_space(struct tdp_cache *c);
 
 void *tdp_cache_alloc(struct tdp_cache *c, size_t size);
+
+void tdp_cache_charge(struct tdp_cache *c, size_t bytes, bool give_back);
 
 void tdp_cache_put(struct tdp_cache *c, struct tdp_cache_entry *e);
 

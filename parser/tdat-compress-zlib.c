@@ -126,6 +126,15 @@ static void zlib_dec_free(void *dec)
 	free(z);
 }
 
+/*
+ * zlib does not say what it holds: its inflate state (about 7 KiB) and,
+ * once a run needed it, the 32 KiB window of a default stream; both counted.
+ */
+static size_t zlib_dec_mem(void *dec)
+{
+	return sizeof(struct zlib_dec) + ((size_t)40 << 10) * !!dec;
+}
+
 const struct tdp_compress_ops tdp_compress_zlib = {
 	.name = "zlib",
 	.supported = zlib_supported,
@@ -134,4 +143,5 @@ const struct tdp_compress_ops tdp_compress_zlib = {
 	.dec_reset = zlib_dec_reset,
 	.dec_run = zlib_dec_run,
 	.dec_free = zlib_dec_free,
+	.dec_mem = zlib_dec_mem,
 };

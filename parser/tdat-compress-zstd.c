@@ -112,6 +112,11 @@ static void zstd_dec_free(void *dec)
 	ZSTD_freeDCtx(dec);
 }
 
+static size_t zstd_dec_mem(void *dec)
+{
+	return ZSTD_sizeof_DStream(dec);
+}
+
 const struct tdp_compress_ops tdp_compress_zstd = {
 	.name = "zstd",
 	.supported = zstd_supported,
@@ -120,4 +125,5 @@ const struct tdp_compress_ops tdp_compress_zstd = {
 	.dec_reset = zstd_dec_reset,
 	.dec_run = zstd_dec_run,
 	.dec_free = zstd_dec_free,
+	.dec_mem = zstd_dec_mem,
 };

@@ -40,6 +40,8 @@
  *	-ENOMEM.  A call that uses nothing and does not end means the
  *	decoder needs input that is not there
  * @dec_free: free a decoder; NULL is fine
+ * @dec_mem: the bytes @dec holds now (its state and the window its runs
+ *	allocated), for the cache's charges
  */
 struct tdp_compress_ops {
 	const char *name;
@@ -50,6 +52,7 @@ struct tdp_compress_ops {
 	int (*dec_run)(void *dec, const void *src, size_t *src_len, bool last,
 		       void *dst, size_t *dst_len, bool *end);
 	void (*dec_free)(void *dec);
+	size_t (*dec_mem)(void *dec);
 };
 
 extern const struct tdp_compress_ops tdp_compress_zlib;

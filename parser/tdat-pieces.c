@@ -45,6 +45,7 @@ struct piece_dec {
 	uint64_t in_pos;
 	unsigned char *in;	/* DEC_IN_SIZE bytes */
 	size_t in_len, in_off;
+	size_t charged;		/* its memory, as charged to the cache */
 };
 
 /* A fill waiting for a decoder, on its thread's stack. */
@@ -153,6 +154,21 @@ fail:
 	return NULL;
 }
 
+/*
+ * Charge the cache with what @d holds now (its state, the window its runs
+ * allocated, its input buffer), so that the cache's entries make room.
+ */
+static void dec_charge(struct tdp_pieces *p, struct piece_dec *d)
+{
+	size_t now = d->dec ? p->ops->dec_mem(d->dec) + DEC_IN_SIZE : 0;
+
+	if (now > d->charged)
+		tdp_cache_charge(p->cache, now - d->charged, false);
+	else
+		tdp_cache_charge(p->cache, d->charged - now, true);
+	d->charged = now;
+}
+
 /* Forget a decoder's position; its memory goes too. */
 static void dec_drop(struct tdp_pieces *p, struct piece_dec *d)
 {
@@ -160,6 +176,7 @@ static void dec_drop(struct tdp_pieces *p, struct piece_dec *d)
 	d->dec = NULL;
 	free(d->in);
 	d->in = NULL;
+	dec_charge(p, d);
 }
 
 /**
@@ -304,6 +321,8 @@ static int dec_piece(struct tdp_pieces *p, struct piece_dec *d, uint32_t k,
 	}
 	if (ret || d->next == p->npieces)
 		dec_drop(p, d);
+	else
+		dec_charge(p, d);
 	return ret;
 }
 
