@@ -20,11 +20,14 @@
  *    there is one, so readers far apart keep their own.  A piece behind
  *    every decoder restarts one at the block's start: a random read costs
  *    up to its offset in decoding, a sequential pass each byte once.
- *  - Memory besides the cache, per decoder from its first piece until it
- *    reaches the block's end or fails (then it is freed): its state and
- *    window (zlib 32 KiB; zstd the frame's, refused above 128 MiB) and
- *    128 KiB of compressed input; per fill in progress one piece.  Never
- *    the stated uncompressed size.
+ *  - Memory per decoder from its first piece until it reaches the
+ *    block's end or fails (then it is freed): its state and window (zlib
+ *    32 KiB; zstd the frame's, refused above 128 MiB) and 128 KiB of
+ *    compressed input, charged to the cache after each piece it makes
+ *    (tdp_cache_charge()), so the cache's entries make room for it.
+ *    Besides the cache: per fill in progress one piece, and the window a
+ *    decoder's first piece allocates until it is charged.  Never the
+ *    stated uncompressed size.
  *  - No byte is served until the whole block has decoded once, cleanly
  *    (tdp_pieces_check(), run by the first read if nobody did): a block
  *    reads fully or fails with -EIO as a whole.  Data that ends before or
