@@ -20,6 +20,8 @@
 #define CACHE_MIN_BUCKETS	64u
 /* Done entries may hold 1/CACHE_DONE_SHARE of the bound (4 MiB of 64). */
 #define CACHE_DONE_SHARE	16u
+/* Charges count up to 1/CACHE_CHARGE_SHARE of the bound (32 MiB of 64). */
+#define CACHE_CHARGE_SHARE	2u
 
 enum entry_state {
 	ENTRY_FILLING,
@@ -175,7 +177,9 @@ static void entry_free(struct tdp_cache_entry *e)
 static struct tdp_cache_entry *cache_victim(const struct tdp_cache *c,
 					    size_t extra)
 {
-	size_t held = c->st.bytes + c->charged;
+	size_t charged = c->charged < c->max_bytes / CACHE_CHARGE_SHARE ?
+			 c->charged : c->max_bytes / CACHE_CHARGE_SHARE;
+	size_t held = c->st.bytes + charged;
 	bool over = extra > c->max_bytes || held > c->max_bytes - extra;
 
 	if (c->done.tail && (over || c->done_bytes > c->done_max))

@@ -38,9 +38,11 @@
  *    data they read through the cache (a section's resumable decoders,
  *    view tables above the text engine) is charged with
  *    tdp_cache_charge() and counts as held bytes: entries are evicted
- *    until the entries and the charges fit max_bytes together.  The
- *    memory besides the bound is then only what callers hold referenced
- *    and fill, and charges beyond max_bytes (when the cache is empty).
+ *    until the entries and the charges fit max_bytes together.  Charges
+ *    count up to half the bound, so entries always keep the other half
+ *    (a small cache whose decoders' windows are larger than it still
+ *    holds the pieces being read).  The memory besides the bound is then
+ *    what callers hold referenced and fill, and charges beyond half of it.
  *  - All functions are thread-safe (one internal mutex), except
  *    tdp_cache_free(), which must not race with anything else.
  */
