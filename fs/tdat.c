@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <malloc.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -666,9 +665,6 @@ int main(int argc, char **argv)
 {
 	int ret = 2;
 
-	/* The daemon's memory settings (fs/tdatfs.c), for the same peaks. */
-	mallopt(M_MMAP_THRESHOLD, 32 * 1024);
-	mallopt(M_ARENA_MAX, 1);
 	/*
 	 * -o OPTS or -oOPTS, any number of times, and --progress, before
 	 * the command

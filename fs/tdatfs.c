@@ -633,15 +633,15 @@ int main(int argc, char **argv)
 	int ret = 2;
 
 	/*
-	 * Chunks (40 KiB on big.dat), pieces and read buffers are mapped and
-	 * unmapped, each on its own: with glibc's sliding threshold the
-	 * first one freed moves such blocks onto the heaps, which keep what
-	 * was freed (~20 MiB more peak RSS on big.dat), and with chunks on
-	 * the heap and pieces mapped, chunks evicted for a section's pieces
-	 * left holes the pieces could not use (~6 MiB more reading
-	 * kallsyms).  So what the cache frees goes back at once.
+	 * Chunks and read buffers are a megabyte or so each.  With glibc's
+	 * sliding threshold, the first one freed moves such blocks onto the
+	 * per-thread heaps, which keep what was freed: ~20 MiB more peak
+	 * RSS on big.dat.  Fix the threshold so they are mapped and unmapped.
+	 * (32 KiB would map big.dat's 40 KiB chunks too, ~6 MiB less peak
+	 * reading kallsyms after them, but cat of a text took 10% more CPU:
+	 * other blocks of that size were mapped and unmapped on every use.)
 	 */
-	mallopt(M_MMAP_THRESHOLD, 32 * 1024);
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	/*
 	 * The index build's worker threads each get an arena of their own,
 	 * which the request threads take over fragmented: reading every
