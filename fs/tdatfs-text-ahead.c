@@ -36,6 +36,11 @@
 #define SEQ_SLACK	(4u << 20)
 /* Text produced ahead of a sequential reader, at most. */
 #define AHEAD_WINDOW	(AHEAD_BUDGET / 2)
+/*
+ * Jobs queued or held, at most: the stretches of a view can be a few
+ * hundred bytes each, and jobs are found by a walk of their list.
+ */
+#define AHEAD_JOBS	64
 /* A waiting reader polls its cancel hook this often. */
 #define WAIT_NS		(10 * 1000 * 1000L)
 
@@ -78,6 +83,7 @@ struct ahead_worker {
 	struct text_stream *full;	/* the text of @mirror */
 	struct text_stream *mirror;
 	struct ahead_job *job;		/* the one it runs, for its cancel hook */
+	bool forgotten;			/* @full was freed: @mirror is stale */
 };
 
 struct text_ahead {
@@ -90,6 +96,7 @@ struct text_ahead {
 	unsigned int running;		/* workers started */
 	struct ahead_worker *w;
 	struct ahead_job *jobs;
+	unsigned int njobs;
 	struct ahead_job *qhead, **qtail;
 	uint64_t held;			/* text bytes of every job not freed */
 	uint64_t tick;
@@ -128,6 +135,7 @@ struct text_ahead *text_ahead_new(unsigned int nthreads)
 static void job_free(struct text_ahead *a, struct ahead_job *j)
 {
 	a->held -= j->end - j->start;
+	a->njobs--;
 	free(j->buf);
 	free(j);
 }
@@ -206,23 +214,31 @@ static bool worker_cancelled(void *ctx)
 }
 
 /*
- * Produce @j through @w's mirror of its text (made when the text is not
- * the one of the last job).  Return: 0, or the errno of the reads, the
- * bytes made before it in j->len.
+ * The mirror of @j's text for @w, made when it is not the one of the
+ * last job (or that text was freed since); lock held, so that a view's
+ * stream is not freed while its mirror is made (text_ahead_forget()
+ * takes the lock).  Return: 0, or a negative errno.
+ */
+static int mirror_get(struct ahead_worker *w, const struct ahead_job *j)
+{
+	if (w->mirror && w->full == j->full && !w->forgotten)
+		return 0;
+	text_stream_free(w->mirror);
+	w->forgotten = false;
+	w->full = j->full;
+	w->mirror = text_stream_new_mirror(j->full);
+	return w->mirror ? 0 : -errno;
+}
+
+/*
+ * Produce @j through @w's mirror of its text.  Return: 0, or the errno of
+ * the reads, the bytes made before it in j->len.
  */
 static int job_run(struct ahead_worker *w, struct ahead_job *j)
 {
 	size_t size = j->end - j->start;
 	ssize_t r = 0;
 
-	if (w->full != j->full) {
-		text_stream_free(w->mirror);
-		w->full = NULL;
-		w->mirror = text_stream_new_mirror(j->full);
-		if (!w->mirror)
-			return -errno;
-		w->full = j->full;
-	}
 	j->buf = malloc(size + 1);
 	if (!j->buf)
 		return -ENOMEM;
@@ -244,6 +260,7 @@ static void *worker_main(void *arg)
 	struct ahead_worker *w = arg;
 	struct text_ahead *a = w->a;
 	struct ahead_job *j;
+	bool ok;
 
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
@@ -258,9 +275,11 @@ static void *worker_main(void *arg)
 		if (!a->qhead)
 			a->qtail = &a->qhead;
 		j->state = JOB_RUNNING;
+		ok = mirror_get(w, j) == 0;
 		pthread_mutex_unlock(&a->lock);
 		/* an error leaves the bytes before it: the reader does the rest */
-		job_run(w, j);
+		if (ok)
+			job_run(w, j);
 		pthread_mutex_lock(&a->lock);
 		j->state = JOB_DONE;
 		if (atomic_load(&j->abandoned))
@@ -429,11 +448,11 @@ static void sweep(struct text_ahead *a)
 }
 
 /*
- * Queue the stretches of @tx that start in [@pos, @pos + AHEAD_WINDOW)
- * and have no job, as the budget allows; lock held.
+ * Queue the stretches of @tx that start in [@pos, @to) and have no job,
+ * as the budget allows; lock held.
  */
-static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
-			uint64_t pos)
+static void queue_range(struct text_ahead *a, const struct ahead_text *tx,
+			uint64_t pos, uint64_t to)
 {
 	struct ahead_job *j;
 	bool queued = false;
@@ -445,12 +464,13 @@ static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
 	/* the reader goes on from its cursor inside this one */
 	if (tx->ckpt[k] < pos)
 		k++;
-	for (; k < tx->n && tx->ckpt[k] < pos + AHEAD_WINDOW; k++) {
+	for (; k < tx->n && tx->ckpt[k] < to; k++) {
 		uint64_t start = tx->ckpt[k], end = stretch_end(tx, k);
 
 		if (job_find(a, tx->full, start))
 			continue;
-		if (a->held + (end - start) > AHEAD_BUDGET)
+		if (a->held + (end - start) > AHEAD_BUDGET ||
+		    a->njobs >= AHEAD_JOBS)
 			break;
 		j = calloc(1, sizeof(*j));
 		if (!j)
@@ -464,12 +484,20 @@ static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
 		*a->qtail = j;
 		a->qtail = &j->qnext;
 		a->held += end - start;
+		a->njobs++;
 		queued = true;
 	}
 	if (!queued)
 		return;
 	workers_start(a);
 	pthread_cond_broadcast(&a->work);
+}
+
+/* The stretches after @pos, as far as a reader is read ahead; lock held. */
+static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
+			uint64_t pos)
+{
+	queue_range(a, tx, pos, pos + AHEAD_WINDOW);
 }
 
 /*
@@ -505,15 +533,21 @@ static void wait_done(struct text_ahead *a)
 static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
 		     char *buf, size_t len, uint64_t off)
 {
+	struct ahead_job *j;
 	size_t done = 0;
+	uint64_t end;
 	ssize_t r;
 
 	while (done < len && off + done < tx->size) {
 		uint64_t pos = off + done;
-		size_t k = stretch_of(tx, pos);
-		uint64_t end = stretch_end(tx, k);
-		struct ahead_job *j = job_find(a, tx->full, tx->ckpt[k]);
+		size_t k;
 
+		/* the rest of a read of many stretches, as jobs are used */
+		if (done && a->njobs < AHEAD_JOBS / 2)
+			queue_range(a, tx, pos + 1, off + len);
+		k = stretch_of(tx, pos);
+		end = stretch_end(tx, k);
+		j = job_find(a, tx->full, tx->ckpt[k]);
 		if (j && j->state == JOB_RUNNING) {
 			if (text_stream_cancelled())
 				return -EINTR;
@@ -577,6 +611,12 @@ ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 		return text_stream_read(full, buf, len, off);
 	pthread_mutex_lock(&a->lock);
 	seq = hint_find(a, full, off);
+	/*
+	 * The stretches a read spans after its first one, whoever reads:
+	 * the text of a view's stretches can be short, so that one read
+	 * of a whole view spans hundreds of them.
+	 */
+	queue_range(a, &tx, off + 1, off + len);
 	r = serve(a, &tx, buf, len, off);
 	if (r > 0) {
 		struct ahead_hint *h = hint_find(a, full, off + r);
@@ -591,4 +631,38 @@ ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 	}
 	pthread_mutex_unlock(&a->lock);
 	return r;
+}
+
+/**
+ * text_ahead_forget() - a text is about to be freed
+ * @a: pool; NULL: none
+ * @full: the text's stream, still alive
+ *
+ * Its jobs are dropped (a running one is left to its worker, which frees
+ * it), and nothing remembers it any more, so that a stream made later at
+ * the same address is not taken for it.
+ */
+void text_ahead_forget(struct text_ahead *a, struct text_stream *full)
+{
+	struct ahead_job *j, *next;
+	unsigned int i;
+
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	for (j = a->jobs; j; j = next) {
+		next = j->next;
+		if (j->full == full)
+			job_drop(a, j);
+	}
+	for (i = 0; i < NHINTS; i++)
+		if (a->hint[i].full == full)
+			a->hint[i].full = NULL;
+	for (i = 0; i < NTEXTS; i++)
+		if (a->text[i].full == full)
+			a->text[i].full = NULL;
+	for (i = 0; i < a->nthreads; i++)
+		if (a->w[i].full == full)
+			a->w[i].forgotten = true;
+	pthread_mutex_unlock(&a->lock);
 }

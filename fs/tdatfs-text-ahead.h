@@ -24,7 +24,9 @@
  *    returns -EINTR and leaves its stretches to the next read; a
  *    stretch no reader wants any more is freed by whoever holds it last.
  *  - text_ahead_free() stops the workers (their reads are cancelled) and
- *    joins them before it returns; the texts must outlive the call.
+ *    joins them before it returns; the texts must outlive the call.  A
+ *    text freed before the pool (a view's) is forgotten first
+ *    (text_ahead_forget()).
  *  - All calls are thread-safe.
  */
 #ifndef TDATFS_TEXT_AHEAD_H
@@ -49,5 +51,6 @@ struct text_ahead *text_ahead_new(unsigned int nthreads);
 void text_ahead_free(struct text_ahead *a);
 ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 			char *buf, size_t len, uint64_t off);
+void text_ahead_forget(struct text_ahead *a, struct text_stream *full);
 
 #endif /* TDATFS_TEXT_AHEAD_H */

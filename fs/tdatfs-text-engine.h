@@ -11,7 +11,9 @@
  *    tdatfs_text_keys()) is read from that text, not from the stream
  *    text_engine_report() makes, which is the same text made apart.
  *  - The ext slot holds one layer's per-engine state, made once under
- *    the engine lock and freed with the engine.
+ *    the engine lock and freed with the engine, after its read-ahead
+ *    workers stopped; a stream of that layer freed before is forgotten
+ *    by them first (text_ahead_forget()).
  */
 #ifndef TDATFS_TEXT_ENGINE_H
 #define TDATFS_TEXT_ENGINE_H
@@ -27,11 +29,13 @@ struct text_stream *text_engine_stream(struct tdatfs_text *t, size_t buffer,
 struct text_stream *text_engine_report(struct tdatfs_text *t);
 
 /* For the views, the layer above the engine (tdatfs-text-view.c). */
+struct text_ahead;
 struct text_comms;
 struct text_fmt;
 int text_engine_fmt(struct tdatfs_text *t, struct text_fmt **fmt,
 		    const struct text_comms **cm);
 struct tdat_file *text_engine_file(struct tdatfs_text *t);
+struct text_ahead *text_engine_ahead(struct tdatfs_text *t);
 void *text_engine_ext(struct tdatfs_text *t, void *(*make)(void),
 		      void (*destroy)(void *ext));
 

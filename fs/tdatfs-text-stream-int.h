@@ -117,6 +117,7 @@ struct text_stream {
 	 */
 	bool ckpt_borrowed;
 	struct text_filter flt;
+	struct text_stream *vfull;	/* a view's full text, not owned */
 	size_t nsel;
 	uint64_t *vstart, *vend;
 

@@ -43,7 +43,10 @@
  *  - A mirror of a finished stream (text_stream_new_mirror()) is a
  *    second producer of the same text: its own lock and cursors on the
  *    full text's checkpoints and comm model, both only read, so it can
- *    produce one stretch while the full stream produces another.
+ *    produce one stretch while the full stream produces another.  A view
+ *    of an event is finished when made (its entries' offsets are its
+ *    account's byte counts); its mirror is a second view of the same
+ *    event cut from the same full text, so it outlives the view.
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H

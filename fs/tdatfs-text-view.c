@@ -19,6 +19,7 @@
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "tdatfs-text-acct.h"
+#include "tdatfs-text-ahead.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-engine.h"
 #include "tdatfs-text-fields.h"
@@ -464,8 +465,15 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	return 0;
 }
 
+/* Free a view's stream that the read-ahead workers of @a may know. */
+static void stream_drop(struct text_ahead *a, struct text_stream *st)
+{
+	text_ahead_forget(a, st);
+	text_stream_free(st);
+}
+
 /* Free the stream of the least recently used entry not in use. */
-static void streams_trim(struct text_views *vw)
+static void streams_trim(struct text_views *vw, struct text_ahead *a)
 {
 	struct view_entry *lru = NULL;
 	size_t i;
@@ -479,7 +487,7 @@ static void streams_trim(struct text_views *vw)
 			lru = e;
 	}
 	if (lru) {
-		text_stream_free(lru->st);
+		stream_drop(a, lru->st);
 		lru->st = NULL;
 		vw->nstreams--;
 	}
@@ -487,7 +495,8 @@ static void streams_trim(struct text_views *vw)
 
 /* The entry of @k, made when new; NULL when out of memory (lock held). */
 static struct view_entry *entry_find(struct text_views *vw,
-				     const struct tdatfs_text_view *k)
+				     const struct tdatfs_text_view *k,
+				     struct text_ahead *a)
 {
 	struct view_entry *e, **arr;
 	size_t i, lru = vw->n;
@@ -506,7 +515,7 @@ static struct view_entry *entry_find(struct text_views *vw,
 		e = vw->e[lru];
 		if (e->st)
 			vw->nstreams--;
-		text_stream_free(e->st);
+		stream_drop(a, e->st);
 		memset(e, 0, sizeof(*e));
 		e->key = *k;
 		return e;
@@ -561,9 +570,9 @@ static int entry_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	if (ret < 0)
 		return ret;
 	pthread_mutex_lock(&vw->lock);
-	e = entry_find(vw, &k);
+	e = entry_find(vw, &k, text_engine_ahead(t));
 	if (e && !e->st) {
-		streams_trim(vw);
+		streams_trim(vw, text_engine_ahead(t));
 		e->st = text_stream_new_view(full, &flt, head);
 		if (e->st)
 			vw->nstreams++;
@@ -614,7 +623,8 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 	ret = entry_get(t, v, &e, &ev);
 	if (ret < 0)
 		return ret;
-	n = text_stream_read(e->st, buf, len, off);
+	/* an event's view is read ahead as a finished text is */
+	n = text_ahead_read(text_engine_ahead(t), e->st, buf, len, off);
 	entry_put(t, e);
 	return n;
 }

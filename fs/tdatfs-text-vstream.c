@@ -157,6 +157,7 @@ struct text_stream *text_stream_new_view(struct text_stream *full,
 	pthread_mutex_init(&v->lock, NULL);
 	v->is_view = true;
 	v->flt = *flt;
+	v->vfull = full;
 	v->head = strdup(head);
 	pthread_mutex_lock(&full->lock);
 	if (!full->size_known || !full->acct)
@@ -229,22 +230,62 @@ static int parts_copy(struct text_stream *m, const struct text_stream *full)
 	return 0;
 }
 
+/*
+ * Whether @st is a view whose every entry is known (an event's); lock
+ * held.
+ */
+static bool view_finished(const struct text_stream *st)
+{
+	return st->is_view && st->size_known && st->nckpt == st->nsel;
+}
+
+/* The mirror of the finished view @v: the same view made again. */
+static struct text_stream *view_mirror(struct text_stream *v)
+{
+	struct text_filter flt;
+	struct text_stream *full;
+	char *head;
+	int ret = 0;
+
+	pthread_mutex_lock(&v->lock);
+	flt = v->flt;
+	full = v->vfull;
+	head = strdup(v->head);
+	if (!view_finished(v))
+		ret = -EINVAL;
+	pthread_mutex_unlock(&v->lock);
+	if (!head || ret < 0) {
+		free(head);
+		errno = head ? -ret : ENOMEM;
+		return NULL;
+	}
+	/* not under @v's lock: the view's full text is locked inside */
+	v = text_stream_new_view(full, &flt, head);
+	free(head);
+	return v;
+}
+
 /**
  * text_stream_new_mirror() - a second producer of a finished stream's text
- * @full: a stream produced to its end (not a view)
+ * @full: a stream produced to its end, or a view of an event
  *
  * The mirror's text is @full's, byte for byte: it reads from @full's
  * checkpoints and comm model, which a finished stream only reads, with
- * cursors and a lock of its own.  @full must outlive it.
+ * cursors and a lock of its own.  @full must outlive it; a view's mirror
+ * needs only the view's full text.
  *
  * Return: the mirror (free with text_stream_free()), or NULL with errno
- * set: EAGAIN when @full was not produced to its end, EINVAL for a view.
+ * set: EAGAIN when @full was not produced to its end, EINVAL for a view
+ * other than an event's.
  */
 struct text_stream *text_stream_new_mirror(struct text_stream *full)
 {
-	struct text_stream *m = calloc(1, sizeof(*m));
+	struct text_stream *m;
 	int ret = 0;
 
+	if (full->is_view)
+		return view_mirror(full);
+	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
 	pthread_mutex_init(&m->lock, NULL);
@@ -253,8 +294,6 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full)
 	pthread_mutex_lock(&full->lock);
 	if (!full->size_known)
 		ret = -EAGAIN;
-	else if (full->is_view)
-		ret = -EINVAL;
 	else
 		ret = parts_copy(m, full);
 	if (!ret) {
@@ -282,7 +321,7 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full)
 
 /**
  * text_stream_finished() - the checkpoints of a finished text
- * @st: stream (not a view)
+ * @st: stream, or a view of an event (its entries)
  * @ckpt: set to the text offsets of its checkpoints, in order, the first
  *	0; they do not change any more and live as long as @st
  * @n: set to their count
@@ -292,7 +331,7 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full)
  * at @size: text_stream_new_mirror() produces any of them alone.
  *
  * Return: 0, -EAGAIN while the text was not produced to its end, -EINVAL
- * for a view.
+ * for a view other than an event's.
  */
 int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
 			 size_t *n, uint64_t *size)
@@ -300,7 +339,7 @@ int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
 	int ret = 0;
 
 	pthread_mutex_lock(&st->lock);
-	if (st->is_view)
+	if (st->is_view && !view_finished(st))
 		ret = -EINVAL;
 	else if (!st->size_known)
 		ret = -EAGAIN;

@@ -1020,6 +1020,17 @@ void *text_engine_ext(struct tdatfs_text *t, void *(*make)(void),
 }
 
 /**
+ * text_engine_ahead() - the engine's read-ahead workers
+ * @t: engine
+ *
+ * Return: the pool (text_ahead_read()), or NULL when there are none.
+ */
+struct text_ahead *text_engine_ahead(struct tdatfs_text *t)
+{
+	return t->ahead;
+}
+
+/**
  * text_engine_file() - the trace of an engine
  * @t: engine
  *

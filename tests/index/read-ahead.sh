@@ -3,13 +3,14 @@
 # Reading ahead (-o decode_threads, tdatfs(1)): a finished text (its index
 # kept) read by workers ahead of a sequential reader gives the same bytes.
 #   read-ahead.sh TDAT TDATFS GEN_DAMAGED GEN_TRACE SCALE_TRACE LONG_TRACE
-#                 KIND:TRACE...
+#                 VIEWS_TRACE KIND:TRACE...
 # KIND is "tc" (the report is compared with `trace-cmd report`) or "self" (a
 # damaged trace, whose marker lines trace-cmd does not print: the report
 # with workers is compared with the report without them).  For
 # each TRACE, with its index built in a directory of the test:
-#  - `tdat cat` of the report, the buffer's text and every per-CPU text
-#    with decode_threads=3 equals decode_threads=0; the report without
+#  - `tdat cat` of the report, the buffer's text, every per-CPU text and
+#    the views of the two events with the most records with
+#    decode_threads=3 equals decode_threads=0; the report without
 #    workers equals trace-cmd's (tc);
 #  - through a mount with decode_threads=3: cat of each text, reads of
 #    4096 and 100000 bytes with O_DIRECT, two cats of one text at once,
@@ -24,6 +25,10 @@
 #    status 0 (the workers stopped and joined) within 10 s;
 # DAMAGED: variants of the first TRACE made by GEN_DAMAGED whose text
 # holds a "[tdatfs: " marker line are read as "self" traces.
+# VIEWS_TRACE (a trace with more events than a mount keeps view streams):
+# the view of every event with records read twice through a mount with
+# decode_threads=3, so that streams the workers read are freed and made
+# again, equals tdat cat of the views without workers.
 here=$(dirname "$0")
 . "$here/../lib/common.sh"
 . "$here/../lib/mount.sh"
@@ -31,8 +36,8 @@ here=$(dirname "$0")
 need_fuse
 need_oracle
 
-tdat=$1 tdatfs=$2 gen=$3 gen_trace=$4 scale=$5 long=$6
-shift 6
+tdat=$1 tdatfs=$2 gen=$3 gen_trace=$4 scale=$5 long=$6 views=$7
+shift 7
 index_setup
 
 # A function_graph trace of 2 CPUs with a text of 1.5 MB: GEN_TRACE's
@@ -42,11 +47,15 @@ trace-cmd convert -i "$tmp/fg.dat" -o "$tmp/fg-z.dat" --compression zstd >/dev/n
 python3 "$scale" -k 1024 "$tmp/fg-z.dat" "$tmp/fg-long.dat" >/dev/null
 set -- "$@" "tc:$tmp/fg-long.dat"
 
-# texts TRACE IDX: the decoded texts of TRACE, one path a line
+# texts TRACE IDX: the decoded texts of TRACE, one path a line, and the
+# views of the two events with the most records (finished when made)
 texts() {
 	echo report
 	"$tdat" -o "index_dir=$2" ls -R "$1" / |
 		grep -E '^(trace|per_cpu/cpu[0-9]+/trace)$' || true
+	"$tdat" -o "index_dir=$2" cat "$1" /events/summary.tsv |
+		awk -F'\t' 'NR > 1 && $4 > 0 { print $4 "\tevents/" $1 "/" $2 "/trace" }' |
+		sort -rn | head -n 2 | cut -f2
 }
 
 # check_tools TRACE IDX: tdat cat with and without workers
@@ -135,6 +144,21 @@ for v in "$tmp"/dmg/*chunk-*.dat; do
 	[ "$damaged" -lt 3 ] || break
 done
 [ "$damaged" -gt 0 ] && ok || fail "no damaged variant of $first holds a marker line"
+
+# Every event's view, more of them than the view streams kept.
+idx=$tmp/idx-views
+"$tdat" -o "index_dir=$idx" index "$views" >/dev/null 2>&1 || fail "$views: no index built"
+"$tdat" -o "index_dir=$idx" cat "$views" /events/summary.tsv |
+	awk -F'\t' 'NR > 1 && $4 > 0 { print "events/" $1 "/" $2 "/trace" }' >"$tmp/views"
+nviews=$(wc -l <"$tmp/views")
+[ "$nviews" -gt 64 ] && ok || fail "$views: $nviews views, not more than the 64 streams kept"
+xargs -a "$tmp/views" "$tdat" -o "index_dir=$idx,decode_threads=0" cat "$views" >"$tmp/views-want"
+start_mount "$tdatfs" "$views" "$mnt" -o "index_dir=$idx,decode_threads=3"
+for round in 1 2; do
+	(cd "$mnt" && xargs -a "$tmp/views" cat) >"$tmp/got"
+	same_file "$views: every event's view through a mount, round $round" "$tmp/views-want" "$tmp/got"
+done
+stop_mount "$mnt"
 
 # A long text: no workers with decode_threads=0, an interrupted reader, and
 # the daemon stopped during a read.
