@@ -531,7 +531,7 @@ static void wait_done(struct text_ahead *a)
  * reads).  Return: bytes, or a negative errno with none.
  */
 static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
-		     char *buf, size_t len, uint64_t off)
+		     char *buf, size_t len, uint64_t off, bool span)
 {
 	struct ahead_job *j;
 	size_t done = 0;
@@ -543,7 +543,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
 		size_t k;
 
 		/* the rest of a read of many stretches, as jobs are used */
-		if (done && a->njobs < AHEAD_JOBS / 2)
+		if (span && done && a->njobs < AHEAD_JOBS / 2)
 			queue_range(a, tx, pos + 1, off + len);
 		k = stretch_of(tx, pos);
 		end = stretch_end(tx, k);
@@ -591,6 +591,8 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
  * @buf: destination
  * @len: bytes wanted
  * @off: offset in the text
+ * @span: the stretches the read spans are made by the workers too (a
+ *	view's, short enough that one read spans hundreds of them)
  *
  * Of a finished text, a read that follows a recent one (starts near its
  * end) has the stretches after it queued for the workers.
@@ -600,7 +602,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
  * Context: takes the pool's lock, and the locks text_stream_read() takes.
  */
 ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
-			char *buf, size_t len, uint64_t off)
+			char *buf, size_t len, uint64_t off, bool span)
 {
 	struct ahead_text tx;
 	bool seq;
@@ -611,13 +613,10 @@ ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 		return text_stream_read(full, buf, len, off);
 	pthread_mutex_lock(&a->lock);
 	seq = hint_find(a, full, off);
-	/*
-	 * The stretches a read spans after its first one, whoever reads:
-	 * the text of a view's stretches can be short, so that one read
-	 * of a whole view spans hundreds of them.
-	 */
-	queue_range(a, &tx, off + 1, off + len);
-	r = serve(a, &tx, buf, len, off);
+	/* the stretches the read spans after its first one */
+	if (span)
+		queue_range(a, &tx, off + 1, off + len);
+	r = serve(a, &tx, buf, len, off, span);
 	if (r > 0) {
 		struct ahead_hint *h = hint_find(a, full, off + r);
 

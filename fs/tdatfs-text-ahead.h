@@ -32,6 +32,7 @@
 #ifndef TDATFS_TEXT_AHEAD_H
 #define TDATFS_TEXT_AHEAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -50,7 +51,7 @@ struct text_stream;
 struct text_ahead *text_ahead_new(unsigned int nthreads);
 void text_ahead_free(struct text_ahead *a);
 ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
-			char *buf, size_t len, uint64_t off);
+			char *buf, size_t len, uint64_t off, bool span);
 void text_ahead_forget(struct text_ahead *a, struct text_stream *full);
 
 #endif /* TDATFS_TEXT_AHEAD_H */

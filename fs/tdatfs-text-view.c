@@ -624,7 +624,7 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 	if (ret < 0)
 		return ret;
 	/* an event's view is read ahead as a finished text is */
-	n = text_ahead_read(text_engine_ahead(t), e->st, buf, len, off);
+	n = text_ahead_read(text_engine_ahead(t), e->st, buf, len, off, true);
 	entry_put(t, e);
 	return n;
 }

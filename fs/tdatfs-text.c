@@ -538,7 +538,7 @@ ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
 	if (ret < 0)
 		return ret;
 	if (ahead_ok(t, st))
-		return text_ahead_read(t->ahead, st, buf, len, off);
+		return text_ahead_read(t->ahead, st, buf, len, off, false);
 	return text_stream_read(st, buf, len, off);
 }
 
@@ -575,7 +575,7 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 	if (ret < 0)
 		return ret;
 	if (ahead_ok(t, st))
-		return text_ahead_read(t->ahead, st, buf, len, off);
+		return text_ahead_read(t->ahead, st, buf, len, off, false);
 	return text_stream_read(st, buf, len, off);
 }
 
