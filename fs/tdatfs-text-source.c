@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tdatfs-text-source.c - the records of some CPUs of a buffer, page by
- * page, through kbuffer; damaged pages become marker lines.
+ * page, walked as kbuffer walks them (tdatfs-text-kbuf.h); damaged pages
+ * become marker lines.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <traceevent/kbuffer.h>
-
 #include "tdat.h"
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-bytes.h"
+#include "tdatfs-text-kbuf.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-tep.h"
 #include "tdatfs-text-ts.h"
@@ -29,7 +29,7 @@ struct src_cpu {
 	struct text_pos pos;
 	bool loaded;		/* pos.page is in @kbuf */
 	bool have;		/* a record is peeked */
-	struct kbuffer *kbuf;
+	struct text_kbuf kbuf;
 	unsigned char *page;	/* page_size bytes + slack; @kbuf reads it */
 	unsigned char *spare;	/* the page before, still valid */
 	struct text_rec rec;	/* the peeked record */
@@ -59,7 +59,6 @@ void text_source_free(struct text_source *src)
 		return;
 	if (src->cpus) {
 		for (i = 0; i < src->ncpu; i++) {
-			kbuffer_free(src->cpus[i].kbuf);
 			free(src->cpus[i].page);
 			free(src->cpus[i].spare);
 		}
@@ -116,14 +115,13 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 		tc->cpu = buf->cpus[tc->c].cpu;
 		tc->ts_slot = text_ts_slot(ts, b, tc->c);
 		tc->npages = npages[i];
-		tc->kbuf = kbuffer_alloc(pf->klong, pf->kendian);
-		/* slack: kbuffer may read an event header past the data */
+		text_kbuf_init(&tc->kbuf, pf->kernel_long == 8, pf->big_endian,
+			       pf->old_format);
+		/* slack: an event header may be read past the data */
 		tc->page = calloc(1, (size_t)src->page_size + 64);
 		tc->spare = calloc(1, (size_t)src->page_size + 64);
-		if (!tc->kbuf || !tc->page || !tc->spare)
+		if (!tc->page || !tc->spare)
 			goto fail;
-		if (pf->old_format)
-			kbuffer_set_old_format(tc->kbuf);
 	}
 	return src;
 fail:
@@ -192,11 +190,9 @@ static int load_page(struct text_source *st, struct src_cpu *tc)
 	if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
 	    start + size + pf->kernel_long > ps)
 		return -EBADMSG;
-	kbuffer_load_subbuffer(tc->kbuf, tc->page);
-	for (i = 0; i < tc->pos.idx; i++) {
-		if (!kbuffer_next_event(tc->kbuf, NULL))
-			break;
-	}
+	text_kbuf_load(&tc->kbuf, tc->page);
+	for (i = 0; i < tc->pos.idx; i++)
+		text_kbuf_next(&tc->kbuf);
 	return 0;
 }
 
@@ -293,17 +289,17 @@ static int next_page(struct text_source *st, struct src_cpu *tc,
 	return 0;
 }
 
-/* The peeked record from where kbuffer stands. */
-static void set_rec(struct text_source *st, struct src_cpu *tc, void *data,
-		    unsigned long long ts)
+/* The peeked record from where the page walk stands. */
+static void set_rec(struct text_source *st, struct src_cpu *tc, const void *data,
+		    uint64_t ts)
 {
-	int sz = kbuffer_event_size(tc->kbuf);
+	int sz = text_kbuf_event_size(&tc->kbuf);
 	size_t avail = tc->page + st->page_size - (unsigned char *)data;
 
 	tc->have = true;
 	tc->rec.ts = text_ts_calc(st->ts, tc->ts_slot, ts);
 	tc->rec.cpu = tc->cpu;
-	tc->rec.missed = kbuffer_missed_events(tc->kbuf);
+	tc->rec.missed = text_kbuf_missed(&tc->kbuf);
 	tc->rec.data = data;
 	if ((unsigned char *)data < tc->page ||
 	    (unsigned char *)data > tc->page + st->page_size)
@@ -331,8 +327,8 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
 			   struct text_buf *markers, const struct text_rec **rec)
 {
 	struct src_cpu *tc = &src->cpus[i];
-	unsigned long long ts;
-	void *data;
+	const void *data;
+	uint64_t ts;
 	int ret;
 
 	while (!tc->have && !tc->pos.done) {
@@ -346,7 +342,7 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
 				return ret;
 			continue;
 		}
-		data = kbuffer_read_event(tc->kbuf, &ts);
+		data = text_kbuf_read(&tc->kbuf, &ts);
 		if (!data) {
 			tc->pos.page++;
 			tc->pos.idx = 0;
@@ -380,7 +376,7 @@ int text_source_consume_index(struct text_source *src, unsigned int i,
 	ret = text_source_peek_index(src, i, markers, &rec);
 	if (ret < 0 || !rec)
 		return ret;
-	kbuffer_next_event(tc->kbuf, NULL);
+	text_kbuf_next(&tc->kbuf);
 	tc->pos.idx++;
 	tc->have = false;
 	src->consumed++;

@@ -505,8 +505,6 @@ void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf)
 {
 	pf->big_endian = tdat_big_endian(tt->f);
 	pf->kernel_long = tep_get_header_page_size(tt->tep) == 8 ? 8 : 4;
-	pf->klong = pf->kernel_long == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4;
-	pf->kendian = pf->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE;
 	pf->old_format = tep_is_old_format(tt->tep);
 	pf->ts_ok = tep_get_header_timestamp_size(tt->tep) == 8;
 }

@@ -37,7 +37,6 @@
 #include <stdint.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #include "tdat.h"
 
@@ -45,8 +44,6 @@ struct text_tep;
 
 /* How the ring-buffer pages of the trace are laid out (header_page). */
 struct text_page_fmt {
-	enum kbuffer_long_size klong;
-	enum kbuffer_endian kendian;
 	unsigned int kernel_long;	/* 4 or 8 */
 	bool big_endian;
 	bool old_format;
