@@ -179,8 +179,18 @@ static void get_version(char out[IDX_VERSION_LEN], const uint8_t *p)
 }
 
 /* Magic, format, machine and length: what a file of another kind fails. */
-static int check_kind(const uint8_t *p, size_t len, struct idx_refusal *no)
+/**
+ * idx_check() - the checks of an index file's bytes that need nothing but
+ * them: magic, format version, machine, length and checksum
+ * @buf: the file's bytes
+ * @len: their size
+ * @no: set to why, on -EINVAL
+ *
+ * Return: 0, or -EINVAL for a file refused (@no says why).
+ */
+int idx_check(const void *buf, size_t len, struct idx_refusal *no)
 {
+	const uint8_t *p = buf;
 	uint8_t tag[4];
 	uint64_t total;
 
@@ -275,8 +285,8 @@ static int check_texts(const uint8_t *p, size_t len,
 }
 
 /**
- * idx_decode() - check an index file's bytes and find its texts
- * @buf: the file's bytes
+ * idx_decode_checked() - idx_decode() of bytes that idx_check() passed
+ * @buf: the file's bytes, unchanged since idx_check() passed them
  * @len: their size
  * @id: the trace's identity
  * @keys: the texts expected (tdatfs_text_keys()), in that order
@@ -285,20 +295,21 @@ static int check_texts(const uint8_t *p, size_t len,
  *	frees the array with free() (not the blobs)
  * @no: set to why, on -EINVAL
  *
+ * Checks what idx_check() does not: who made the file, of which trace,
+ * and every text in it.
+ *
  * Return: 0, -EINVAL for a file refused (@no says why), or -ENOMEM.
  */
-int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
-	       const struct tdatfs_text_key *keys, size_t nkeys,
-	       struct tdatfs_text_state **texts, struct idx_refusal *no)
+int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *id,
+		       const struct tdatfs_text_key *keys, size_t nkeys,
+		       struct tdatfs_text_state **texts, struct idx_refusal *no)
 {
 	const uint8_t *p = buf;
 	struct tdatfs_text_state *out;
 	uint32_t count;
 	int r;
 
-	r = check_kind(p, len, no);
-	if (!r)
-		r = check_origin(p, id, no);
+	r = check_origin(p, id, no);
 	if (r)
 		return r;
 	count = get32(p + IDX_AT_COUNT);
@@ -321,6 +332,28 @@ int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	}
 	*texts = out;
 	return 0;
+}
+
+/**
+ * idx_decode() - check an index file's bytes and find its texts
+ * @buf: the file's bytes
+ * @len: their size
+ * @id: the trace's identity
+ * @keys: the texts expected (tdatfs_text_keys()), in that order
+ * @nkeys: entries in @keys
+ * @texts: set to @nkeys texts whose blobs point into @buf; the caller
+ *	frees the array with free() (not the blobs)
+ * @no: set to why, on -EINVAL
+ *
+ * Return: 0, -EINVAL for a file refused (@no says why), or -ENOMEM.
+ */
+int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
+	       const struct tdatfs_text_key *keys, size_t nkeys,
+	       struct tdatfs_text_state **texts, struct idx_refusal *no)
+{
+	int r = idx_check(buf, len, no);
+
+	return r ? r : idx_decode_checked(buf, len, id, keys, nkeys, texts, no);
 }
 
 /* ---- the file ----------------------------------------------------------- */

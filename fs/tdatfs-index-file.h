@@ -19,7 +19,10 @@
  *    field, the checksum, every count against the bytes left, and that the
  *    texts are exactly the ones expected, in order.  It allocates nothing
  *    in proportion to a count read from the file.  A refusal comes with a
- *    static reason and a line saying what differs.
+ *    static reason and a line saying what differs.  It is idx_check()
+ *    (what needs the bytes only: kind, length, checksum), which may run
+ *    on another thread as soon as the file is read, then
+ *    idx_decode_checked() (the rest) on the same, unchanged bytes.
  *  - idx_write() never leaves a partial file under the index's name: it
  *    writes a temporary file in the same directory, syncs it and renames
  *    it over; on failure the temporary file is removed.
@@ -89,6 +92,10 @@ int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *te
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
 	       struct tdatfs_text_state **texts, struct idx_refusal *no);
+int idx_check(const void *buf, size_t len, struct idx_refusal *no);
+int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *id,
+		       const struct tdatfs_text_key *keys, size_t nkeys,
+		       struct tdatfs_text_state **texts, struct idx_refusal *no);
 int idx_read(const char *path, void **buf, size_t *len);
 int idx_path(const char *dir, const char *xdg_cache, const char *home,
 	     const char *trace, char **dirp, char **pathp, bool *dflt,

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,21 @@ struct attach {
 	size_t nkeys;
 	char *dir, *path;
 	bool dflt;
+};
+
+/*
+ * An index file read ahead: @path is fixed before the thread starts; the
+ * rest is the thread's until it is joined.  @read_r is idx_read()'s
+ * result, @check_r idx_check()'s on the bytes read (with @no).
+ */
+struct tdatfs_index_early {
+	pthread_t thread;
+	bool joined;
+	char *path;
+	void *buf;
+	size_t len;
+	int read_r, check_r;
+	struct idx_refusal no;
 };
 
 static double now_s(void)
@@ -87,20 +103,24 @@ static int locate(struct attach *a, const char **why)
 }
 
 /*
- * Check the file's bytes, then give the caller's engine every state, all
- * checked before any is taken, so that a refused state leaves the engine
- * as it was.  Return: 0, -EINVAL when the file is refused (@no says why),
- * or another negative errno when the engine cannot take the states (a
- * message says so; the engine is as it was).
+ * Check the file's bytes (@checked: idx_check() passed them already),
+ * then give the caller's engine every state, all checked before any is
+ * taken, so that a refused state leaves the engine as it was.
+ * Return: 0, -EINVAL when the file is refused (@no says why), or another
+ * negative errno when the engine cannot take the states (a message says
+ * so; the engine is as it was).
  */
 static int load_bytes(struct attach *a, const void *buf, size_t len,
-		      struct idx_refusal *no)
+		      bool checked, struct idx_refusal *no)
 {
 	struct tdatfs_text_state *x = NULL;
 	size_t bad = 0;
 	int r;
 
-	r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, no);
+	if (checked)
+		r = idx_decode_checked(buf, len, &a->id, a->keys, a->nkeys, &x, no);
+	else
+		r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, no);
 	if (r)
 		return r;
 	r = tdatfs_text_states_load(a->t, x, a->nkeys, &bad);
@@ -115,14 +135,89 @@ static int load_bytes(struct attach *a, const void *buf, size_t len,
 	return r;
 }
 
+static void *early_run(void *arg)
+{
+	struct tdatfs_index_early *e = arg;
+
+	e->read_r = idx_read(e->path, &e->buf, &e->len);
+	if (!e->read_r)
+		e->check_r = idx_check(e->buf, e->len, &e->no);
+	return NULL;
+}
+
+struct tdatfs_index_early *tdatfs_index_early_start(const char *trace,
+						    const struct tdatfs_index_opts *o)
+{
+	struct tdatfs_index_early *e = calloc(1, sizeof(*e));
+	char *real = realpath(trace, NULL), *dir = NULL;
+	const char *why = NULL;
+	bool dflt;
+	int r = -ENOMEM;
+
+	if (e)
+		r = idx_path(o->dir, o->cache_home, o->home, real ? real : trace,
+			     &dir, &e->path, &dflt, &why);
+	free(real);
+	free(dir);
+	if (!r)
+		r = -pthread_create(&e->thread, NULL, early_run, e);
+	if (r) {
+		if (e)
+			free(e->path);
+		free(e);
+		errno = -r;
+		return NULL;
+	}
+	return e;
+}
+
+void tdatfs_index_early_free(struct tdatfs_index_early *e)
+{
+	if (!e)
+		return;
+	if (!e->joined)
+		pthread_join(e->thread, NULL);
+	free(e->buf);
+	free(e->path);
+	free(e);
+}
+
+/*
+ * The file's bytes: those read ahead when they are of @a->path, else read
+ * now.  *@check is 0 when idx_check() passed them, -EINVAL when it refused
+ * them (@no says why), 1 when it has not seen them.
+ * Return: idx_read()'s result.
+ */
+static int get_bytes(struct attach *a, void **buf, size_t *len, int *check,
+		     struct idx_refusal *no)
+{
+	struct tdatfs_index_early *e = a->o->early;
+
+	*check = 1;
+	if (!e || strcmp(e->path, a->path))
+		return idx_read(a->path, buf, len);
+	if (!e->joined)
+		pthread_join(e->thread, NULL);
+	e->joined = true;
+	if (e->read_r)
+		return e->read_r;
+	*buf = e->buf;
+	*len = e->len;
+	e->buf = NULL;
+	*check = e->check_r;
+	if (*check)
+		*no = e->no;
+	return 0;
+}
+
 /* Load the file if it is there and matches; Return: 0, -ENOENT, -EINVAL (@no), ... */
 static int try_file(struct attach *a, struct idx_refusal *no)
 {
 	void *buf = NULL;
 	size_t len = 0;
-	int r;
+	int r, check;
 
-	r = idx_read(a->path, &buf, &len);
+	r = get_bytes(a, &buf, &len, &check, no);
 	/* A directory still to be made holds no file either. */
 	if (r == -ENOENT || r == -ENOTDIR) {
 		r = -ENOENT;
@@ -136,7 +231,7 @@ static int try_file(struct attach *a, struct idx_refusal *no)
 			 r == -EINVAL ? "not a regular file" : strerror(-r));
 		return -EINVAL;
 	}
-	r = load_bytes(a, buf, len, no);
+	r = check < 0 ? check : load_bytes(a, buf, len, !check, no);
 	free(buf);
 	if (!r) {
 		a->res->loaded = true;
@@ -190,7 +285,7 @@ static int build(struct attach *a)
 	a->res->built = true;
 	a->res->file_bytes = len;
 	keep(a, buf, len);
-	r = load_bytes(a, buf, len, &no);
+	r = load_bytes(a, buf, len, false, &no);
 	if (r == -EINVAL) {
 		fprintf(stderr, "%s: %s: the index just built is refused: %s\n",
 			a->prog, a->trace, no.line);

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 struct tdat_file;
+struct tdatfs_index_early;
 struct tdatfs_text;
 struct tdatfs_text_opts;
 
@@ -69,6 +70,9 @@ enum tdatfs_index_progress {
  *	engine was made with; NULL for the defaults
  * @cancel: polled while building; once true the build stops with -EINTR;
  *	may be NULL
+ * @early: the index file read ahead by tdatfs_index_early_start() for
+ *	the same trace and these options, or NULL: its bytes are used when
+ *	they are of the file looked for, and checked as a file read then
  */
 struct tdatfs_index_opts {
 	const char *prog;
@@ -80,6 +84,7 @@ struct tdatfs_index_opts {
 	bool check_only;
 	const struct tdatfs_text_opts *text_opts;
 	const _Atomic bool *cancel;
+	struct tdatfs_index_early *early;
 };
 
 /**
@@ -129,6 +134,31 @@ struct tdatfs_index_result {
 int tdatfs_index_attach(struct tdatfs_text *t, struct tdat_file *f,
 			const char *trace, const struct tdatfs_index_opts *o,
 			struct tdatfs_index_result *res);
+
+/**
+ * tdatfs_index_early_start() - read a trace's index file on a thread of
+ * its own while the caller opens the trace
+ * @trace: the trace's path, as it will be given to tdatfs_index_attach()
+ * @o: the options it will be given (@o->dir, @o->cache_home, @o->home)
+ *
+ * The thread reads the file and makes the checks that need only its
+ * bytes (kind, length, checksum); tdatfs_index_attach() waits for it and
+ * makes the rest (the trace's identity, the texts).  Nothing is skipped
+ * and no file is written: a missing, unreadable or refused file is found
+ * and said by the attach exactly as without it.
+ *
+ * Return: a handle for @o->early (free with tdatfs_index_early_free()),
+ * or NULL when there is no place for an index or no thread (errno set):
+ * the attach then reads the file itself.
+ */
+struct tdatfs_index_early *tdatfs_index_early_start(const char *trace,
+						    const struct tdatfs_index_opts *o);
+
+/**
+ * tdatfs_index_early_free() - wait for the thread and free what it read
+ * @e: handle, or NULL
+ */
+void tdatfs_index_early_free(struct tdatfs_index_early *e);
 
 /**
  * tdatfs_index_result_release() - free what a result holds; NULL is fine

@@ -668,11 +668,16 @@ int main(int argc, char **argv)
 		goto out;
 	io.text_opts = &text_opts;
 	ret = 1;
+	/* Read and checksum the index file while the trace is opened. */
+	if (!o.noindex)
+		io.early = tdatfs_index_early_start(o.trace, &io);
 	if (open_tree(&o, &topts, &text_opts, &fs, &f) ||
 	    check_mountpoint(o.mountpoint))
 		goto out;
 	if (!o.noindex) {
 		ret = attach_index(&o, &io, &fs, f);
+		tdatfs_index_early_free(io.early);
+		io.early = NULL;
 		if (ret)
 			goto out;
 		ret = 1;
@@ -686,6 +691,7 @@ int main(int argc, char **argv)
 	/* With -s the requests were served on this thread: no destructor. */
 	tfs_read_buf_release();
 out:
+	tdatfs_index_early_free(io.early);
 	tdatfs_tree_free(fs.tree);
 	tdat_close(f);
 	fuse_opt_free_args(&args);

@@ -9,6 +9,10 @@
 #  - `tdat index TRACE` twice: "PATH: built in S s", then "PATH: loaded";
 #    `tdat index --check` exits 0; `tdat ls -l` shows the exact sizes; a
 #    mount given tdat's index directory loads tdat's file.
+#  - a mount whose kept file was damaged (a byte flipped, cut short) or
+#    is of another trace (one touched since) refuses it as the daemon
+#    reads it ahead, on a thread of its own, while it opens the trace:
+#    "index PATH not used: REASON; building it again", exact sizes;
 #   remount.sh TDAT TDATFS TRACE
 here=$(dirname "$0")
 . "$here/../lib/common.sh"
@@ -90,6 +94,48 @@ if [ "$(grep -c . "$tmp/log2")" = 1 ]; then ok; else
 	show_log "tdatfs's stderr" "$tmp/log2"
 fi
 the_file "$idx" "after the second mount"
+
+# ---- tdatfs: a kept file damaged, or of another trace ----------------------
+
+# refused_by_mount WHAT TRACE: mount TRACE on $idx, want the file refused and rebuilt
+refused_by_mount() {
+	mount_log "$2" "$mnt" "$tmp/logd" -o index_dir="$idx"
+	exact_sizes "mount of $1"
+	umount_log "$mnt"
+	if grep -qE "^tdatfs: .*: index .* not used: .*; building it again$" "$tmp/logd" &&
+	   grep -qE "^tdatfs: .*: index built in [0-9.]+ s, kept in " "$tmp/logd"; then
+		ok
+	else
+		fail "$name: mount of $1: want 'index PATH not used: REASON; building it again' and a build"
+		show_log "tdatfs's stderr" "$tmp/logd"
+	fi
+}
+# flip AT: add 1 to the byte at offset AT of $file
+flip() {
+	local byte
+	byte=$(od -An -tu1 -j "$1" -N1 "$file" | tr -d ' ')
+	printf "$(printf '\\%03o' $(((byte + 1) % 256)))" |
+		dd of="$file" bs=1 seek="$1" conv=notrunc status=none
+}
+size=$(stat -c %s "$file")
+cp "$file" "$tmp/kept"
+flip $((size / 2))
+refused_by_mount "an index file with a byte flipped" "$trace"
+cp "$tmp/kept" "$file"
+flip $((size - 1)) # only the checksum says so
+refused_by_mount "an index file with its checksum changed" "$trace"
+cp "$tmp/kept" "$file"
+truncate -s $((size - 1)) "$file"
+refused_by_mount "an index file cut short" "$trace"
+# A copy of the trace, indexed, then touched: same bytes, other mtime.
+file_dir=$idx
+idx=$tmp/idx-copy
+cp "$trace" "$tmp/$name"
+mount_log "$tmp/$name" "$mnt" "$tmp/logc" -o index_dir="$idx"
+umount_log "$mnt"
+touch -d '2001-01-01' "$tmp/$name"
+refused_by_mount "the index of a trace touched since" "$tmp/$name"
+idx=$file_dir
 
 # ---- tdat index, twice, in tdat's default directory -----------------------
 
