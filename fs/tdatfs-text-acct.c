@@ -42,6 +42,18 @@ struct text_acct *text_acct_new(void)
 }
 
 /**
+ * text_acct_bytes() - the memory of an account's tables
+ * @a: account
+ *
+ * Return: the bytes its arrays hold (their capacity).
+ */
+size_t text_acct_bytes(const struct text_acct *a)
+{
+	return a->cap * sizeof(*a->st) + a->evcap * sizeof(*a->ev) +
+	       a->totcap * sizeof(*a->tot);
+}
+
+/**
  * text_acct_times_only() - count times and records, not events
  * @a: a new account
  */

@@ -52,6 +52,7 @@ struct text_acct;
 
 struct text_acct *text_acct_new(void);
 void text_acct_times_only(struct text_acct *a);
+size_t text_acct_bytes(const struct text_acct *a);
 void text_acct_free(struct text_acct *a);
 int text_acct_open(struct text_acct *a, uint64_t nrec);
 int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,

@@ -442,6 +442,12 @@ static int state_apply(struct text_stream *st, const struct text_comms *cm,
 	if (ret < 0)
 		goto fail;
 	state_install(st, h, &dst, ov);
+	/* a finished text's tables, kept as long as the stream */
+	st->charged = h->nckpt * (sizeof(*dst.off) + sizeof(*dst.seen) +
+				  st->ncpu * sizeof(*dst.pos) +
+				  sizeof(*dst.fn)) +
+		      st->fn_bytes + text_acct_bytes(st->acct);
+	tdat_cache_charge(st->env.f, st->charged, false);
 	return 0;
 fail:
 	text_overlay_free(ov);

@@ -120,6 +120,9 @@ struct text_stream {
 	struct text_stream *vfull;	/* a view's full text, not owned */
 	size_t nsel;
 	uint64_t *vstart, *vend;
+	/* bytes of the tables of a view, or of a state loaded, charged to
+	 * the file's chunk cache (tdat_cache_charge()) */
+	size_t charged;
 
 	uint64_t tick;
 	struct text_cursor cur[NCURSORS];

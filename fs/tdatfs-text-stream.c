@@ -98,6 +98,8 @@ void text_stream_free(struct text_stream *st)
 	}
 	free(st->vstart);
 	free(st->vend);
+	if (st->charged)
+		tdat_cache_charge(st->env.f, st->charged, true);
 	text_acct_free(st->acct);
 	if (!st->ov_borrowed)
 		text_overlay_free(st->ov);

@@ -60,7 +60,8 @@ struct text_views {
 	pthread_mutex_t lock;
 	struct pic_entry *pics;
 	size_t npics, cpics;
-	size_t pics_bytes;
+	size_t pics_bytes;		/* charged to @f's chunk cache */
+	struct tdat_file *f;		/* set by the first picture kept */
 	struct buf_stats **bs;		/* each made once, never moved */
 	size_t nbs;
 	struct view_entry **e;
@@ -95,6 +96,7 @@ static void views_free(void *ext)
 	}
 	for (i = 0; i < vw->npics; i++)
 		free(vw->pics[i].bytes);
+	tdat_cache_charge(vw->f, vw->pics_bytes, true);
 	free(vw->pics);
 	free(vw->bs);
 	free(vw->e);
@@ -387,14 +389,18 @@ static void pics_trim(struct text_views *vw, size_t room)
 		if (!lru)
 			return;
 		vw->pics_bytes -= lru->len;
+		tdat_cache_charge(vw->f, lru->len, true);
 		free(lru->bytes);
 		lru->bytes = NULL;
 	}
 }
 
-/* Keep @bytes of picture @k (taken: freed when not kept); lock held. */
-static void pic_keep(struct text_views *vw, const struct tdatfs_text_view *k,
-		     char *bytes, size_t len)
+/*
+ * Keep @bytes of picture @k of @f (taken: freed when not kept), charged
+ * to @f's chunk cache; lock held.
+ */
+static void pic_keep(struct text_views *vw, struct tdat_file *f,
+		     const struct tdatfs_text_view *k, char *bytes, size_t len)
 {
 	struct pic_entry *e = pic_find(vw, k);
 
@@ -410,6 +416,8 @@ static void pic_keep(struct text_views *vw, const struct tdatfs_text_view *k,
 		return;
 	}
 	pics_trim(vw, len);
+	vw->f = f;
+	tdat_cache_charge(f, len, false);
 	e->bytes = bytes;
 	e->len = len;
 	e->used = ++vw->tick;
@@ -460,7 +468,7 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	if (*got)
 		memcpy(buf, bytes + off, *got);
 	pthread_mutex_lock(&vw->lock);
-	pic_keep(vw, &k, bytes, n);
+	pic_keep(vw, text_engine_file(t), &k, bytes, n);
 	pthread_mutex_unlock(&vw->lock);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tdat.h"
 #include "tdatfs-text-acct.h"
 #include "tdatfs-text-source.h"
 #include "tdatfs-text-stream.h"
@@ -38,10 +39,18 @@ static bool selects(const struct text_acct *a, size_t k,
 	return e;
 }
 
-/* Room for @n entries (at least one) in @v's checkpoint tables. */
+/*
+ * Room for @n entries (at least one) in @v's checkpoint tables, charged
+ * to the file's chunk cache: a trace has up to a few dozen views open per
+ * engine, their tables as large as the full text's, long-lived.
+ */
 static int entries_alloc(struct text_stream *v, size_t n)
 {
 	n = n ? n : 1;
+	v->charged = n * (sizeof(*v->ckpt_off) + sizeof(*v->ckpt_seen) +
+			  v->ncpu * sizeof(*v->ckpt_pos) + sizeof(*v->ckpt_fn) +
+			  sizeof(*v->vstart) + sizeof(*v->vend));
+	tdat_cache_charge(v->env.f, v->charged, false);
 	v->ckpt_off = calloc(n, sizeof(*v->ckpt_off));
 	v->ckpt_seen = calloc(n, sizeof(*v->ckpt_seen));
 	v->ckpt_pos = calloc(n * v->ncpu + 1, sizeof(*v->ckpt_pos));

@@ -312,3 +312,9 @@ const struct tdat_option *tdat_option_get(const struct tdat_file *f, size_t i)
 {
 	return i < f->nopts ? &f->opts[i] : NULL;
 }
+
+void tdat_cache_charge(struct tdat_file *f, size_t bytes, bool give_back)
+{
+	if (f)
+		tdp_cache_charge(f->cache, bytes, give_back);
+}

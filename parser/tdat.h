@@ -512,6 +512,22 @@ int tdat_cpu_size(struct tdat_file *f, size_t b, size_t c, uint64_t *size);
 ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off);
 
+/**
+ * tdat_cache_charge() - count memory a reader holds in the chunk cache's bound
+ * @f: handle; NULL charges nothing
+ * @bytes: bytes more (the caller allocated them) or, when @give_back, less
+ *	(freed; at most what it charged)
+ * @give_back: the charge goes down instead of up
+ *
+ * For large, long-lived tables a reader builds from the data it read
+ * (a view's entries, pictures): the cache evicts decompressed chunks to
+ * make room for them, so the bound covers both.  Charges count up to half
+ * the bound (tdat-cache.h).
+ *
+ * Context: takes the cache lock.
+ */
+void tdat_cache_charge(struct tdat_file *f, size_t bytes, bool give_back);
+
 /* --- damage found so far ------------------------------------------------ */
 
 #define TDAT_ERROR_MAX		1000	/* entries kept; the rest are counted */
