@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -192,8 +193,19 @@ static void store_later(struct tfs *fs, fuse_ino_t ino, const char *buf,
 
 int tfs_storer_start(struct tfs *fs)
 {
-	int ret = pthread_create(&fs->thread, NULL, storer_main, fs);
+	sigset_t all, old;
+	int ret;
 
+	/*
+	 * Signals go to the session's threads: libfuse's handler only sets
+	 * the exit flag, which a thread blocked here would leave unseen by
+	 * the request threads waiting in read() and the loop waiting for
+	 * them, so an unmount by SIGTERM, SIGINT or SIGHUP could hang.
+	 */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	ret = pthread_create(&fs->thread, NULL, storer_main, fs);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		return -ret;
 	fs->thread_running = true;
