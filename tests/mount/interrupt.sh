@@ -3,9 +3,12 @@
 # A reader killed during a long read goes away at once (tdatfs(1), DAMAGED
 # TRACES).
 #   interrupt.sh TDAT TDATFS TRACE SCALE_TRACE
-# TRACE made 100 times longer (SCALE_TRACE, scripts/scale-trace) and mounted
+# TRACE made 400 times longer (SCALE_TRACE, scripts/scale-trace) and mounted
 # with -o noindex, so its text is read with direct I/O and a read near the
-# end of `trace` first produces the whole text before it (seconds).
+# end of `trace` first produces the whole text before it (1.4 s here; 100
+# times gave 0.4 s, too little to tell once a kill took 0.3 s of it).  A
+# mount of its own for each signal: the checkpoints the first read leaves
+# would make the second one short.
 #  - each reader, still waiting 0.3 s into such a read, is sent SIGKILL (then
 #    SIGTERM) and must be gone, not left in state D, within 1 s: the daemon
 #    answers the interrupted request (EINTR) instead of producing the rest;
@@ -21,8 +24,7 @@ tmp=$(mktemp -d)
 mnt=$tmp/mnt
 mkdir "$mnt"
 trap 'cleanup_mount "$mnt"; rm -rf "$tmp"' EXIT
-python3 "$scale" -k 100 "$trace" "$tmp/long.dat" >/dev/null
-start_mount "$tdatfs" "$tmp/long.dat" "$mnt" -o noindex
+python3 "$scale" -k 400 "$trace" "$tmp/long.dat" >/dev/null
 
 # state PID: its state letter (Z once dead, "gone" once reaped)
 state() {
@@ -30,6 +32,10 @@ state() {
 }
 
 for sig in KILL TERM; do
+	if [ "$sig" = TERM ]; then
+		stop_mount "$mnt"
+	fi
+	start_mount "$tdatfs" "$tmp/long.dat" "$mnt" -o noindex
 	# far past the end: the whole text is produced before the answer
 	dd if="$mnt/trace" of=/dev/null bs=4096 skip=10000000 count=1 \
 		iflag=direct status=none 2>/dev/null &
