@@ -264,15 +264,36 @@ static void keep(struct attach *a, const void *buf, size_t len)
 	a->res->kept = true;
 }
 
+/*
+ * Without an index file that matched, nothing vouches for what the open
+ * of @a->f left unchecked (tdat_open_opts.defer_checks): check it before
+ * the build reads it, and refuse the trace as the open would have.
+ */
+static int finish_checks(struct attach *a)
+{
+	char msg[512];
+	int r = tdat_finish_checks(a->f, msg, sizeof(msg));
+
+	if (r) {
+		fprintf(stderr, "%s: %s: %s\n", a->prog, a->trace,
+			*msg ? msg : strerror(-r));
+		a->res->said = true;
+	}
+	return r;
+}
+
 /* Build, keep, and load what was built the way a file is loaded. */
 static int build(struct attach *a)
 {
-	struct tdatfs_text_state *x = calloc(a->nkeys ? a->nkeys : 1, sizeof(*x));
+	struct tdatfs_text_state *x;
 	struct idx_refusal no = { 0 };
 	void *buf = NULL;
 	size_t len = 0;
-	int r;
+	int r = finish_checks(a);
 
+	if (r)
+		return r;
+	x = calloc(a->nkeys ? a->nkeys : 1, sizeof(*x));
 	if (!x)
 		return -ENOMEM;
 	r = idx_build(a->t, a->f, a->trace, a->o, a->keys, a->nkeys, x);
@@ -335,7 +356,7 @@ static int attach(struct attach *a)
 {
 	struct idx_refusal no = { 0 };
 	const char *why = NULL;
-	int r;
+	int r, c;
 
 	r = prepare(a, &why);
 	if (r)
@@ -350,6 +371,10 @@ static int attach(struct attach *a)
 			return r;
 		/* No file at all is no reason to tell, unless only checking. */
 		a->res->why = r == -ENOENT && !a->o->check_only ? NULL : no.why;
+		/* A trace refused is told alone, not as an index to rebuild. */
+		c = a->o->check_only ? 0 : finish_checks(a);
+		if (c)
+			return c;
 		if (r == -EINVAL && !a->o->check_only)
 			fprintf(stderr, "%s: %s: index %s not used: %s; building it again\n",
 				a->prog, a->trace, a->path, no.line);

@@ -99,6 +99,8 @@ struct tdatfs_index_opts {
  * @bytes: their total size
  * @file_bytes: size of the index file's contents
  * @seconds: wall time of loading or building
+ * @said: the error returned was told already, as the trace's open tells
+ *	its own (a check tdat_open() left failed: the trace is refused)
  */
 struct tdatfs_index_result {
 	bool loaded;
@@ -110,6 +112,7 @@ struct tdatfs_index_result {
 	uint64_t bytes;
 	uint64_t file_bytes;
 	double seconds;
+	bool said;
 };
 
 /**

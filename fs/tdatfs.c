@@ -608,8 +608,9 @@ static int attach_index(const struct tfs_opts *o,
 			"mounted\n", o->trace);
 		err = build_signal ? 128 + build_signal : 1;
 	} else if (err) {
-		fprintf(stderr, "tdatfs: %s: no index (%s); nothing mounted\n",
-			o->trace, strerror(-err));
+		if (!res.said)
+			fprintf(stderr, "tdatfs: %s: no index (%s); nothing "
+				"mounted\n", o->trace, strerror(-err));
 		err = 1;
 	} else if (o->foreground) {
 		say_index(o->trace, &res);
@@ -668,6 +669,8 @@ int main(int argc, char **argv)
 		goto out;
 	io.text_opts = &text_opts;
 	ret = 1;
+	/* An index file that matches vouches for what the open may leave. */
+	topts.defer_checks = !o.noindex;
 	/* Read and checksum the index file while the trace is opened. */
 	if (!o.noindex)
 		io.early = tdatfs_index_early_start(o.trace, &io);

@@ -184,6 +184,7 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 		goto fail;
 	}
 	f->file_size = (uint64_t)st.st_size;
+	f->defer.wanted = opts && opts->defer_checks;
 	f->cache = tdp_cache_new(opts && opts->cache_size ? (size_t)opts->cache_size :
 				 (size_t)DEFAULT_CACHE_SIZE);
 	if (!f->cache) {
@@ -213,6 +214,7 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 	f->errlen = 0;
 	return f;
 fail:
+	r = tdp_meta_finish(f, r);
 	if (r == -ENOMEM)
 		tdp_fail(f, ENOMEM, "out of memory");
 	else if (f->err && f->errlen && !f->err[0])
@@ -221,6 +223,22 @@ fail:
 	tdat_close(f);
 	errno = -r;
 	return NULL;
+}
+
+int tdat_finish_checks(struct tdat_file *f, char *err, size_t errlen)
+{
+	int r;
+
+	if (err && errlen)
+		err[0] = '\0';
+	f->err = err;
+	f->errlen = errlen;
+	r = tdp_meta_finish(f, 0);
+	if (r == -ENOMEM)
+		tdp_fail(f, ENOMEM, "out of memory");
+	f->err = NULL;
+	f->errlen = 0;
+	return r;
 }
 
 void tdat_close(struct tdat_file *f)

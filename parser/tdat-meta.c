@@ -335,8 +335,75 @@ int tdp_meta_sized(struct tdp_cur *c, enum tdat_meta which, unsigned int prefix)
 	return 0;
 }
 
+/*
+ * A compressed kallsyms section this big may have its check left to
+ * tdat_finish_checks() (tdat_open_opts.defer_checks): its parse needs
+ * only the 4-byte size prefix, and on big.dat its 5.4 MB of decoding is
+ * half of the open.
+ */
+#define DEFER_MIN	((uint64_t)1 << 20)
+
+static int section_undecoded(struct tdat_file *f, unsigned int id, size_t i)
+{
+	return tdp_fail(f, EINVAL, "section %zu (id %u) at offset %llu does not decompress",
+			i, id, (unsigned long long)f->secs[i].pub.offset);
+}
+
+/*
+ * Leave section @i's check for later and peek its prefix into @mem (8
+ * bytes), when asked and it is kallsyms, compressed and big.  Return: 1
+ * when left (@c->mem set), 0 to check it now, or an error as the check's.
+ */
+static int section_defer(struct tdat_file *f, unsigned int id, size_t i,
+			 struct tdp_cur *c, uint8_t *mem)
+{
+	size_t n = c->end < 8 ? (size_t)c->end : 8;
+	int r;
+
+	if (!f->defer.wanted || f->defer.pending || id != TDAT_OPT_KALLSYMS ||
+	    c->end < DEFER_MIN)
+		return 0;
+	r = tdp_stream_peek(f->secs[i].s, mem, n);
+	if (r)
+		return r == -ENOMEM ? r : section_undecoded(f, id, i);
+	f->defer.pending = true;
+	f->defer.sec = i;
+	f->defer.id = id;
+	c->mem = mem;
+	return 1;
+}
+
+/**
+ * tdp_meta_finish() - run a check that the open left for later
+ * @f: file
+ * @r: the result so far (of the open, or 0)
+ *
+ * A failed check wins over @r, with the message the check at open gives
+ * (the message buffer is cleared first): the open would have stopped
+ * there before reaching whatever @r is.
+ *
+ * Return: @r, or the check's error when it failed.
+ */
+int tdp_meta_finish(struct tdat_file *f, int r)
+{
+	int c;
+
+	if (!f->defer.pending)
+		return r;
+	c = tdp_stream_check(f->secs[f->defer.sec].s);
+	if (c == -ENOMEM)
+		return r ? r : c;
+	f->defer.pending = false;
+	if (!c)
+		return r;
+	if (f->err && f->errlen)
+		f->err[0] = '\0';
+	return section_undecoded(f, f->defer.id, f->defer.sec);
+}
+
 static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 {
+	uint8_t mem[8];
 	struct tdp_sec *s = &f->secs[i];
 	struct tdp_cur c = { .f = f, .s = s->s };
 	int r;
@@ -353,15 +420,15 @@ static int parse_section(struct tdat_file *f, unsigned int id, size_t i)
 				(unsigned long long)c.end,
 				(unsigned int)(section_limit(id) >> 20));
 	if (s->pub.flags & TDAT_SECTION_COMPRESSED) {
+		c.sec_off = s->pub.offset;
 		/* Decompress once (in pieces) for the check; parse through the stream. */
-		r = tdp_stream_check(s->s);
+		r = section_defer(f, id, i, &c, mem);
+		if (!r)
+			r = tdp_stream_check(s->s);
 		if (r == -ENOMEM)
 			return r;
-		if (r)
-			return tdp_fail(f, EINVAL,
-					"section %zu (id %u) at offset %llu does not decompress",
-					i, id, (unsigned long long)s->pub.offset);
-		c.sec_off = s->pub.offset;
+		if (r < 0)
+			return section_undecoded(f, id, i);
 	} else {
 		c.raw = true;
 		c.base = s->pub.offset + TDP_SECTION_HDR;

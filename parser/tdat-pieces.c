@@ -590,6 +590,34 @@ static ssize_t pieces_read_whole(struct tdp_pieces *p, void *buf, size_t len,
 }
 
 /**
+ * tdp_pieces_peek() - decode the block's first bytes, unchecked
+ * @p: block
+ * @buf: destination
+ * @len: bytes wanted, at most the stated size
+ *
+ * For the open alone, which needs a size prefix while tdp_pieces_check()
+ * runs on another thread, and fails unless that check passes: what is
+ * peeked is never served.  A decoder of its own, so the check is neither
+ * waited for nor disturbed; the cache is not touched.
+ *
+ * Return: 0, -EIO when the first bytes do not decode, or another
+ * negative errno.
+ */
+int tdp_pieces_peek(struct tdp_pieces *p, void *buf, size_t len)
+{
+	struct piece_dec d = { 0 };
+	int ret;
+
+	if (len > p->size)
+		return -EIO;
+	ret = dec_restart(p, &d);
+	if (!ret && len)
+		ret = dec_produce(p, &d, buf, len);
+	dec_drop(p, &d);
+	return ret;
+}
+
+/**
  * tdp_pieces_read() - copy uncompressed bytes
  * @p: block
  * @buf: destination

@@ -63,6 +63,8 @@ void tdp_pieces_free(struct tdp_pieces *p);
 
 int tdp_pieces_check(struct tdp_pieces *p);
 
+int tdp_pieces_peek(struct tdp_pieces *p, void *buf, size_t len);
+
 ssize_t tdp_pieces_read(struct tdp_pieces *p, void *buf, size_t len,
 			uint64_t off);
 

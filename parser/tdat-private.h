@@ -183,6 +183,14 @@ struct tdat_file {
 	bool have_traceclock;
 	char *traceclock;	/* bracketed name from TRACECLOCK, or NULL */
 
+	/* a section's check left by the open (tdat_finish_checks()) */
+	struct tdp_defer {
+		bool wanted;	/* tdat_open_opts.defer_checks */
+		bool pending;
+		size_t sec;
+		unsigned int id;
+	} defer;
+
 	char *err;
 	size_t errlen;
 };
@@ -200,6 +208,7 @@ int tdp_open_v6(struct tdat_file *f, uint64_t pos);
 int tdp_open_v7(struct tdat_file *f, uint64_t first_options, uint64_t after);
 
 /* tdat-meta.c */
+int tdp_meta_finish(struct tdat_file *f, int r);
 int tdp_meta_header_info(struct tdp_cur *c, bool markers);
 int tdp_meta_formats(struct tdp_cur *c, const char *system);
 int tdp_meta_systems(struct tdp_cur *c);

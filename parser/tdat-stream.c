@@ -681,3 +681,26 @@ uint64_t tdp_stream_decoded(const struct tdp_stream *s)
 {
 	return s->kind == TDAT_STREAM_BLOCK ? tdp_pieces_decoded(s->pieces) : 0;
 }
+
+/**
+ * tdp_stream_peek() - the first bytes of a BLOCK stream, before its check
+ * @s: stream
+ * @buf: destination
+ * @len: bytes, at most the stream's size
+ *
+ * Only for the open, which fails unless tdp_stream_check() of @s passes
+ * (see tdp_pieces_peek()).  Other layouts read as tdp_stream_read() does.
+ *
+ * Return: 0, -EIO when the bytes cannot be had, or another negative errno.
+ */
+int tdp_stream_peek(struct tdp_stream *s, void *buf, size_t len)
+{
+	ssize_t n;
+
+	if (s->kind == TDAT_STREAM_BLOCK)
+		return tdp_pieces_peek(s->pieces, buf, len);
+	n = tdp_stream_read(s, buf, len, 0);
+	if (n < 0)
+		return (int)n;
+	return (size_t)n == len ? 0 : -EIO;
+}

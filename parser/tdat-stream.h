@@ -23,6 +23,8 @@
  *    bytes, each its own cache entry, with resumable decoders; no byte of
  *    it is served before all of it decoded once, so a block reads whole or
  *    fails with -EIO as a whole (tdat-pieces.h has the details and costs).
+ *    The one exception, tdp_stream_peek(), is for the open, which fails
+ *    unless the block's check passes.
  *  - tdp_stream_read() is thread-safe; two readers wanting one chunk or
  *    piece decompress it once (the cache's single flight), and a block's
  *    decoder is used by one of them at a time.
@@ -115,6 +117,8 @@ int tdp_stream_locate(const struct tdp_stream *s, uint64_t off,
 		      struct tdp_stream_damage *where);
 
 int tdp_stream_check(struct tdp_stream *s);
+
+int tdp_stream_peek(struct tdp_stream *s, void *buf, size_t len);
 
 uint64_t tdp_stream_decoded(const struct tdp_stream *s);
 

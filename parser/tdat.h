@@ -8,7 +8,10 @@
  *    sections, chained through DONE), every metadata section (decompressed
  *    once to check it and to index the event formats, then dropped), and
  *    every buffer's per-CPU data location.  What it cannot use is refused
- *    with one message naming what is wrong and the byte offset.
+ *    with one message naming what is wrong and the byte offset.  The one
+ *    check it may leave on request (defer_checks), of a big compressed
+ *    kallsyms section, runs in tdat_finish_checks() or before the
+ *    section's first byte is served.
  *  - Every offset and size taken from the file is checked against the file
  *    size before it is used and before anything is allocated for it.
  *  - The file is opened O_RDONLY and never written.
@@ -72,6 +75,14 @@ enum tdat_option_id {
 /** struct tdat_open_opts - knobs for tdat_open(); zero-init gives defaults */
 struct tdat_open_opts {
 	uint64_t cache_size;	/* bytes of decompressed data kept; 0 = 64 MiB */
+	/*
+	 * Leave the check of a big compressed kallsyms section (its whole
+	 * decoding; the open reads only its size prefix) to
+	 * tdat_finish_checks() or to its first read: for a caller that
+	 * knows the section good, by an index whose tdat_layout_crc()
+	 * matches, which covers the section's stored bytes.
+	 */
+	bool defer_checks;
 };
 
 /**
@@ -88,6 +99,23 @@ struct tdat_open_opts {
  */
 struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 			    char *err, size_t errlen);
+
+/**
+ * tdat_finish_checks() - run the checks tdat_open() left (defer_checks)
+ * @f: handle
+ * @err: buffer for the message on failure, as tdat_open() gives it
+ * @errlen: size of @err
+ *
+ * A caller that asked for defer_checks and has nothing vouching for the
+ * file calls it before using the handle, and treats a failure as the
+ * open's.  Without it, the first read of the section checks it (a
+ * damaged one then fails that read with -EIO).  Once is enough; not
+ * thread-safe against readers of the handle.
+ *
+ * Return: 0 (also when nothing was left), -EINVAL (a section does not
+ * decompress) or -ENOMEM.
+ */
+int tdat_finish_checks(struct tdat_file *f, char *err, size_t errlen);
 
 /**
  * tdat_close() - release a handle and everything it owns
