@@ -71,5 +71,6 @@ const struct text_acct_total *text_acct_totals(const struct text_acct *a,
 
 int text_acct_save(const struct text_acct *a, struct text_buf *out);
 int text_acct_load(struct text_acct *a, struct text_unpack *u, size_t nckpt);
+int text_acct_check(struct text_unpack *u, size_t nckpt);
 
 #endif /* TDATFS_TEXT_ACCT_H */

@@ -150,15 +150,9 @@ static int state_pos_read(struct text_unpack *u, const struct state_shape *sh,
 static int state_acct_read(struct text_unpack *u, uint64_t nckpt,
 			   struct text_acct *acct)
 {
-	struct text_acct *a = acct ? acct : text_acct_new();
-	int ret;
-
-	if (!a)
-		return -ENOMEM;
-	ret = text_acct_load(a, u, nckpt);
 	if (!acct)
-		text_acct_free(a);
-	return ret;
+		return text_acct_check(u, nckpt);
+	return text_acct_load(acct, u, nckpt);
 }
 
 /*

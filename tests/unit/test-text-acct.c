@@ -127,20 +127,33 @@ static void test_save_load(void)
 	CHECK(text_acct_load(b, &u, 4) == -EINVAL);
 	text_acct_free(b);
 
+	/* the check takes what the load takes, and as many bytes */
+	u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
+	CHECK(text_acct_check(&u, 5) == 0 && !u.left);
+	u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
+	CHECK(text_acct_check(&u, 4) == -EINVAL);
+
 	for (len = 0; len < s.len; len++) {
 		b = text_acct_new();
 		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = len };
 		CHECK(text_acct_load(b, &u, 5) == -EINVAL);
+		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = len };
+		CHECK(text_acct_check(&u, 5) == -EINVAL);
 		text_acct_free(b);
 	}
 	for (i = 0; i < s.len * 8; i++) {
-		int r;
+		size_t left;
+		int r, rc;
 
 		s.p[i / 8] ^= 1 << (i % 8);
 		b = text_acct_new();
 		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
 		r = text_acct_load(b, &u, 5);
 		CHECK(r == 0 || r == -EINVAL || r == -ENOMEM);
+		left = u.left;
+		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
+		rc = text_acct_check(&u, 5);
+		CHECK(rc == r && (r || u.left == left));
 		/* what loads is an account, if not the one saved */
 		if (r == 0)
 			CHECK(consistent(b));
