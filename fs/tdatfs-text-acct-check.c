@@ -49,23 +49,20 @@ static int read_totals(struct text_unpack *u, struct chk_total *t, size_t n)
 	return 0;
 }
 
+static int total_cmp(const void *key, const void *elem)
+{
+	int id = *(const int *)key, tid = ((const struct chk_total *)elem)->id;
+
+	return (id > tid) - (id < tid);
+}
+
 /* Where event @id's total is, or NULL; @map: ids to totals, or NULL. */
 static struct chk_total *total_of(struct chk_total *t, size_t n,
 				  const int32_t *map, int id)
 {
-	size_t lo = 0, hi = n;
-
 	if (map)
 		return id <= t[n - 1].id && map[id] >= 0 ? &t[map[id]] : NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (t[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && t[lo].id == id ? &t[lo] : NULL;
+	return n ? bsearch(&id, t, n, sizeof(*t), total_cmp) : NULL;
 }
 
 /*
