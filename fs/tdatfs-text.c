@@ -23,49 +23,10 @@
 #include "tdatfs-text-ahead.h"
 #include "tdatfs-text-engine.h"
 #include "tdatfs-text-event.h"
+#include "tdatfs-text-int.h"
 #include "tdatfs-text-setup.h"
 #include "tdatfs-text-state.h"
 #include "tdatfs-text-stream.h"
-
-/*
- * A state loaded for a text (tdatfs_text_state_load()), kept until the
- * text's stream is made, so that loading sets nothing up.
- */
-struct text_stash {
-	void *blob;		/* checked bytes, until the stream takes them */
-	size_t len;
-	uint64_t size;		/* the text's size, from the state */
-	bool loaded;
-	int err;		/* <0: the stream made did not take it */
-};
-
-struct tdatfs_text {
-	struct tdat_file *f;
-	struct tdatfs_text_opts opts;
-	pthread_mutex_t lock;		/* setup and the stream table */
-	bool ready;
-	int init_err;			/* <0: setup failed, returned on reads */
-
-	struct text_layers l;		/* built by text_layers_setup() */
-
-	size_t nbuffers;
-	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
-	struct text_stream *report;	/* every buffer merged */
-
-	/* loaded states: [buffer][0 merged, 1 + cpu index], and the report's */
-	struct text_stash **stash;
-	struct text_stash rstash;
-	/* the buffer whose merged text the report is made of, or -1 */
-	long alias;
-	char head[32];			/* the report's first line */
-
-	/* reading ahead: the workers */
-	struct text_ahead *ahead;
-
-	/* what a layer above keeps per engine (text_engine_ext()) */
-	void *ext;
-	void (*ext_free)(void *ext);
-};
 
 /* Whether a buffer has lines in the report: not latency, some CPU. */
 static bool in_report(const struct tdat_buffer *buf)
@@ -75,7 +36,7 @@ static bool in_report(const struct tdat_buffer *buf)
 
 /*
  * The buffer whose merged text the report is made of, or -1: when it has
- * the only lines of the report and no buffer has a name, report_parts()
+ * the only lines of the report and no buffer has a name, text_eng_report_parts()
  * gives one part without a prefix, and the report is its head and that
  * text.  Depends on the buffer table alone, so it is known at creation.
  */
@@ -111,8 +72,16 @@ static int text_cpu(const struct tdatfs_text *t, size_t buffer, int cpu)
 	return cpu == 0 && buf && buf->ncpus == 1 ? -1 : cpu;
 }
 
-/* Whether (buffer, @cpu) is made of another text (text_cpu()). */
-static bool cpu_aliased(const struct tdatfs_text *t, size_t buffer, int cpu)
+/**
+ * text_eng_cpu_aliased() - whether (buffer, @cpu) is made of another text
+ * @t: engine
+ * @buffer: buffer index
+ * @cpu: cpu index, or -1
+ *
+ * Return: true for a one-CPU buffer's CPU, whose text is the merged one
+ * (text_cpu()).
+ */
+bool text_eng_cpu_aliased(const struct tdatfs_text *t, size_t buffer, int cpu)
 {
 	return text_cpu(t, buffer, cpu) != cpu;
 }
@@ -279,13 +248,18 @@ static int lock_ready(struct tdatfs_text *t, bool create, bool *locked)
 	return ensure_ready(t);
 }
 
-/*
- * The stash of (buffer, cpu), or of the report when @buffer is
- * t->nbuffers; made when @create (engine lock held).  NULL when there is
- * none, or out of memory.
+/**
+ * text_eng_stash_get() - the stash of (buffer, cpu)
+ * @t: engine, its lock held
+ * @buffer: buffer index, or t->nbuffers for the report's
+ * @cpu: cpu index, or -1
+ * @create: make it when there is none
+ *
+ * Return: the stash (the engine's), or NULL when there is none or out of
+ * memory.
  */
-static struct text_stash *stash_get(struct tdatfs_text *t, size_t buffer,
-				    int cpu, bool create)
+struct text_stash *text_eng_stash_get(struct tdatfs_text *t, size_t buffer,
+				      int cpu, bool create)
 {
 	const struct tdat_buffer *buf;
 
@@ -352,7 +326,7 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 		goto out;
 	}
 	slot = &t->streams[buffer][cpu + 1];
-	sh = stash_get(t, buffer, cpu, false);
+	sh = text_eng_stash_get(t, buffer, cpu, false);
 	if (sh && sh->err) {
 		ret = sh->err;
 		goto out;
@@ -382,16 +356,23 @@ static const char *report_name(const struct tdat_buffer *buf)
 	return slash ? slash + 1 : buf->name;
 }
 
-/*
- * The report's buffers and prefixes: trace-cmd's print_handle_file()
- * puts "NAME: " right-aligned to the longest instance name before an
- * instance's lines and as many spaces plus two before the top buffer's,
- * and nothing at all without instances.  Latency buffers have no records
- * and 0-CPU buffers no lines, but a 0-CPU instance's name still counts.
- * The caller frees *@parts and each prefix.
+/**
+ * text_eng_report_parts() - the report's buffers and prefixes
+ * @t: engine
+ * @parts: set to the parts, one per buffer in the report
+ * @nparts: set to their count
+ *
+ * trace-cmd's print_handle_file() puts "NAME: " right-aligned to the
+ * longest instance name before an instance's lines and as many spaces
+ * plus two before the top buffer's, and nothing at all without
+ * instances.  Latency buffers have no records and 0-CPU buffers no lines,
+ * but a 0-CPU instance's name still counts.  The caller frees *@parts
+ * and each prefix.
+ *
+ * Return: 0 or -ENOMEM.
  */
-static int report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
-			size_t *nparts)
+int text_eng_report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
+			  size_t *nparts)
 {
 	size_t b, n = 0;
 	int w = -1;
@@ -439,7 +420,7 @@ static int report_stream(struct tdatfs_text *t, bool create)
 		return t->rstash.err;
 	if (t->report || !create)
 		return t->report ? 0 : -EAGAIN;
-	ret = report_parts(t, &parts, &n);
+	ret = text_eng_report_parts(t, &parts, &n);
 	if (!ret) {
 		t->report = text_stream_new_multi(&env, parts, n, t->head);
 		if (!t->report)
@@ -482,7 +463,7 @@ static bool stash_size(struct tdatfs_text *t, size_t buffer, int cpu,
 	bool ret = false;
 
 	pthread_mutex_lock(&t->lock);
-	sh = stash_get(t, buffer, cpu, false);
+	sh = text_eng_stash_get(t, buffer, cpu, false);
 	if (sh && sh->loaded) {
 		*size = sh->size;
 		ret = true;
@@ -601,9 +582,15 @@ int tdatfs_text_size(struct tdatfs_text *t, size_t buffer, int cpu, uint64_t *si
 
 /* ---- the index ------------------------------------------------------- */
 
-/* Whether @k is a text of @t, and for a buffer's text its buffer. */
-static const struct tdat_buffer *key_buffer(const struct tdatfs_text *t,
-					    const struct tdatfs_text_key *k)
+/**
+ * text_eng_key_buffer() - whether @k is a buffer's text of @t
+ * @t: engine
+ * @k: key
+ *
+ * Return: the text's buffer, or NULL for the report or a key of no text.
+ */
+const struct tdat_buffer *text_eng_key_buffer(const struct tdatfs_text *t,
+					      const struct tdatfs_text_key *k)
 {
 	const struct tdat_buffer *buf;
 
@@ -645,7 +632,7 @@ size_t tdatfs_text_keys(struct tdatfs_text *t, struct tdatfs_text_key *keys,
 		if (!buf || buf->latency)
 			continue;
 		for (c = -1; c < (int)buf->ncpus; c++) {
-			if (cpu_aliased(t, b, c))
+			if (text_eng_cpu_aliased(t, b, c))
 				continue;
 			if (n < max)
 				keys[n] = (struct tdatfs_text_key){ .buffer = b, .cpu = c };
@@ -693,16 +680,25 @@ uint64_t tdatfs_text_pages(struct tdatfs_text *t, const struct tdatfs_text_key *
 	if (!t || !k)
 		return 0;
 	if (!k->report)
-		return key_buffer(t, k) ? buffer_pages(t, k->buffer, k->cpu) : 0;
+		return text_eng_key_buffer(t, k) ? buffer_pages(t, k->buffer, k->cpu) : 0;
 	for (b = 0; b < t->nbuffers; b++)
 		if (in_report(tdat_buffer_get(t->f, b)))
 			sum += buffer_pages(t, b, -1);
 	return sum;
 }
 
-/* The stream of a text (not the report of one buffer), made when @create. */
-static int key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-		      bool create, struct text_stream **st)
+/**
+ * text_eng_key_stream() - the stream of a text (not the report of one buffer)
+ * @t: engine
+ * @k: key
+ * @create: make it when there is none
+ * @st: set to the stream (the engine's)
+ *
+ * Return: 0, -ENOENT when there is none and not @create, or the error of
+ * making it.
+ */
+int text_eng_key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			bool create, struct text_stream **st)
 {
 	if (k->report)
 		return get_report(t, create, st);
@@ -732,7 +728,7 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	if (!t || !k)
 		return -EINVAL;
 	m = key_text(t, k);
-	if (!m.report && !key_buffer(t, &m))
+	if (!m.report && !text_eng_key_buffer(t, &m))
 		return -ENOENT;
 	if (key_size(t, &m, &size) == 0) {
 		/* produced or loaded already: its checkpoints cover it */
@@ -742,7 +738,7 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 		return 0;
 	}
 	/* @m is a stream's own text (key_text()): produced there, not copied */
-	ret = key_stream(t, &m, true, &st);
+	ret = text_eng_key_stream(t, &m, true, &st);
 	if (ret < 0)
 		return ret;
 	do {
@@ -758,178 +754,6 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 					      memory_order_relaxed);
 	} while (n > 0);
 	return n < 0 ? (int)n : 0;
-}
-
-int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			   void **blob, size_t *len)
-{
-	struct text_stream *st;
-	struct text_stash *sh;
-	int ret;
-
-	if (!t || !k || !blob || !len)
-		return -EINVAL;
-	/* the report of one buffer has no state of its own */
-	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)) ||
-	    (!k->report && cpu_aliased(t, k->buffer, k->cpu)))
-		return -ENOENT;
-	pthread_mutex_lock(&t->lock);
-	sh = stash_get(t, k->report ? t->nbuffers : k->buffer, k->cpu, false);
-	if (sh && sh->blob) {
-		/* loaded, not read yet: the state is what was loaded */
-		*blob = malloc(sh->len + 1);
-		*len = sh->len;
-		if (*blob)
-			memcpy(*blob, sh->blob, sh->len);
-	}
-	pthread_mutex_unlock(&t->lock);
-	if (sh && sh->blob)
-		return *blob ? 0 : -ENOMEM;
-	ret = key_stream(t, k, false, &st);
-	if (ret < 0)
-		return ret == -ENOENT ? ret : -EAGAIN;
-	return text_stream_state_save(st, blob, len);
-}
-
-/* Check @blob as a state of @k's text (no setup). */
-static int state_check(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-		       const void *blob, size_t len, uint64_t *size)
-{
-	struct text_stream_part *parts;
-	size_t i, n = 0;
-	int ret;
-
-	if (!k->report)
-		return text_stream_state_check(t->f, NULL, 0, NULL, k->buffer, k->cpu,
-					       blob, len, size);
-	ret = report_parts(t, &parts, &n);
-	if (!ret)
-		ret = text_stream_state_check(t->f, parts, n, t->head, 0, -1,
-					      blob, len, size);
-	for (i = 0; i < n; i++)
-		free((char *)parts[i].prefix);
-	free(parts);
-	return ret;
-}
-
-/* Whether the text of @k was read (its stream made); engine lock held. */
-static bool key_used(const struct tdatfs_text *t, const struct tdatfs_text_key *k)
-{
-	if (k->report)
-		return t->report;
-	return t->streams && t->streams[k->buffer] &&
-	       t->streams[k->buffer][k->cpu + 1];
-}
-
-/* A state checked, its copy and size, and the stash it goes to. */
-struct state_take {
-	void *copy;
-	uint64_t size;
-	struct text_stash *sh;
-};
-
-/* Check @s against the trace and copy its bytes into @tk (no lock). */
-static int state_take_check(struct tdatfs_text *t,
-			    const struct tdatfs_text_state *s,
-			    struct state_take *tk)
-{
-	const struct tdatfs_text_key *k = &s->key;
-	int ret;
-
-	if (!s->blob && s->len)
-		return -EINVAL;
-	if ((k->report && t->alias >= 0) || (!k->report && !key_buffer(t, k)) ||
-	    (!k->report && cpu_aliased(t, k->buffer, k->cpu)))
-		return -ENOENT;
-	ret = state_check(t, k, s->blob, s->len, &tk->size);
-	if (ret < 0)
-		return ret;
-	tk->copy = malloc(s->len + 1);
-	if (!tk->copy)
-		return -ENOMEM;
-	memcpy(tk->copy, s->blob, s->len);
-	return 0;
-}
-
-/*
- * Claim every text's stash, each not loaded nor read yet; on an error
- * the ones claimed are let go.  Engine lock held.  Return: 0, -ENOMEM,
- * -EBUSY (*@bad: which).
- */
-static int state_take_claim(struct tdatfs_text *t,
-			    const struct tdatfs_text_state *s,
-			    struct state_take *tk, size_t n, size_t *bad)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < n && !ret; i++) {
-		const struct tdatfs_text_key *k = &s[i].key;
-		struct text_stash *sh = stash_get(t, k->report ? t->nbuffers :
-						  k->buffer, k->cpu, true);
-
-		if (!sh)
-			ret = -ENOMEM;
-		else if (sh->loaded || key_used(t, k))
-			ret = -EBUSY;
-		else
-			sh->loaded = true;	/* a second state of it: busy */
-		tk[i].sh = ret ? NULL : sh;
-		*bad = i;
-	}
-	if (ret)
-		for (i = 0; i < n && tk[i].sh; i++)
-			tk[i].sh->loaded = false;
-	return ret;
-}
-
-int tdatfs_text_states_load(struct tdatfs_text *t,
-			    const struct tdatfs_text_state *s, size_t n,
-			    size_t *bad)
-{
-	struct state_take *tk;
-	size_t i, dummy;
-	int ret = 0;
-
-	if (!bad)
-		bad = &dummy;
-	if (!t || (!s && n))
-		return -EINVAL;
-	tk = calloc(n ? n : 1, sizeof(*tk));
-	if (!tk)
-		return -ENOMEM;
-	for (i = 0; i < n && !ret; i++) {
-		ret = state_take_check(t, &s[i], &tk[i]);
-		*bad = i;
-	}
-	if (!ret) {
-		pthread_mutex_lock(&t->lock);
-		ret = state_take_claim(t, s, tk, n, bad);
-		for (i = 0; i < n && !ret; i++) {
-			tk[i].sh->blob = tk[i].copy;
-			tk[i].sh->len = s[i].len;
-			tk[i].sh->size = tk[i].size;
-			tk[i].copy = NULL;
-		}
-		pthread_mutex_unlock(&t->lock);
-	}
-	for (i = 0; i < n; i++)
-		free(tk[i].copy);
-	free(tk);
-	return ret;
-}
-
-int tdatfs_text_state_load(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			   const void *blob, size_t len)
-{
-	struct tdatfs_text_state one;
-
-	if (!k)
-		return -EINVAL;
-	one.key = *k;
-	one.blob = blob;
-	one.len = len;
-	return tdatfs_text_states_load(t, &one, 1, NULL);
 }
 
 /**

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tdatfs-text-int.h - the engine's own insides, shared by its two files:
+ * tdatfs-text.c (setup, streams, reads) and tdatfs-text-load.c (the
+ * states the index gives and takes), which calls the first, never the
+ * other way.  Nothing else includes it.
+ *
+ * Invariants:
+ *  - The stream table, the stashes and the setup change only under
+ *    @lock; a stream, once made, stays until the engine is freed.
+ *  - A stash holds a checked state (@blob, owned) from its load until its
+ *    text's stream is made, which takes it; a text read before any load
+ *    gets none (a second load of it is -EBUSY).
+ *  - The report's stash is @rstash, the one of buffer index @nbuffers.
+ */
+#ifndef TDATFS_TEXT_INT_H
+#define TDATFS_TEXT_INT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdatfs-text.h"
+#include "tdatfs-text-setup.h"
+#include "tdatfs-text-stream.h"
+
+struct tdat_buffer;
+struct text_ahead;
+
+/*
+ * A state loaded for a text (tdatfs_text_state_load()), kept until the
+ * text's stream is made, so that loading sets nothing up.
+ */
+struct text_stash {
+	void *blob;		/* checked bytes, until the stream takes them */
+	size_t len;
+	uint64_t size;		/* the text's size, from the state */
+	bool loaded;
+	int err;		/* <0: the stream made did not take it */
+};
+
+struct tdatfs_text {
+	struct tdat_file *f;
+	struct tdatfs_text_opts opts;
+	pthread_mutex_t lock;		/* setup and the stream table */
+	bool ready;
+	int init_err;			/* <0: setup failed, returned on reads */
+
+	struct text_layers l;		/* built by text_layers_setup() */
+
+	size_t nbuffers;
+	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
+	struct text_stream *report;	/* every buffer merged */
+
+	/* loaded states: [buffer][0 merged, 1 + cpu index], and the report's */
+	struct text_stash **stash;
+	struct text_stash rstash;
+	/* the buffer whose merged text the report is made of, or -1 */
+	long alias;
+	char head[32];			/* the report's first line */
+
+	/* reading ahead: the workers */
+	struct text_ahead *ahead;
+
+	/* what a layer above keeps per engine (text_engine_ext()) */
+	void *ext;
+	void (*ext_free)(void *ext);
+};
+
+bool text_eng_cpu_aliased(const struct tdatfs_text *t, size_t buffer, int cpu);
+struct text_stash *text_eng_stash_get(struct tdatfs_text *t, size_t buffer,
+				      int cpu, bool create);
+int text_eng_report_parts(struct tdatfs_text *t, struct text_stream_part **parts,
+			  size_t *nparts);
+const struct tdat_buffer *text_eng_key_buffer(const struct tdatfs_text *t,
+					      const struct tdatfs_text_key *k);
+int text_eng_key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			bool create, struct text_stream **st);
+
+#endif /* TDATFS_TEXT_INT_H */
