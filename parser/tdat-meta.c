@@ -352,7 +352,8 @@ static int section_undecoded(struct tdat_file *f, unsigned int id, size_t i)
 /*
  * Leave section @i's check for later and peek its prefix into @mem (8
  * bytes), when asked and it is kallsyms, compressed and big.  Return: 1
- * when left (@c->mem set), 0 to check it now, or an error as the check's.
+ * when left (@c->mem set), 0 to check it now, or the peek's error, which
+ * the caller tells as a failed check.
  */
 static int section_defer(struct tdat_file *f, unsigned int id, size_t i,
 			 struct tdp_cur *c, uint8_t *mem)
@@ -365,7 +366,7 @@ static int section_defer(struct tdat_file *f, unsigned int id, size_t i,
 		return 0;
 	r = tdp_stream_peek(f->secs[i].s, mem, n);
 	if (r)
-		return r == -ENOMEM ? r : section_undecoded(f, id, i);
+		return r;
 	f->defer.pending = true;
 	f->defer.sec = i;
 	f->defer.id = id;

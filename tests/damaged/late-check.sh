@@ -10,7 +10,9 @@
 #    inode and mtime kept (only the layout CRC tells it from the indexed
 #    one): `tdat check` exits 1 naming the section, and tdatfs refuses it
 #    with the one line of the check at open, exit status 1, nothing
-#    mounted, with the old index and with none.
+#    mounted, with the old index and with none;
+#  - damaged at the start of kallsyms' compressed bytes, where the open
+#    peeks its size prefix: refused the same way.
 source "$(dirname "$0")/../lib/common.sh"
 source "$(dirname "$0")/../lib/mount.sh"
 
@@ -77,5 +79,18 @@ for name in small.dat small-zlib.dat; do
 	refused "$name damaged, no index" "$t" "$work/idx2"
 	[ ! -e "$work/idx2" ] || [ -z "$(ls -A "$work/idx2")" ] && ok ||
 		fail "$name damaged: an index was kept: $(ls "$work/idx2")"
+
+	# damaged at its start: the open's peek of the size prefix fails
+	cp "$data/$name" "$t"
+	chmod u+w "$t"
+	head -c 4 /dev/zero | tr '\0' '\377' |
+		dd of="$t" bs=1 seek=$((sec + 24)) conv=notrunc status=none
+	rc=0
+	"$tdat" check "$t" > "$work/check" 2>&1 || rc=$?
+	[ "$rc" -eq 1 ] && ok || fail "$name, start damaged: tdat check exit status $rc, not 1"
+	want="tdatfs: $t: $(sed -n "s|^tdat: $t: ||p" "$work/check" | head -1)"
+	grep -q "(id 19) at offset $sec does not decompress" <<< "$want" && ok ||
+		fail "$name, start damaged: tdat check says: $(head -3 "$work/check")"
+	refused "$name damaged at its start" "$t" "$work/idx3"
 done
 finish
