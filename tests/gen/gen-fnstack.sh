@@ -27,9 +27,9 @@ trap 'rm -rf "$tmp"' EXIT
 dat=$tmp/fncalls.dat
 
 "$gen" -v 7 "$template" fncalls "$dat" "$tmp/counts" || { fail "gen-trace fails"; finish; }
-trace-cmd report "$dat" 2>/dev/null | tail -n +2 > "$tmp/all"
+oracle_run report "$dat" 2>/dev/null | tail -n +2 > "$tmp/all"
 for c in 0 1; do
-	trace-cmd report --cpu "$c" "$dat" 2>/dev/null | tail -n +2 > "$tmp/cpu$c"
+	oracle_run report --cpu "$c" "$dat" 2>/dev/null | tail -n +2 > "$tmp/cpu$c"
 done
 n=$(wc -l < "$tmp/all")
 [ "$n" -ge 3000 ] || { fail "the report has $n lines, want at least 3000"; finish; }

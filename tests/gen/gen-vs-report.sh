@@ -40,7 +40,7 @@ event_counts() {
 oracle() {
 	local what=$1 out=$2
 	shift 2
-	if ! trace-cmd report "$@" > "$out" 2> "$tmp/stderr"; then
+	if ! oracle_run report "$@" > "$out" 2> "$tmp/stderr"; then
 		fail "$what: trace-cmd report $* exits non-zero: $(head -3 "$tmp/stderr")"
 		return 1
 	fi

@@ -120,7 +120,7 @@ check_trace() {
 		{ fail "$trace: no index built"; return; }
 	check_tools "$trace" "$idx"
 	if [ "$kind" != self ]; then
-		trace-cmd report "$trace" >"$tmp/tc" 2>/dev/null
+		oracle_run report "$trace" >"$tmp/tc" 2>/dev/null
 		same_file "$trace /report without workers vs trace-cmd report" "$tmp/tc" "$tmp/off.1"
 	fi
 	check_mount "$trace" "$idx"

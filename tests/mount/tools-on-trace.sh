@@ -22,7 +22,7 @@ mnt=$tmp/mnt
 mkdir "$mnt"
 trap 'cleanup_mount "$mnt"; rm -rf "$tmp"' EXIT
 
-trace-cmd report -i "$oracle" 2>/dev/null | tail -n +2 > "$tmp/want"
+oracle_run report -i "$oracle" 2>/dev/null | tail -n +2 > "$tmp/want"
 [ -s "$tmp/want" ] || { fail "empty oracle report"; finish; }
 want_bytes=$(stat -c %s "$tmp/want")
 

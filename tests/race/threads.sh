@@ -29,14 +29,14 @@ index_setup
 
 # ---- the oracle ----------------------------------------------------------
 
-trace-cmd report -i "$trace" 2>/dev/null > "$tmp/report"
+oracle_run report -i "$trace" 2>/dev/null > "$tmp/report"
 cpus=$(sed -n '1s/^cpus=\([0-9]*\)$/\1/p' "$tmp/report")
 [ -n "$cpus" ] || { fail "$name: no cpus= line in trace-cmd's report"; finish; }
 mkdir "$tmp/want"
 tail -n +2 "$tmp/report" > "$tmp/want/trace"
 echo trace > "$tmp/texts"
 for c in $(seq 0 $((cpus - 1))); do
-	trace-cmd report --cpu "$c" -i "$trace" 2>/dev/null | tail -n +2 > "$tmp/want/cpu$c"
+	oracle_run report --cpu "$c" -i "$trace" 2>/dev/null | tail -n +2 > "$tmp/want/cpu$c"
 	# a CPU without records has no directory (text-vs-report.sh checks that)
 	[ -s "$tmp/want/cpu$c" ] && echo "per_cpu/cpu$c/trace" >> "$tmp/texts"
 done

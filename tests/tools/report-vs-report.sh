@@ -15,7 +15,7 @@ oracle=${3:-$2}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-trace-cmd report -i "$oracle" > "$tmp/want" 2>/dev/null
+oracle_run report -i "$oracle" > "$tmp/want" 2>/dev/null
 for opts in "" tep_only max_checkpoints=2; do
 	"$tdat" ${opts:+-o "$opts"} cat "$trace" /report > "$tmp/got"
 	same_file "$trace:/report${opts:+ (-o $opts)} ($(wc -l < "$tmp/want") lines)" \

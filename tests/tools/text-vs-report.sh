@@ -56,10 +56,10 @@ compare() { # BUFFER DIR [--cpu N]
 	local buffer=$1 dir=$2
 	shift 2
 	if [ -n "$buffer" ] && [ $# -gt 0 ]; then
-		trace-cmd report -i "$oracle" 2>/dev/null > "$tmp/report"
+		oracle_run report -i "$oracle" 2>/dev/null > "$tmp/report"
 		tail -n +2 "$tmp/report" | buffer_lines "$buffer" | cpu_lines "$2" > "$tmp/want"
 	else
-		trace-cmd report "$@" -i "$oracle" 2>/dev/null > "$tmp/report"
+		oracle_run report "$@" -i "$oracle" 2>/dev/null > "$tmp/report"
 		head -1 "$tmp/report" | grep -q '^cpus=' || { fail "report $*: no cpus= line"; return; }
 		tail -n +2 "$tmp/report" | buffer_lines "$buffer" > "$tmp/want"
 	fi
@@ -75,7 +75,7 @@ compare() { # BUFFER DIR [--cpu N]
 	fi
 }
 
-trace-cmd report -i "$oracle" 2>/dev/null > "$tmp/report"
+oracle_run report -i "$oracle" 2>/dev/null > "$tmp/report"
 cpus=$(sed -n '1s/^cpus=\([0-9]*\)$/\1/p' "$tmp/report")
 [ -n "$cpus" ] || { fail "no cpus= line in the report of $oracle"; finish; }
 
