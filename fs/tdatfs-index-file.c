@@ -110,15 +110,16 @@ static void put_head(uint8_t *p, const struct idx_identity *id, size_t n,
  * @id: the trace's identity
  * @texts: the texts' states, in the order tdatfs_text_keys() lists them
  * @n: entries in @texts
+ * @tables: the trace's chunk tables (@tables->len 0: none)
  * @buf: set to the bytes; the caller frees them with free()
  * @len: set to their size
  *
  * Return: 0, -EOVERFLOW for more texts than a u32 counts, or -ENOMEM.
  */
 int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *texts,
-	       size_t n, void **buf, size_t *len)
+	       size_t n, const struct idx_tables *tables, void **buf, size_t *len)
 {
-	size_t total = IDX_HEAD + IDX_CRC_LEN, at = IDX_HEAD;
+	size_t total = IDX_HEAD + IDX_TABLES_HEAD + IDX_CRC_LEN, at = IDX_HEAD;
 	uint8_t *p;
 
 	if (n > UINT32_MAX)
@@ -128,6 +129,9 @@ int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *te
 			return -ENOMEM;
 		total += IDX_TEXT_HEAD + texts[i].len;
 	}
+	if (tables->len > SIZE_MAX - total)
+		return -ENOMEM;
+	total += tables->len;
 	p = malloc(total);
 	if (!p)
 		return -ENOMEM;
@@ -141,6 +145,10 @@ int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *te
 			memcpy(p + at + IDX_TEXT_HEAD, x->blob, x->len);
 		at += IDX_TEXT_HEAD + x->len;
 	}
+	put64(p + at, tables->len);
+	if (tables->len)
+		memcpy(p + at + IDX_TABLES_HEAD, tables->p, tables->len);
+	at += IDX_TABLES_HEAD + tables->len;
 	put32(p + at, crc_of(p, at));
 	*buf = p;
 	*len = total;
@@ -251,11 +259,17 @@ static int check_origin(const uint8_t *p, const struct idx_identity *id,
 	return 0;
 }
 
-/* The texts, into @out (room for @nkeys), each checked against @keys. */
+/*
+ * The texts, into @out (room for @nkeys), each checked against @keys,
+ * then the chunk tables that end the file, into @tables.
+ */
 static int check_texts(const uint8_t *p, size_t len,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
-		       struct tdatfs_text_state *out, struct idx_refusal *no)
+		       struct tdatfs_text_state *out, struct idx_tables *tables,
+		       struct idx_refusal *no)
 {
+	uint64_t tlen;
+
 	size_t at = IDX_HEAD, end = len - IDX_CRC_LEN;
 
 	for (size_t i = 0; i < nkeys; i++) {
@@ -278,9 +292,15 @@ static int check_texts(const uint8_t *p, size_t len,
 		x->len = (size_t)blen;
 		at += (size_t)blen;
 	}
-	if (at != end)
-		return refuse(no, "malformed", "malformed (%zu bytes after the texts)",
-			      end - at);
+	if (end - at < IDX_TABLES_HEAD)
+		return refuse(no, "malformed", "malformed (no chunk tables)");
+	tlen = get64(p + at);
+	at += IDX_TABLES_HEAD;
+	if (tlen != end - at)
+		return refuse(no, "malformed", "malformed (%zu bytes after the texts, "
+			      "chunk tables of %llu)", end - at, (unsigned long long)tlen);
+	tables->p = p + at;
+	tables->len = (size_t)tlen;
 	return 0;
 }
 
@@ -293,6 +313,7 @@ static int check_texts(const uint8_t *p, size_t len,
  * @nkeys: entries in @keys
  * @texts: set to @nkeys texts whose blobs point into @buf; the caller
  *	frees the array with free() (not the blobs)
+ * @tables: set to the chunk tables, pointing into @buf
  * @no: set to why, on -EINVAL
  *
  * Checks what idx_check() does not: who made the file, of which trace,
@@ -302,7 +323,8 @@ static int check_texts(const uint8_t *p, size_t len,
  */
 int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *id,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
-		       struct tdatfs_text_state **texts, struct idx_refusal *no)
+		       struct tdatfs_text_state **texts, struct idx_tables *tables,
+		       struct idx_refusal *no)
 {
 	const uint8_t *p = buf;
 	struct tdatfs_text_state *out;
@@ -325,7 +347,7 @@ int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *i
 	out = calloc(nkeys ? nkeys : 1, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
-	r = check_texts(p, len, keys, nkeys, out, no);
+	r = check_texts(p, len, keys, nkeys, out, tables, no);
 	if (r) {
 		free(out);
 		return r;
@@ -343,17 +365,19 @@ int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *i
  * @nkeys: entries in @keys
  * @texts: set to @nkeys texts whose blobs point into @buf; the caller
  *	frees the array with free() (not the blobs)
+ * @tables: set to the chunk tables, pointing into @buf
  * @no: set to why, on -EINVAL
  *
  * Return: 0, -EINVAL for a file refused (@no says why), or -ENOMEM.
  */
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
-	       struct tdatfs_text_state **texts, struct idx_refusal *no)
+	       struct tdatfs_text_state **texts, struct idx_tables *tables,
+	       struct idx_refusal *no)
 {
 	int r = idx_check(buf, len, no);
 
-	return r ? r : idx_decode_checked(buf, len, id, keys, nkeys, texts, no);
+	return r ? r : idx_decode_checked(buf, len, id, keys, nkeys, texts, tables, no);
 }
 
 /* ---- the file ----------------------------------------------------------- */

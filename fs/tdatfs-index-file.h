@@ -13,8 +13,9 @@
  *    an index serves the kind of machine that wrote it), its own length,
  *    the tdatfs and libtraceevent versions that made the texts, the
  *    trace's identity (size, mtime in ns, inode, layout CRC, the engine's
- *    checkpoint bound), the texts (key, then the opaque state bytes), and
- *    a CRC32 of every byte before it.
+ *    checkpoint bound), the texts (key, then the opaque state bytes), the
+ *    trace's chunk tables (u64 length, then the parser's opaque bytes,
+ *    tdat_chunk_tables_save()), and a CRC32 of every byte before it.
  *  - idx_decode() checks the whole file before it returns any text: every
  *    field, the checksum, every count against the bytes left, and that the
  *    texts are exactly the ones expected, in order.  It allocates nothing
@@ -36,7 +37,7 @@
 
 #include "tdatfs-text.h"
 
-#define IDX_FORMAT_VERSION	2	/* 2: text states of version 3 */
+#define IDX_FORMAT_VERSION	3	/* 2: text states of version 3; 3: chunk tables */
 #define IDX_MAGIC		"tdatidx"	/* with its NUL: 8 bytes */
 #define IDX_SUFFIX		".tdatidx"
 #define IDX_VERSION_LEN		24		/* version strings, NUL padded */
@@ -57,6 +58,7 @@ enum {
 	IDX_AT_COUNT = IDX_AT_CHECKPOINTS + 4,	/* u32 texts */
 	IDX_HEAD = IDX_AT_COUNT + 8,	/* u32 count, u32 0 */
 	IDX_TEXT_HEAD = 24,		/* u8 report, 3 x 0, s32 cpu, u64 buffer, u64 len */
+	IDX_TABLES_HEAD = 8,		/* u64 len, before the chunk tables */
 	IDX_CRC_LEN = 4,
 };
 
@@ -87,15 +89,28 @@ struct idx_refusal {
 	char line[160];
 };
 
+/**
+ * struct idx_tables - the chunk tables an index file keeps
+ * @p: the parser's bytes (tdat_chunk_tables_save()); in a decoded file
+ *	they point into its bytes
+ * @len: their size
+ */
+struct idx_tables {
+	const void *p;
+	size_t len;
+};
+
 int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *texts,
-	       size_t n, void **buf, size_t *len);
+	       size_t n, const struct idx_tables *tables, void **buf, size_t *len);
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
-	       struct tdatfs_text_state **texts, struct idx_refusal *no);
+	       struct tdatfs_text_state **texts, struct idx_tables *tables,
+	       struct idx_refusal *no);
 int idx_check(const void *buf, size_t len, struct idx_refusal *no);
 int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *id,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
-		       struct tdatfs_text_state **texts, struct idx_refusal *no);
+		       struct tdatfs_text_state **texts, struct idx_tables *tables,
+		       struct idx_refusal *no);
 int idx_read(const char *path, void **buf, size_t *len);
 int idx_path(const char *dir, const char *xdg_cache, const char *home,
 	     const char *trace, char **dirp, char **pathp, bool *dflt,

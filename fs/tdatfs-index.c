@@ -103,6 +103,24 @@ static int locate(struct attach *a, const char **why)
 }
 
 /*
+ * The streams made from the chunk tables the file kept, so that neither
+ * the states' checks nor any read walks the chunk headers across the
+ * trace.  Return: 0, -EINVAL when they are refused (@no), -ENOMEM.
+ */
+static int load_tables(struct attach *a, const struct idx_tables *tables,
+		       struct idx_refusal *no)
+{
+	char err[sizeof(no->line)];
+	int r = tdat_chunk_tables_load(a->f, tables->p, tables->len, err, sizeof(err));
+
+	if (r == -EINVAL) {
+		no->why = "a chunk table is refused";
+		snprintf(no->line, sizeof(no->line), "%s", err);
+	}
+	return r;
+}
+
+/*
  * Check the file's bytes (@checked: idx_check() passed them already),
  * then give the caller's engine every state, all checked before any is
  * taken, so that a refused state leaves the engine as it was.
@@ -114,16 +132,19 @@ static int load_bytes(struct attach *a, const void *buf, size_t len,
 		      bool checked, struct idx_refusal *no)
 {
 	struct tdatfs_text_state *x = NULL;
+	struct idx_tables tables;
 	size_t bad = 0;
 	int r;
 
 	if (checked)
-		r = idx_decode_checked(buf, len, &a->id, a->keys, a->nkeys, &x, no);
+		r = idx_decode_checked(buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
 	else
-		r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, no);
+		r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
 	if (r)
 		return r;
-	r = tdatfs_text_states_load(a->t, x, a->nkeys, &bad);
+	r = load_tables(a, &tables, no);
+	if (!r)
+		r = tdatfs_text_states_load(a->t, x, a->nkeys, &bad);
 	if (r == -EINVAL) {
 		no->why = "a text's state is refused";
 		snprintf(no->line, sizeof(no->line), "the state of text %zu is refused", bad);
@@ -287,8 +308,8 @@ static int build(struct attach *a)
 {
 	struct tdatfs_text_state *x;
 	struct idx_refusal no = { 0 };
-	void *buf = NULL;
-	size_t len = 0;
+	void *buf = NULL, *tables = NULL;
+	size_t len = 0, tlen = 0;
 	int r = finish_checks(a);
 
 	if (r)
@@ -297,8 +318,13 @@ static int build(struct attach *a)
 	if (!x)
 		return -ENOMEM;
 	r = idx_build(a->t, a->f, a->trace, a->o, a->keys, a->nkeys, x);
+	/* every stream the texts read has its table now */
 	if (!r)
-		r = idx_encode(&a->id, x, a->nkeys, &buf, &len);
+		r = tdat_chunk_tables_save(a->f, &tables, &tlen);
+	if (!r)
+		r = idx_encode(&a->id, x, a->nkeys,
+			       &(struct idx_tables){ .p = tables, .len = tlen }, &buf, &len);
+	free(tables);
 	idx_texts_free(x, a->nkeys);
 	free(x);
 	if (r)

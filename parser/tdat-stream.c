@@ -55,6 +55,7 @@ struct chunk_fill {
 	struct tdp_cache *cache;
 	int fd;
 	const struct tdp_compress_ops *ops;
+	bool big_endian;
 	uint64_t hdr;
 	uint32_t csize;
 	uint32_t usize;
@@ -131,6 +132,48 @@ static int hdr_get(int fd, struct hdr_win *w, unsigned char *b, uint64_t hdr,
 }
 
 /*
+ * Check chunk @idx's header fields in @ch (at @ch->hdr) against @end and
+ * @max: those read from the file, or those an index kept of it.
+ */
+static int check_chunk_hdr(const struct tdp_stream *s, uint32_t idx,
+			   uint64_t end, uint32_t max,
+			   const struct stream_chunk *ch, char *err,
+			   size_t errlen)
+{
+	const char *what = s->kind == TDAT_STREAM_BLOCK ? "block" : "chunk";
+
+	if (ch->csize > end - ch->hdr - CHUNK_HDR_SIZE) {
+		set_err(err, errlen,
+			"%s %" PRIu32 " of the stream at offset %" PRIu64
+			": compressed size %" PRIu32 " does not fit the file (header at offset %" PRIu64 ")",
+			what, idx, s->offset, ch->csize, ch->hdr);
+		return -EINVAL;
+	}
+	if (ch->usize > max) {
+		set_err(err, errlen,
+			"%s %" PRIu32 " of the stream at offset %" PRIu64
+			": uncompressed size %" PRIu32 " is above the limit %" PRIu32 " (header at offset %" PRIu64 ")",
+			what, idx, s->offset, ch->usize, max, ch->hdr);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Whether a header at @hdr fits before @end; else @err says so. */
+static bool hdr_fits(const struct tdp_stream *s, uint32_t idx, uint64_t hdr,
+		     uint64_t end, char *err, size_t errlen)
+{
+	if (end - hdr >= CHUNK_HDR_SIZE)
+		return true;
+	set_err(err, errlen,
+		"%s %" PRIu32 " of the stream at offset %" PRIu64
+		": header at offset %" PRIu64 " runs past the stream's end at offset %" PRIu64,
+		s->kind == TDAT_STREAM_BLOCK ? "block" : "chunk", idx, s->offset,
+		hdr, end);
+	return false;
+}
+
+/*
  * Read the 8-byte header of one chunk at @hdr (through @w when not NULL)
  * and check it against @end.
  */
@@ -143,13 +186,8 @@ static int read_chunk_hdr(const struct tdp_stream *s, uint32_t idx,
 	unsigned char b[CHUNK_HDR_SIZE];
 	int ret;
 
-	if (end - hdr < CHUNK_HDR_SIZE) {
-		set_err(err, errlen,
-			"%s %" PRIu32 " of the stream at offset %" PRIu64
-			": header at offset %" PRIu64 " runs past the stream's end at offset %" PRIu64,
-			what, idx, s->offset, hdr, end);
+	if (!hdr_fits(s, idx, hdr, end, err, errlen))
 		return -EINVAL;
-	}
 	ret = hdr_get(s->src.fd, w, b, hdr, end);
 	if (ret) {
 		set_err(err, errlen,
@@ -163,20 +201,50 @@ static int read_chunk_hdr(const struct tdp_stream *s, uint32_t idx,
 	ch->usize = get32(&s->src, b + 4);
 	if (w)
 		w->last_csize = ch->csize;
-	if (ch->csize > end - hdr - CHUNK_HDR_SIZE) {
+	return check_chunk_hdr(s, idx, end, max, ch, err, errlen);
+}
+
+/*
+ * The chunk table from @kept (@n pairs of compressed and uncompressed
+ * sizes, as tdp_stream_chunk_sizes() gave them for this same file): laid
+ * out and checked as the headers read would be, without reading them.
+ */
+static int stream_init_kept(struct tdp_stream *s, const uint32_t *kept,
+			    uint32_t n, char *err, size_t errlen)
+{
+	uint64_t end = s->offset + s->stored_size, pos, total = 0;
+	uint32_t i;
+	int ret;
+
+	if (s->stored_size < COUNT_SIZE ||
+	    (uint64_t)n * CHUNK_HDR_SIZE > s->stored_size - COUNT_SIZE) {
 		set_err(err, errlen,
-			"%s %" PRIu32 " of the stream at offset %" PRIu64
-			": compressed size %" PRIu32 " does not fit the file (header at offset %" PRIu64 ")",
-			what, idx, s->offset, ch->csize, hdr);
+			"chunk stream at offset %" PRIu64 ": a kept table of %" PRIu32
+			" chunks does not fit its stored size %" PRIu64,
+			s->offset, n, s->stored_size);
 		return -EINVAL;
 	}
-	if (ch->usize > max) {
-		set_err(err, errlen,
-			"%s %" PRIu32 " of the stream at offset %" PRIu64
-			": uncompressed size %" PRIu32 " is above the limit %" PRIu32 " (header at offset %" PRIu64 ")",
-			what, idx, s->offset, ch->usize, max, hdr);
-		return -EINVAL;
+	s->chunks = calloc((size_t)n + 1, sizeof(*s->chunks));
+	if (!s->chunks)
+		return -ENOMEM;
+	pos = s->offset + COUNT_SIZE;
+	for (i = 0; i < n; i++) {
+		struct stream_chunk *ch = &s->chunks[i];
+
+		if (!hdr_fits(s, i, pos, end, err, errlen))
+			return -EINVAL;
+		ch->hdr = pos;
+		ch->csize = kept[2 * (size_t)i];
+		ch->usize = kept[2 * (size_t)i + 1];
+		ret = check_chunk_hdr(s, i, end, TDAT_STREAM_MAX_CHUNK, ch, err, errlen);
+		if (ret)
+			return ret;
+		ch->start = total;
+		total += ch->usize;
+		pos += CHUNK_HDR_SIZE + ch->csize;
 	}
+	s->nchunks = n;
+	s->size = total;
 	return 0;
 }
 
@@ -297,11 +365,17 @@ table:
 	return 0;
 }
 
+/* A table kept of a chunked stream (tdp_stream_new_kept()). */
+struct kept_table {
+	const uint32_t *sizes;
+	uint32_t n;
+};
+
 static struct tdp_stream *stream_new(const struct tdp_source *src,
 				     enum tdp_stream_kind kind, uint64_t offset,
 				     uint64_t stored_size, bool tolerant,
-				     uint32_t tail, bool *broken, char *err,
-				     size_t errlen)
+				     uint32_t tail, const struct kept_table *kept,
+				     bool *broken, char *err, size_t errlen)
 {
 	struct tdp_stream *s;
 	int ret = -EINVAL;
@@ -341,7 +415,8 @@ static struct tdp_stream *stream_new(const struct tdp_source *src,
 		ret = stream_init_block(s, err, errlen);
 		break;
 	case TDAT_STREAM_CHUNKS:
-		ret = stream_init_chunks(s, tolerant, tail, broken, err, errlen);
+		ret = kept ? stream_init_kept(s, kept->sizes, kept->n, err, errlen) :
+		      stream_init_chunks(s, tolerant, tail, broken, err, errlen);
 		break;
 	default:
 		set_err(err, errlen, "stream at offset %" PRIu64 ": unknown layout %d",
@@ -383,8 +458,8 @@ struct tdp_stream *tdp_stream_new(const struct tdp_source *src,
 {
 	bool broken;
 
-	return stream_new(src, kind, offset, stored_size, false, 0, &broken,
-			  err, errlen);
+	return stream_new(src, kind, offset, stored_size, false, 0, NULL,
+			  &broken, err, errlen);
 }
 
 /**
@@ -420,7 +495,7 @@ struct tdp_stream *tdp_stream_new_tolerant(const struct tdp_source *src,
 
 	memset(damage, 0, sizeof(*damage));
 	s = stream_new(src, TDAT_STREAM_CHUNKS, offset, stored_size, true, tail,
-		       &broken, err, errlen);
+		       NULL, &broken, err, errlen);
 	if (s && broken) {
 		const struct stream_chunk *t = &s->chunks[s->nchunks - 1];
 
@@ -432,6 +507,70 @@ struct tdp_stream *tdp_stream_new_tolerant(const struct tdp_source *src,
 		damage->table = true;
 	}
 	return s;
+}
+
+/**
+ * tdp_stream_new_kept() - describe a chunked stream from a chunk table
+ * kept of it, without reading its headers
+ * @src: the file
+ * @offset: file offset of the u32 chunk count
+ * @stored_size: bytes the stream occupies in the file
+ * @sizes: @n pairs { compressed size, uncompressed size }, in file order,
+ *	as tdp_stream_chunk_sizes() gave them for this same file
+ * @n: chunks
+ * @err: on failure, a message naming what is wrong and where
+ * @errlen: size of @err
+ *
+ * The caller vouches that the table is this file's (an index whose
+ * identity matched); it is checked against the stored range as headers
+ * read from the file are, and each header is compared with the file's
+ * when its chunk is decompressed (chunk_fill()), so a table that is not
+ * the file's shows as damage, never as other bytes.
+ *
+ * Return: a new stream (free with tdp_stream_free()), or NULL with errno
+ * set (EINVAL for a table that does not fit the stored range, ENOMEM).
+ */
+struct tdp_stream *tdp_stream_new_kept(const struct tdp_source *src,
+				       uint64_t offset, uint64_t stored_size,
+				       const uint32_t *sizes, uint32_t n,
+				       char *err, size_t errlen)
+{
+	const struct kept_table kept = { .sizes = sizes, .n = n };
+	bool broken;
+
+	return stream_new(src, TDAT_STREAM_CHUNKS, offset, stored_size, false, 0,
+			  &kept, &broken, err, errlen);
+}
+
+/**
+ * tdp_stream_chunk_sizes() - a chunked stream's table, to keep
+ * @s: stream
+ * @sizes: set to @n pairs { compressed size, uncompressed size }; the
+ *	caller frees them with free()
+ * @n: set to the count
+ *
+ * Return: 0, -ENODATA when @s is not chunked or its table is damaged
+ * (there is nothing sound to keep), or -ENOMEM.
+ */
+int tdp_stream_chunk_sizes(const struct tdp_stream *s, uint32_t **sizes,
+			   uint32_t *n)
+{
+	uint32_t *out;
+
+	if (s->kind != TDAT_STREAM_CHUNKS ||
+	    (s->nchunks && __atomic_load_n(&s->chunks[s->nchunks - 1].state,
+					   __ATOMIC_RELAXED) == CHUNK_TABLE))
+		return -ENODATA;
+	out = malloc(2 * sizeof(*out) * (s->nchunks ? s->nchunks : 1));
+	if (!out)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < s->nchunks; i++) {
+		out[2 * (size_t)i] = s->chunks[i].csize;
+		out[2 * (size_t)i + 1] = s->chunks[i].usize;
+	}
+	*sizes = out;
+	*n = s->nchunks;
+	return 0;
 }
 
 /**
@@ -460,25 +599,34 @@ uint64_t tdp_stream_size(const struct tdp_stream *s)
 	return s->size;
 }
 
+/*
+ * Decompress one chunk.  Its header is read again with its data and must
+ * say what the table says: a table kept by an index is checked here.
+ */
 static int chunk_fill(void *ctx, uint64_t key, void **data, size_t *size)
 {
 	const struct chunk_fill *cf = ctx;
-	void *in, *out;
+	size_t inlen = CHUNK_HDR_SIZE + (size_t)cf->csize;
+	unsigned char *in;
+	void *out;
 	int ret;
 
 	(void)key;
-	in = malloc(cf->csize ? cf->csize : 1);
+	in = malloc(inlen);
 	out = tdp_cache_alloc(cf->cache, cf->usize);
 	if (!in || !out) {
 		free(in);
 		free(out);
 		return -ENOMEM;
 	}
-	ret = pread_full(cf->fd, in, cf->csize, cf->hdr + CHUNK_HDR_SIZE);
-	if (ret == -EIO && file_ends_before(cf->fd, cf->hdr + CHUNK_HDR_SIZE + cf->csize))
+	ret = pread_full(cf->fd, in, inlen, cf->hdr);
+	if (ret == -EIO && file_ends_before(cf->fd, cf->hdr + inlen))
 		ret = -ESTALE;	/* not damage: the chunk is good again once restored */
+	if (!ret && (tdp_get32(cf->big_endian, in) != cf->csize ||
+		     tdp_get32(cf->big_endian, in + 4) != cf->usize))
+		ret = -EIO;
 	if (!ret)
-		ret = cf->ops->decompress(in, cf->csize, out, cf->usize);
+		ret = cf->ops->decompress(in + CHUNK_HDR_SIZE, cf->csize, out, cf->usize);
 	free(in);
 	if (ret) {
 		free(out);
@@ -496,6 +644,7 @@ static void chunk_fill_init(const struct tdp_stream *s,
 	cf->cache = s->src.cache;
 	cf->fd = s->src.fd;
 	cf->ops = s->src.ops;
+	cf->big_endian = s->src.big_endian;
 	cf->hdr = ch->hdr;
 	cf->csize = ch->csize;
 	cf->usize = ch->usize;

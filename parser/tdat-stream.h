@@ -31,6 +31,11 @@
  *  - A chunk whose stored bytes lie past the file's end now (the file
  *    shrank after open) fails with -ESTALE and is not marked damaged, so
  *    it reads again once the bytes are back.
+ *  - A chunked stream can be made from a chunk table an index kept of the
+ *    same file instead of its headers (tdp_stream_new_kept()): the table
+ *    is checked against the stored range as read headers are, and every
+ *    chunk decompressed has its header read with its data and compared
+ *    with the table, whichever way the table was made.
  *  - A stream does not own the source it reads from.
  */
 #ifndef TDAT_STREAM_H
@@ -108,6 +113,14 @@ struct tdp_stream *tdp_stream_new_tolerant(const struct tdp_source *src,
 					   uint32_t tail,
 					   struct tdp_stream_damage *damage,
 					   char *err, size_t errlen);
+
+struct tdp_stream *tdp_stream_new_kept(const struct tdp_source *src,
+				       uint64_t offset, uint64_t stored_size,
+				       const uint32_t *sizes, uint32_t n,
+				       char *err, size_t errlen);
+
+int tdp_stream_chunk_sizes(const struct tdp_stream *s, uint32_t **sizes,
+			   uint32_t *n);
 
 ssize_t tdp_stream_read_partial(struct tdp_stream *s, void *buf, size_t len,
 				uint64_t off, struct tdp_stream_damage *damage,

@@ -541,6 +541,46 @@ ssize_t tdat_cpu_read(struct tdat_file *f, size_t b, size_t c, void *buf,
 		      size_t len, uint64_t off);
 
 /**
+ * tdat_chunk_tables_save() - the chunk tables of the CPU streams made so
+ * far, as bytes to keep beside the trace
+ * @f: handle
+ * @buf: set to the bytes; the caller frees them with free()
+ * @len: set to their size
+ *
+ * Only sound tables are kept: a stream not made yet, not chunked, or with
+ * a damaged table is left out (a later open reads its headers).  The
+ * bytes are in host order, for tdat_chunk_tables_load() of the same file
+ * on this kind of machine.
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: takes an internal lock.
+ */
+int tdat_chunk_tables_save(struct tdat_file *f, void **buf, size_t *len);
+
+/**
+ * tdat_chunk_tables_load() - make CPU streams from kept chunk tables
+ * @f: handle
+ * @buf: bytes tdat_chunk_tables_save() gave for this same file (the
+ *	caller vouches for that: an index whose identity matched)
+ * @len: their size
+ * @err: on -EINVAL, what is wrong
+ * @errlen: size of @err
+ *
+ * Each stream not made yet is made from its table instead of reading its
+ * chunk headers across the file; each table is checked against the
+ * stream's stored range as headers read are, and each chunk's header is
+ * compared with the table when the chunk is decompressed (a mismatch is
+ * damage, as a chunk that does not decompress).  A stream made already
+ * keeps the table it read.
+ *
+ * Return: 0, -EINVAL for bytes that are not sound tables of this file
+ * (streams made from the tables before the bad one stay), or -ENOMEM.
+ * Context: takes an internal lock; call before the streams are read.
+ */
+int tdat_chunk_tables_load(struct tdat_file *f, const void *buf, size_t len,
+			   char *err, size_t errlen);
+
+/**
  * tdat_cache_charge() - count memory a reader holds in the chunk cache's bound
  * @f: handle; NULL charges nothing
  * @bytes: bytes more (the caller allocated them) or, when @give_back, less

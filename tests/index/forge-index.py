@@ -7,7 +7,8 @@ The layout it knows (fs/tdatfs-index-file.h, numbers in host order): an
 u64 length at 16, tdatfs's and libtraceevent's versions (24 bytes each) at
 24 and 48, the trace's size, mtime (ns), inode (u64 each) at 72, 80, 88,
 layout CRC and checkpoint bound (u32) at 96 and 100, the text count at 104,
-the texts from 112, and a zlib CRC32 of every byte before it at the end.
+the texts from 112, then the chunk tables (a u64 length, then the parser's
+bytes), and a zlib CRC32 of every byte before it at the end.
 
   forge-index.py check FILE               exit 0 if FILE is of that layout
   forge-index.py u32 IN OUT OFFSET DELTA  add DELTA to a u32, CRC made right
@@ -45,7 +46,7 @@ def field_of(off, size):
             return name
     if off >= size - 4:
         return "file CRC"
-    return "texts"
+    return "texts or chunk tables"
 
 
 def fix_crc(b):

@@ -37,6 +37,8 @@ static const struct tdatfs_text_key keys[] = {
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 static uint8_t blob0[40], blob3[7];
+/* Chunk tables are the parser's opaque bytes here: any will do. */
+static const char tables[] = "chunk tables";
 
 /* A small index of four texts, one of them with an empty state. */
 static void make_index(void **buf, size_t *len)
@@ -51,13 +53,16 @@ static void make_index(void **buf, size_t *len)
 	t[0].blob = blob0, t[0].len = sizeof(blob0);
 	t[1].blob = "cpu0", t[1].len = 4;
 	t[3].blob = blob3, t[3].len = sizeof(blob3);
-	FATAL(idx_encode(&ident, t, NKEYS, buf, len) == 0);
+	FATAL(idx_encode(&ident, t, NKEYS,
+			 &(struct idx_tables){ .p = tables, .len = sizeof(tables) },
+			 buf, len) == 0);
 }
 
 static int decode(const void *buf, size_t len, struct idx_refusal *no)
 {
 	struct tdatfs_text_state *t = NULL;
-	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, no);
+	struct idx_tables tb;
+	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, no);
 
 	free(t);
 	return r;
@@ -67,14 +72,18 @@ static void test_round_trip(void)
 {
 	struct idx_refusal no = { 0 };
 	struct tdatfs_text_state *t = NULL;
+	struct idx_tables tb = { 0 };
 	void *buf;
 	size_t len;
 
 	make_index(&buf, &len);
 	CHECK(len == IDX_HEAD + IDX_CRC_LEN + NKEYS * IDX_TEXT_HEAD +
-	      sizeof(blob0) + 4 + sizeof(blob3));
-	CHECK(idx_decode(buf, len, &ident, keys, NKEYS, &t, &no) == 0);
+	      sizeof(blob0) + 4 + sizeof(blob3) + IDX_TABLES_HEAD + sizeof(tables));
+	CHECK(idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, &no) == 0);
 	FATAL(t);
+	CHECK(tb.len == sizeof(tables) && !memcmp(tb.p, tables, sizeof(tables)));
+	/* the tables are the file's last bytes before its checksum */
+	CHECK((const uint8_t *)tb.p + tb.len == (const uint8_t *)buf + len - IDX_CRC_LEN);
 	CHECK(t[0].len == sizeof(blob0) && !memcmp(t[0].blob, blob0, sizeof(blob0)));
 	CHECK(t[1].len == 4 && !memcmp(t[1].blob, "cpu0", 4));
 	CHECK(t[2].len == 0);
@@ -174,14 +183,24 @@ static void test_forged(void)
 	/* A blob length that runs past the end, with a good checksum. */
 	other = 1u << 20;
 	expect(IDX_HEAD + 16, &other, 8, "malformed", NULL);
+	/* Chunk tables longer or shorter than the bytes left. */
+	{
+		size_t at = IDX_HEAD + NKEYS * IDX_TEXT_HEAD + sizeof(blob0) + 4 +
+			    sizeof(blob3);
+		uint64_t longer = sizeof(tables) + 1, shorter = sizeof(tables) - 1;
+
+		expect(at, &longer, 8, "malformed", NULL);
+		expect(at, &shorter, 8, "malformed", NULL);
+	}
 
 	make_index(&buf, &len);
 	memcpy(k2, keys, sizeof(k2));
 	k2[2].cpu = 2;
 	struct tdatfs_text_state *t = NULL;
-	CHECK(idx_decode(buf, len, &ident, k2, NKEYS, &t, &no) == -EINVAL);
+	struct idx_tables tb;
+	CHECK(idx_decode(buf, len, &ident, k2, NKEYS, &t, &tb, &no) == -EINVAL);
 	CHECK(!strcmp(no.line, "for other texts (text 2 is another one)"));
-	CHECK(idx_decode(buf, len, &ident, keys, NKEYS - 1, &t, &no) == -EINVAL);
+	CHECK(idx_decode(buf, len, &ident, keys, NKEYS - 1, &t, &tb, &no) == -EINVAL);
 	CHECK(!strcmp(no.why, "for other texts"));
 	free(buf);
 }
@@ -303,7 +322,7 @@ static void test_two_writers(void)
 	struct tdatfs_text_state t[NKEYS] = { { .key = keys[0], .blob = blob0, .len = sizeof(blob0) },
 				     { .key = keys[1], .blob = blob0, .len = 33 },
 				     { .key = keys[2] }, { .key = keys[3] } };
-	FATAL(idx_encode(&ident, t, NKEYS, &b, &blen) == 0);
+	FATAL(idx_encode(&ident, t, NKEYS, &(struct idx_tables){ 0 }, &b, &blen) == 0);
 	for (int w = 0; w < 2; w++) {
 		pid[w] = fork();
 		FATAL(pid[w] >= 0);

@@ -249,6 +249,72 @@ static void test_block(const char *alg, bool be, size_t cache_size)
 static const size_t chunk_sizes[] = { 40960, 40960, 1, 0, 4096, 40960, 23024 };
 #define NCHUNKS (sizeof(chunk_sizes) / sizeof(chunk_sizes[0]))
 
+/*
+ * The table of @walked (a stream of @stored bytes at 3, @n bytes of
+ * plain) kept and given back: the stream made from it reads the same
+ * bytes; a table that does not fit is refused; one that disagrees with a
+ * header reads that chunk as EIO (its header is read with its data).
+ */
+static void test_kept(const struct tdp_source *src, const struct tdp_stream *walked,
+		      uint64_t stored, size_t n, const char *what)
+{
+	struct tdp_source fresh = *src;
+	struct tdp_stream *s;
+	unsigned char buf[64];
+	uint32_t *t = NULL, nt = 0;
+	char err[256] = "", kwhat[80];
+
+	snprintf(kwhat, sizeof(kwhat), "%s, kept table", what);
+	FATAL(tdp_stream_chunk_sizes(walked, &t, &nt) == 0);
+	CHECK(nt == NCHUNKS);
+	for (size_t i = 0; i < nt && i < NCHUNKS; i++)
+		CHECK(t[2 * i + 1] == chunk_sizes[i]);
+	/* a cache of its own, so that no chunk is served from the walk's reads */
+	fresh.cache = tdp_cache_new(100000);
+	s = tdp_stream_new_kept(&fresh, 3, stored, t, nt, err, sizeof(err));
+	CHECK(s && tdp_stream_size(s) == n);
+	if (s)
+		check_all_reads(s, plain, n, kwhat);
+	tdp_stream_free(s);
+	/* a compressed size past the stored range, or one chunk too many */
+	t[0] += (uint32_t)stored;
+	s = tdp_stream_new_kept(&fresh, 3, stored, t, nt, err, sizeof(err));
+	CHECK(!s && errno == EINVAL && strstr(err, "does not fit") != NULL);
+	t[0] -= (uint32_t)stored;
+	s = tdp_stream_new_kept(&fresh, 3, stored, t, (uint32_t)(stored / 8), err, sizeof(err));
+	CHECK(!s && errno == EINVAL);
+	/*
+	 * The file's second chunk header changed since the table was kept
+	 * (its data did not: only the header check can tell): EIO there,
+	 * the chunks around it as they were.
+	 */
+	{
+		off_t hdr1 = 3 + 4 + 8 + (off_t)t[0];
+		unsigned char was, now;
+
+		FATAL(pread(src->fd, &was, 1, hdr1) == 1);
+		now = was ^ 0x40;
+		FATAL(pwrite(src->fd, &now, 1, hdr1) == 1);
+		/* nothing cached from the reads above */
+		tdp_cache_free(fresh.cache);
+		fresh.cache = tdp_cache_new(100000);
+		s = tdp_stream_new_kept(&fresh, 3, stored, t, nt, err, sizeof(err));
+		CHECK(s != NULL);
+		if (s) {
+			CHECK(tdp_stream_read(s, buf, sizeof(buf), 0) == (ssize_t)sizeof(buf));
+			CHECK(!memcmp(buf, plain, sizeof(buf)));
+			CHECK(tdp_stream_read(s, buf, sizeof(buf), chunk_sizes[0]) == -EIO);
+			CHECK(tdp_stream_read(s, buf, sizeof(buf), n - sizeof(buf)) ==
+			      (ssize_t)sizeof(buf));
+			CHECK(!memcmp(buf, plain + n - sizeof(buf), sizeof(buf)));
+			tdp_stream_free(s);
+		}
+		FATAL(pwrite(src->fd, &was, 1, hdr1) == 1);
+	}
+	free(t);
+	tdp_cache_free(fresh.cache);
+}
+
 static void test_chunks(const char *alg, bool be)
 {
 	struct fbuf b = { .be = be };
@@ -275,6 +341,7 @@ static void test_chunks(const char *alg, bool be)
 	CHECK(s);
 	if (s) {
 		check_all_reads(s, plain, pos, what);
+		test_kept(&src, s, b.len - 4, pos, what);
 		tdp_stream_free(s);
 	}
 	/* The same bytes read with the other byte order: a nonsense count. */
