@@ -111,6 +111,21 @@ bool text_graph_wants(const struct text_graph *g, int id)
 	return text_graph_lookahead(g) && (id == g->entry_id || id == g->exit_id);
 }
 
+/**
+ * text_graph_peeks() - whether a record of event @id looks ahead
+ * @g: formatter (NULL: none)
+ * @id: the record's event id
+ *
+ * Only an entry peeks at the record after it (to print a leaf on one
+ * line); an exit, or any other record, is printed from itself alone.
+ *
+ * Return: true for a funcgraph entry when both formats exist.
+ */
+bool text_graph_peeks(const struct text_graph *g, int id)
+{
+	return text_graph_lookahead(g) && id == g->entry_id;
+}
+
 /* The field offsets of both formats, once; under the tep lock. */
 static bool learn_locked(struct text_graph *g, struct tep_event *ent,
 			 struct tep_event *ex)

@@ -38,6 +38,7 @@ struct text_graph *text_graph_new(struct tdat_file *f, struct text_tep *tt,
 void text_graph_free(struct text_graph *g);
 bool text_graph_lookahead(const struct text_graph *g);
 bool text_graph_wants(const struct text_graph *g, int id);
+bool text_graph_peeks(const struct text_graph *g, int id);
 int text_graph_info(struct text_graph *g, const struct text_event_desc *d,
 		    const struct text_rec *r, struct text_source *src,
 		    struct text_buf *out);

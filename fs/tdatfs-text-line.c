@@ -154,6 +154,46 @@ bool text_fmt_lookahead(const struct text_fmt *fm)
 	return text_graph_lookahead(fm->graph);
 }
 
+/**
+ * text_fmt_cpu_lookahead() - whether one CPU's text must read every CPU
+ * @fm: formatter
+ * @src: a fresh source over that one CPU; read to its end (or to the
+ *	first record that looks ahead) and left there
+ *
+ * Every trace-cmd trace holds the funcgraph formats, whatever its tracer,
+ * but only a funcgraph entry's text depends on the records after it
+ * (text_graph_peeks()): a CPU without one prints the same lines from its
+ * own records alone, and reading the other CPUs for it is wasted.
+ *
+ * Return: 1 when the source holds a record that looks ahead, 0 when not,
+ * or a negative errno of the reads.
+ */
+int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src)
+{
+	struct text_buf markers = { 0 };
+	const struct text_rec *r;
+	int ret, id;
+
+	if (!text_fmt_lookahead(fm))
+		return 0;
+	for (;;) {
+		ret = text_source_peek_index(src, 0, &markers, &r);
+		markers.len = 0;
+		if (ret < 0 || !r)
+			break;
+		if (text_fmt_record_id(fm, r, &id) && text_graph_peeks(fm->graph, id)) {
+			ret = 1;
+			break;
+		}
+		ret = text_source_consume_index(src, 0, &markers);
+		markers.len = 0;
+		if (ret < 0)
+			break;
+	}
+	text_buf_release(&markers);
+	return ret < 0 ? ret : ret == 1;
+}
+
 static char *put_chars(char *o, char c, unsigned int n)
 {
 	memset(o, c, n);

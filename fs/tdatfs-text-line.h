@@ -13,7 +13,8 @@
  *    them when it prints them with the current one: a function_graph
  *    entry looks at the next record of the whole buffer and takes the
  *    exit of a leaf (tdatfs-text-graph.h).  text_fmt_lookahead() says
- *    whether that can reach other CPUs.
+ *    whether that can reach other CPUs in this trace, and
+ *    text_fmt_cpu_lookahead() whether one CPU holds a record that does.
  *  - Events with a compiled format are printed without the tep lock;
  *    every other one under it, with the formatter's scratch copy of the
  *    record (zeroes after it, so a bad record cannot make libtraceevent
@@ -49,6 +50,7 @@ int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f);
 int text_fmt_enable_func(struct text_fmt *fm, struct tdat_file *f);
 struct text_func *text_fmt_func(struct text_fmt *fm);
 bool text_fmt_lookahead(const struct text_fmt *fm);
+int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src);
 int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
 		       struct text_buf *out);

@@ -227,6 +227,45 @@ out:
 	return ret;
 }
 
+/* The ncpu field of a state's bytes (0 when too short). */
+static uint32_t h_ncpu(const void *blob, size_t len)
+{
+	struct text_unpack u = { .p = blob, .left = len };
+	uint32_t skip[2];
+
+	text_unpack(&u, skip, sizeof(skip));
+	return u.bad ? 0 : text_unpack_u32(&u);
+}
+
+/* Whether a state's bytes are of a stream printing cpu index @cpu only. */
+static bool read_only(const void *blob, size_t len, int cpu)
+{
+	struct text_unpack u = { .p = blob, .left = len };
+	uint32_t skip[3];
+	int32_t only;
+
+	text_unpack(&u, skip, sizeof(skip));
+	only = (int32_t)text_unpack_u32(&u);
+	return !u.bad && only == cpu;
+}
+
+/**
+ * text_stream_state_cpu_read() - how the one-CPU stream a state was saved
+ * of read its trace
+ * @blob: the state's bytes, checked by text_stream_state_check() for
+ *	that same text
+ * @len: their size
+ * @cpu: the text's cpu index
+ *
+ * Return: TEXT_CPU_AMONG_ALL when it read every CPU and printed @cpu's
+ * records, else TEXT_CPU_ALONE: make the stream that takes the state so.
+ */
+enum text_cpu_read text_stream_state_cpu_read(const void *blob, size_t len, int cpu)
+{
+	return cpu >= 0 && read_only(blob, len, cpu) && h_ncpu(blob, len) > 1 ?
+	       TEXT_CPU_AMONG_ALL : TEXT_CPU_ALONE;
+}
+
 /**
  * text_stream_state_check() - whether bytes are a state of a stream
  * @f: the trace
@@ -242,7 +281,8 @@ out:
  *
  * Everything text_stream_state_load() checks but what needs the stream
  * itself: of a one-CPU stream, whether it reads every CPU (that depends
- * on the formatter, text_stream_new()); either is accepted here.
+ * on its CPU's records, text_stream_new()); either is accepted here, and
+ * text_stream_state_cpu_read() tells the stream to make for it.
  *
  * Return: 0, -EINVAL for bytes that are not such a state, -ENOENT, -ENOMEM.
  */
@@ -253,7 +293,6 @@ int text_stream_state_check(struct tdat_file *f,
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(f, b);
 	struct state_shape sh = { .only = -1 };
-	struct text_unpack u = { .p = blob, .left = len };
 	struct state_head h;
 	size_t *bufs, p;
 	int ret;
@@ -266,12 +305,8 @@ int text_stream_state_check(struct tdat_file *f,
 	if (!parts) {
 		bufs[0] = b;
 		nparts = 1;
-		/* the ncpu and only fields: a one-CPU stream reading all */
-		text_unpack(&u, &h, 8);
-		h.ncpu = text_unpack_u32(&u);
-		h.only = (int32_t)text_unpack_u32(&u);
-		if (buf && cpu >= 0 && buf->ncpus > 1 && h.only == cpu &&
-		    h.ncpu == buf->ncpus) {
+		if (buf && cpu >= 0 && buf->ncpus > 1 &&
+		    read_only(blob, len, cpu) && h_ncpu(blob, len) == buf->ncpus) {
 			sh.only = cpu;
 			cpu = -1;
 		}

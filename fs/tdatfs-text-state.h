@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tdatfs-text-stream.h"
+
 struct tdat_file;
 struct text_comms;
 struct text_stream;
@@ -35,5 +37,6 @@ int text_stream_state_check(struct tdat_file *f,
 			    const void *blob, size_t len, uint64_t *size);
 int text_stream_state_load(struct text_stream *st, const struct text_comms *cm,
 			   const void *blob, size_t len);
+enum text_cpu_read text_stream_state_cpu_read(const void *blob, size_t len, int cpu);
 
 #endif /* TDATFS_TEXT_STATE_H */

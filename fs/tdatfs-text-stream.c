@@ -312,16 +312,43 @@ static struct text_stream *stream_fail(struct text_stream *st, int err)
 	return NULL;
 }
 
+/*
+ * Whether cpu index @c of buffer @b holds a record whose text looks at
+ * other CPUs: its records read once, through a source of its own.
+ * Return: 1, 0, or a negative errno.
+ */
+static int cpu_looks_ahead(const struct text_stream_env *env, size_t b, size_t c)
+{
+	struct text_source *src;
+	uint64_t npages;
+	int ret;
+
+	if (!text_fmt_lookahead(env->fmt))
+		return 0;
+	ret = text_stream_cpu_pages(env->f, b, c, &npages);
+	if (ret < 0)
+		return ret;
+	src = text_source_new(env->f, b, &c, &npages, 1, env->pf, env->ts);
+	if (!src)
+		return errno ? -errno : -ENOMEM;
+	ret = text_fmt_cpu_lookahead(env->fmt, src);
+	text_source_free(src);
+	return ret;
+}
+
 /**
  * text_stream_new() - a stream for one buffer
  * @env: what it reads and formats with (copied)
  * @b: buffer index
  * @cpu: buffer cpu index, or -1 for all merged
+ * @how: for a @cpu of a buffer of several, whether it reads that CPU
+ *	alone or every CPU; TEXT_CPU_LOOK finds out from its records (read
+ *	once here, when the trace has the function_graph formats)
  *
  * Return: the stream, or NULL with errno set.
  */
 struct text_stream *text_stream_new(const struct text_stream_env *env,
-				    size_t b, int cpu)
+				    size_t b, int cpu, enum text_cpu_read how)
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(env->f, b);
 	struct text_stream *st;
@@ -331,11 +358,19 @@ struct text_stream *text_stream_new(const struct text_stream_env *env,
 		errno = ENOENT;
 		return NULL;
 	}
+	if (cpu >= 0 && buf->ncpus > 1 && how == TEXT_CPU_LOOK) {
+		ret = cpu_looks_ahead(env, b, (size_t)cpu);
+		if (ret < 0) {
+			errno = -ret;
+			return NULL;
+		}
+		how = ret ? TEXT_CPU_AMONG_ALL : TEXT_CPU_ALONE;
+	}
 	st = stream_alloc(env, 1);
 	if (!st)
 		return NULL;
 	st->ncpu = cpu < 0 ? buf->ncpus : 1;
-	if (cpu >= 0 && buf->ncpus > 1 && text_fmt_lookahead(env->fmt)) {
+	if (cpu >= 0 && buf->ncpus > 1 && how == TEXT_CPU_AMONG_ALL) {
 		/* trace-cmd --cpu N reads every CPU, prints only N's */
 		st->only = cpu;
 		st->ncpu = buf->ncpus;

@@ -8,10 +8,12 @@
  *  - Record order is trace-cmd's tracecmd_read_next_data(): peek every
  *    CPU (in the buffer's CPU order) and take the smallest timestamp; on
  *    a tie the first CPU wins.  A stream of one CPU reads that CPU
- *    alone, except when the formatter's text may look at other CPUs
- *    (text_fmt_lookahead(): function_graph): then it reads every CPU in
- *    that order and prints only its own records, as trace-cmd report
- *    --cpu N does; its checkpoints hold every CPU's position.  Several
+ *    alone, except when its text may look at other CPUs (the CPU holds a
+ *    function_graph entry, text_fmt_cpu_lookahead()): then it reads every
+ *    CPU in that order and prints only its own records, as trace-cmd
+ *    report --cpu N does; its checkpoints hold every CPU's position.
+ *    Which of the two a stream is, its saved state says (a stream made
+ *    for a state is made alike, without looking at its CPU first).  Several
  *    buffers merge the same way over their CPUs in buffer order
  *    (tracecmd_iterate_events_multi()): on a tie the first buffer wins.
  *  - A stream of several buffers may start with a fixed head text and
@@ -95,8 +97,15 @@ struct text_stream_part {
 	const char *prefix;
 };
 
+/* How a stream of one CPU reads (text_stream_new()). */
+enum text_cpu_read {
+	TEXT_CPU_LOOK,		/* as the CPU's records need: look first */
+	TEXT_CPU_ALONE,		/* that CPU only (its state says so) */
+	TEXT_CPU_AMONG_ALL,	/* every CPU, printing its own (likewise) */
+};
+
 struct text_stream *text_stream_new(const struct text_stream_env *env,
-				    size_t b, int cpu);
+				    size_t b, int cpu, enum text_cpu_read how);
 struct text_stream *text_stream_new_multi(const struct text_stream_env *env,
 					  const struct text_stream_part *parts,
 					  size_t nparts, const char *head);

@@ -333,8 +333,11 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 	}
 	if (!*slot && create) {
 		struct text_stream_env env = stream_env(t);
+		/* a stream that takes a state reads as the one that saved it */
+		enum text_cpu_read how = sh && sh->blob ?
+			text_stream_state_cpu_read(sh->blob, sh->len, cpu) : TEXT_CPU_LOOK;
 
-		*slot = text_stream_new(&env, buffer, cpu);
+		*slot = text_stream_new(&env, buffer, cpu, how);
 		if (!*slot)
 			ret = -errno;
 		else
@@ -668,7 +671,7 @@ static uint64_t buffer_pages(struct tdatfs_text *t, size_t b, int c)
 
 /*
  * A one-CPU text counts its CPU's pages alone, even when its stream
- * reads every CPU (function_graph, text_stream_new()): whether it does
+ * reads every CPU (a function_graph entry, text_stream_new()): whether it does
  * is known only once the engine is set up, and the frontier of such a
  * stream counts that CPU alone too.
  */
