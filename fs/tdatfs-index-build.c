@@ -66,7 +66,8 @@ static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
 		if (!*t)
 			return errno ? -errno : -ENOMEM;
 	}
-	r = tdatfs_text_produce(*t, &j->key, &b->stop, &j->done);
+	/* the worker's own engine: no one else reads it */
+	r = tdatfs_text_produce_sole(*t, &j->key, &b->stop, &j->done);
 	if (!r)
 		r = tdatfs_text_state_save(*t, &j->key, &j->blob, &j->len);
 	if (!r)

@@ -14,9 +14,10 @@
  *    the text made without one.
  *  - Building produces every text the engine lists (tdatfs_text_keys()) on
  *    worker threads, each with its own engine of the same trace (so its
- *    own libtraceevent handle); what they learned is saved, written to the
- *    index file, and loaded into the caller's engine through the same path
- *    as an index read from disk.
+ *    own libtraceevent handle, and tdatfs_text_produce_sole(): a CPU's
+ *    text is tried from that CPU alone); what they learned is saved,
+ *    written to the index file, and loaded into the caller's engine
+ *    through the same path as an index read from disk.
  *  - An index file is written atomically: a temporary file in the index
  *    directory, renamed over the old one.  Concurrent builds of one trace
  *    each rename a whole file; none is ever seen half written.  A build

@@ -155,6 +155,19 @@ bool text_fmt_lookahead(const struct text_fmt *fm)
 }
 
 /**
+ * text_fmt_peeks() - whether a record of event @id looks at the records
+ * after it (text_graph_peeks())
+ * @fm: formatter
+ * @id: event id
+ *
+ * Return: true for a funcgraph entry of a trace with both formats.
+ */
+bool text_fmt_peeks(const struct text_fmt *fm, int id)
+{
+	return text_graph_peeks(fm->graph, id);
+}
+
+/**
  * text_fmt_cpu_lookahead() - whether one CPU's text must read every CPU
  * @fm: formatter
  * @src: a fresh source over that one CPU; read to its end (or to the
@@ -181,7 +194,7 @@ int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src)
 		markers.len = 0;
 		if (ret < 0 || !r)
 			break;
-		if (text_fmt_record_id(fm, r, &id) && text_graph_peeks(fm->graph, id)) {
+		if (text_fmt_record_id(fm, r, &id) && text_fmt_peeks(fm, id)) {
 			ret = 1;
 			break;
 		}

@@ -50,6 +50,7 @@ int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f);
 int text_fmt_enable_func(struct text_fmt *fm, struct tdat_file *f);
 struct text_func *text_fmt_func(struct text_fmt *fm);
 bool text_fmt_lookahead(const struct text_fmt *fm);
+bool text_fmt_peeks(const struct text_fmt *fm, int id);
 int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src);
 int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,

@@ -77,6 +77,8 @@ struct text_stream {
 	unsigned int ncpu;	/* slots: the CPUs of every part */
 	size_t *cidx;		/* buffer cpu index of each slot */
 	int only;		/* the one slot printed, or -1: all of them */
+	bool trying;		/* TEXT_CPU_TRY_ALONE */
+	bool must_look;		/* ...and a record that looks ahead was met */
 	struct text_buf discard;	/* markers of slots not printed */
 	uint64_t *npages;
 	char *head;		/* text before the first record's */

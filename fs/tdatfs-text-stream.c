@@ -343,7 +343,8 @@ static int cpu_looks_ahead(const struct text_stream_env *env, size_t b, size_t c
  * @cpu: buffer cpu index, or -1 for all merged
  * @how: for a @cpu of a buffer of several, whether it reads that CPU
  *	alone or every CPU; TEXT_CPU_LOOK finds out from its records (read
- *	once here, when the trace has the function_graph formats)
+ *	once here, when the trace has the function_graph formats),
+ *	TEXT_CPU_TRY_ALONE while producing them
  *
  * Return: the stream, or NULL with errno set.
  */
@@ -370,6 +371,8 @@ struct text_stream *text_stream_new(const struct text_stream_env *env,
 	if (!st)
 		return NULL;
 	st->ncpu = cpu < 0 ? buf->ncpus : 1;
+	st->trying = cpu >= 0 && buf->ncpus > 1 && how == TEXT_CPU_TRY_ALONE &&
+		     text_fmt_lookahead(env->fmt);
 	if (cpu >= 0 && buf->ncpus > 1 && how == TEXT_CPU_AMONG_ALL) {
 		/* trace-cmd --cpu N reads every CPU, prints only N's */
 		st->only = cpu;
@@ -624,6 +627,11 @@ static int step(struct text_stream *st, struct text_cursor *cu,
 	ret = text_fmt_record_id(st->env.fmt, &rec, &id);
 	if (ret < 0)
 		return ret;
+	/* a stream that tried its CPU alone cannot print this one */
+	if (st->trying && ret && text_fmt_peeks(st->env.fmt, id)) {
+		st->must_look = true;
+		return -EXDEV;
+	}
 	si->id = ret ? id : -1;
 	si->ts = rec.ts;
 	si->key = text_fmt_time_key(st->env.fmt, rec.ts);
@@ -817,6 +825,10 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
 	int err = 0;
 
 	pthread_mutex_lock(&st->lock);
+	if (st->must_look) {
+		pthread_mutex_unlock(&st->lock);
+		return -EXDEV;
+	}
 	if ((st->size_known && off >= st->size) || !len) {
 		pthread_mutex_unlock(&st->lock);
 		return 0;

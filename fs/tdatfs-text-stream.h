@@ -13,7 +13,9 @@
  *    CPU in that order and prints only its own records, as trace-cmd
  *    report --cpu N does; its checkpoints hold every CPU's position.
  *    Which of the two a stream is, its saved state says (a stream made
- *    for a state is made alike, without looking at its CPU first).  Several
+ *    for a state is made alike, without looking at its CPU first); a
+ *    producer that no one else reads may try the CPU alone and make the
+ *    stream again at the first record that looks ahead (-EXDEV).  Several
  *    buffers merge the same way over their CPUs in buffer order
  *    (tracecmd_iterate_events_multi()): on a tie the first buffer wins.
  *  - A stream of several buffers may start with a fixed head text and
@@ -102,6 +104,10 @@ enum text_cpu_read {
 	TEXT_CPU_LOOK,		/* as the CPU's records need: look first */
 	TEXT_CPU_ALONE,		/* that CPU only (its state says so) */
 	TEXT_CPU_AMONG_ALL,	/* every CPU, printing its own (likewise) */
+	TEXT_CPU_TRY_ALONE,	/* alone until a record that looks ahead:
+				 * from then on reads fail with -EXDEV (for a
+				 * producer no one else reads: it makes the
+				 * stream again, TEXT_CPU_AMONG_ALL) */
 };
 
 struct text_stream *text_stream_new(const struct text_stream_env *env,

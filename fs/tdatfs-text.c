@@ -304,8 +304,8 @@ static int stash_install(struct tdatfs_text *t, struct text_stash *sh,
 }
 
 /* The stream of (buffer, cpu), made on first use when @create. */
-static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
-		      struct text_stream **out)
+static int get_stream_as(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
+			 enum text_cpu_read fresh, struct text_stream **out)
 {
 	const struct tdat_buffer *buf;
 	struct text_stream **slot;
@@ -335,7 +335,7 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 		struct text_stream_env env = stream_env(t);
 		/* a stream that takes a state reads as the one that saved it */
 		enum text_cpu_read how = sh && sh->blob ?
-			text_stream_state_cpu_read(sh->blob, sh->len, cpu) : TEXT_CPU_LOOK;
+			text_stream_state_cpu_read(sh->blob, sh->len, cpu) : fresh;
 
 		*slot = text_stream_new(&env, buffer, cpu, how);
 		if (!*slot)
@@ -349,6 +349,35 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 out:
 	pthread_mutex_unlock(&t->lock);
 	return ret;
+}
+
+/* The stream of (buffer, cpu) for readers: a new one looks at its CPU first. */
+static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
+		      struct text_stream **out)
+{
+	return get_stream_as(t, buffer, cpu, create, TEXT_CPU_LOOK, out);
+}
+
+/*
+ * A one-CPU stream that tried its CPU alone and met a record that looks
+ * ahead (-EXDEV): made again, reading every CPU.  Only its producer had
+ * it (tdatfs_text_produce_sole()), so nothing else holds it.
+ */
+static int remake_among_all(struct tdatfs_text *t, size_t buffer, int cpu,
+			    struct text_stream **out)
+{
+	struct text_stream_env env;
+	struct text_stream **slot;
+
+	pthread_mutex_lock(&t->lock);
+	slot = &t->streams[buffer][cpu + 1];
+	text_ahead_forget(t->ahead, *slot);
+	text_stream_free(*slot);
+	env = stream_env(t);
+	*slot = text_stream_new(&env, buffer, cpu, TEXT_CPU_AMONG_ALL);
+	*out = *slot;
+	pthread_mutex_unlock(&t->lock);
+	return *out ? 0 : (errno ? -errno : -ENOMEM);
 }
 
 /* How trace-cmd names a buffer on its lines: after the last '/'. */
@@ -719,8 +748,9 @@ static int key_size(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 /* What tdatfs_text_produce() produces at a time, between polls of @cancel. */
 #define PRODUCE_PIECE	(256 * 1024)
 
-int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			const _Atomic bool *cancel, _Atomic uint64_t *done)
+/* tdatfs_text_produce(); @sole: no other thread uses @t meanwhile. */
+static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+		   const _Atomic bool *cancel, _Atomic uint64_t *done, bool sole)
 {
 	struct tdatfs_text_key m;
 	struct text_stream *st;
@@ -740,8 +770,15 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 					      memory_order_relaxed);
 		return 0;
 	}
-	/* @m is a stream's own text (key_text()): produced there, not copied */
-	ret = text_eng_key_stream(t, &m, true, &st);
+	/*
+	 * @m is a stream's own text (key_text()): produced there, not copied.
+	 * On an engine of its own (@sole) a CPU's text tries that CPU alone
+	 * and is made again, reading every CPU, at the first record that
+	 * looks ahead: its CPU is read once, not first looked at and then
+	 * read (text_stream_new()).
+	 */
+	ret = m.report || !sole ? text_eng_key_stream(t, &m, true, &st) :
+	      get_stream_as(t, m.buffer, m.cpu, true, TEXT_CPU_TRY_ALONE, &st);
 	if (ret < 0)
 		return ret;
 	do {
@@ -750,6 +787,14 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			break;
 		}
 		n = text_stream_produce(st, PRODUCE_PIECE, off);
+		if (n == -EXDEV && sole && !m.report && m.cpu >= 0) {
+			ret = remake_among_all(t, m.buffer, m.cpu, &st);
+			if (ret < 0)
+				return ret;
+			off = 0;
+			n = 1;
+			continue;
+		}
 		if (n > 0)
 			off += n;
 		if (n >= 0 && done)
@@ -757,6 +802,18 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 					      memory_order_relaxed);
 	} while (n > 0);
 	return n < 0 ? (int)n : 0;
+}
+
+int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			const _Atomic bool *cancel, _Atomic uint64_t *done)
+{
+	return produce(t, k, cancel, done, false);
+}
+
+int tdatfs_text_produce_sole(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			     const _Atomic bool *cancel, _Atomic uint64_t *done)
+{
+	return produce(t, k, cancel, done, true);
 }
 
 /**

@@ -233,6 +233,26 @@ int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			const _Atomic bool *cancel, _Atomic uint64_t *done);
 
 /**
+ * tdatfs_text_produce_sole() - tdatfs_text_produce() on an engine that no
+ * other thread uses meanwhile (an index build's worker)
+ * @t: engine
+ * @k: the text
+ * @cancel: as for tdatfs_text_produce()
+ * @done: likewise
+ *
+ * The same text, size and checkpoints.  A CPU's text is produced from
+ * that CPU alone and made again from every CPU at its first
+ * function_graph entry, instead of its CPU being looked through first
+ * (text_stream_new()): the stream it made may be freed and made again,
+ * which is why no other thread may hold it.
+ *
+ * Return: as tdatfs_text_produce().
+ * Context: no other call on @t at the same time.
+ */
+int tdatfs_text_produce_sole(struct tdatfs_text *t, const struct tdatfs_text_key *k,
+			     const _Atomic bool *cancel, _Atomic uint64_t *done);
+
+/**
  * tdatfs_text_state_save() - what producing a text to its end learned
  * @t: engine
  * @k: the text, produced to its end (by tdatfs_text_produce() or reads)
