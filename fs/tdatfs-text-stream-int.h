@@ -130,4 +130,7 @@ struct text_stream {
 	struct text_cursor cur[NCURSORS];
 };
 
+int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
+			 const struct text_cursor *cu);
+
 #endif /* TDATFS_TEXT_STREAM_INT_H */
