@@ -31,6 +31,7 @@ struct job {
 
 struct build {
 	struct tdat_file *f;
+	struct tdatfs_text *like;	/* the caller's engine: kallsyms shared */
 	const struct tdatfs_text_opts *topts;
 	struct job *jobs;		/* largest first */
 	size_t n;
@@ -62,7 +63,7 @@ static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
 	int r;
 
 	if (!*t) {
-		*t = tdatfs_text_new(b->f, b->topts);
+		*t = tdatfs_text_new_like(b->like, b->topts);
 		if (!*t)
 			return errno ? -errno : -ENOMEM;
 	}
@@ -309,6 +310,7 @@ int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 	r = build_init(&b, f, o);
 	if (r)
 		return r;
+	b.like = t;
 	b.jobs = make_jobs(t, keys, n, &total);
 	tids = calloc(want, sizeof(*tids));
 	if (!b.jobs || !tids) {

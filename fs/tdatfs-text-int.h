@@ -27,6 +27,7 @@
 
 struct tdat_buffer;
 struct text_ahead;
+struct text_ksym_share;
 
 /*
  * A state loaded for a text (tdatfs_text_state_load()), kept until the
@@ -48,6 +49,7 @@ struct tdatfs_text {
 	int init_err;			/* <0: setup failed, returned on reads */
 
 	struct text_layers l;		/* built by text_layers_setup() */
+	struct text_ksym_share *ksyms;	/* one reference, for the layers */
 
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */

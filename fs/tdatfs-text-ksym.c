@@ -10,6 +10,8 @@
  * block, and a radix sort orders the pairs.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,6 +31,15 @@ struct text_ksym {
 	struct ksym_ent *ent;		/* @n sorted entries, then {0, 0} */
 	size_t n;
 	struct tep_handle *tep;		/* instead, for text we do not parse */
+};
+
+/* One trace's table for several engines (tdatfs-text-ksym.h). */
+struct text_ksym_share {
+	_Atomic unsigned int refs;
+	pthread_mutex_t lock;		/* the fields below */
+	bool read;			/* @ks (or @foreign) is final */
+	bool foreign;			/* the text needs the fallback */
+	struct text_ksym *ks;		/* NULL: the trace has none */
 };
 
 /*
@@ -361,4 +372,100 @@ const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 bool text_ksym_own(const struct text_ksym *ks)
 {
 	return !ks->tep;
+}
+
+/**
+ * text_ksym_share_new() - an empty share, one reference held
+ *
+ * Return: the share (drop with text_ksym_share_free()), or NULL with
+ * errno set.
+ */
+struct text_ksym_share *text_ksym_share_new(void)
+{
+	struct text_ksym_share *sh = calloc(1, sizeof(*sh));
+
+	if (!sh)
+		return NULL;
+	atomic_init(&sh->refs, 1);
+	pthread_mutex_init(&sh->lock, NULL);
+	return sh;
+}
+
+/**
+ * text_ksym_share_ref() - one more reference to a share
+ * @sh: share
+ *
+ * Return: @sh.
+ */
+struct text_ksym_share *text_ksym_share_ref(struct text_ksym_share *sh)
+{
+	atomic_fetch_add_explicit(&sh->refs, 1, memory_order_relaxed);
+	return sh;
+}
+
+/**
+ * text_ksym_share_free() - drop a reference; the last frees the share and
+ *	its table.  NULL is fine.
+ * @sh: share
+ */
+void text_ksym_share_free(struct text_ksym_share *sh)
+{
+	if (!sh || atomic_fetch_sub_explicit(&sh->refs, 1,
+					     memory_order_acq_rel) != 1)
+		return;
+	text_ksym_free(sh->ks);
+	pthread_mutex_destroy(&sh->lock);
+	free(sh);
+}
+
+/**
+ * text_ksym_share_get() - the trace's table, made now if no one made it
+ * @sh: share
+ * @read: reads the kallsyms text, called at most once per table made
+ * @arg: for @read
+ * @ks: set to the table, NULL when the trace has none
+ * @own_copy: set to true when *@ks is the caller's to free (a text our
+ *	parser leaves to the fallback: its lookups need the caller's lock,
+ *	so it is never shared); false when it belongs to the share
+ *
+ * Askers on other threads wait while the first one reads and parses.
+ *
+ * Return: 0, or -ENOMEM (nothing is kept: the next call tries again).
+ */
+int text_ksym_share_get(struct text_ksym_share *sh, text_ksym_read_fn read,
+			void *arg, struct text_ksym **ks, bool *own_copy)
+{
+	struct text_ksym *made = NULL;
+	char *text = NULL;
+	int ret;
+
+	*ks = NULL;
+	*own_copy = false;
+	pthread_mutex_lock(&sh->lock);
+	if (sh->read && !sh->foreign) {
+		*ks = sh->ks;
+		pthread_mutex_unlock(&sh->lock);
+		return 0;
+	}
+	ret = read(arg, &text);
+	if (!ret && text && *text) {
+		made = text_ksym_new(text);
+		if (!made && errno == ENOMEM)
+			ret = -ENOMEM;
+	}
+	free(text);
+	if (ret) {
+		pthread_mutex_unlock(&sh->lock);
+		return ret;
+	}
+	sh->read = true;
+	if (made && !text_ksym_own(made)) {
+		sh->foreign = true;
+		*own_copy = true;
+	} else {
+		sh->ks = made;
+	}
+	*ks = made;
+	pthread_mutex_unlock(&sh->lock);
+	return 0;
 }

@@ -20,6 +20,13 @@
  *    and a resolver that leaves them NULL is what the engine always had.
  *  - A table does not change after text_ksym_new(); lookups on our own
  *    table take no lock (the fallback handle needs its caller's lock).
+ *  - A share (struct text_ksym_share) holds the one table of a trace
+ *    that several engines use, made by the first to ask for it: the
+ *    index build's workers and the engine that reads after them parse
+ *    kallsyms once between them.  Only our own tables are shared (their
+ *    lookups take no lock); a text that goes to the fallback gives each
+ *    asker a table of its own, as before.  The share lives as long as
+ *    its last reference, and a shared table as long as its share.
  *  - This module calls only libtraceevent.
  */
 #ifndef TDATFS_TEXT_KSYM_H
@@ -35,5 +42,19 @@ void text_ksym_free(struct text_ksym *ks);
 const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 			   unsigned long long *start);
 bool text_ksym_own(const struct text_ksym *ks);
+
+struct text_ksym_share;
+
+/*
+ * Reads a trace's kallsyms text for a share: 0 with *text malloc'd (the
+ * share frees it) or NULL when the trace has none; or -ENOMEM.
+ */
+typedef int (*text_ksym_read_fn)(void *arg, char **text);
+
+struct text_ksym_share *text_ksym_share_new(void);
+struct text_ksym_share *text_ksym_share_ref(struct text_ksym_share *sh);
+void text_ksym_share_free(struct text_ksym_share *sh);
+int text_ksym_share_get(struct text_ksym_share *sh, text_ksym_read_fn read,
+			void *arg, struct text_ksym **ks, bool *own_copy);
 
 #endif /* TDATFS_TEXT_KSYM_H */

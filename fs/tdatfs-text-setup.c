@@ -101,7 +101,7 @@ static int setup(struct text_layers *t)
 {
 	int ret;
 
-	t->tep = text_tep_new(t->f);
+	t->tep = text_tep_new(t->f, t->ksyms);
 	if (!t->tep)
 		return -ENOMEM;
 	t->evs = text_events_new(t->f, t->tep, t->opts.eager, t->opts.tep_only);
@@ -134,15 +134,18 @@ static int setup(struct text_layers *t)
  * @l: zeroed layers (or released ones)
  * @f: the trace; must outlive the layers
  * @opts: the engine's switches (copied)
+ * @ksyms: where the kallsyms table comes from; must outlive the layers
  *
  * Return: 0, or a negative errno; then what was built is still in @l
  * for text_layers_release().
  */
 int text_layers_setup(struct text_layers *l, struct tdat_file *f,
-		      const struct tdatfs_text_opts *opts)
+		      const struct tdatfs_text_opts *opts,
+		      struct text_ksym_share *ksyms)
 {
 	l->f = f;
 	l->opts = *opts;
+	l->ksyms = ksyms;
 	return setup(l);
 }
 
@@ -150,7 +153,7 @@ int text_layers_setup(struct text_layers *l, struct tdat_file *f,
  * text_layers_release() - free what text_layers_setup() built
  * @l: layers; all NULL is fine
  *
- * The layers are zero afterwards (but @f and the switches).
+ * The layers are zero afterwards (but @f, the switches and the share).
  */
 void text_layers_release(struct text_layers *l)
 {

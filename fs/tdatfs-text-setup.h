@@ -28,6 +28,7 @@ struct text_ts;
 struct text_layers {
 	struct tdat_file *f;
 	struct tdatfs_text_opts opts;
+	struct text_ksym_share *ksyms;	/* the engine's, borrowed */
 	struct text_tep *tep;
 	struct text_events *evs;
 	struct text_comms *comms;
@@ -36,8 +37,10 @@ struct text_layers {
 	struct text_page_fmt pf;
 };
 
+struct text_ksym_share;
 int text_layers_setup(struct text_layers *l, struct tdat_file *f,
-		      const struct tdatfs_text_opts *opts);
+		      const struct tdatfs_text_opts *opts,
+		      struct text_ksym_share *ksyms);
 void text_layers_release(struct text_layers *l);
 
 #endif /* TDATFS_TEXT_SETUP_H */

@@ -20,9 +20,14 @@ struct text_tep {
 	pthread_mutex_t lock;		/* every call into @tep after setup */
 	struct tep_handle *tep;
 	struct tep_plugin_list *plugins;
-	/* kallsyms, read at the first address lookup (under @lock) */
+	/*
+	 * kallsyms, taken from @share at the first address lookup (under
+	 * @lock); @ksyms is ours to free only when @ksyms_copy says so
+	 */
+	struct text_ksym_share *share;
 	struct text_ksym *ksyms;
 	bool ksyms_read;
+	bool ksyms_copy;
 	/*
 	 * -ENOMEM when the resolver could not load the table (it then
 	 * answers NULL, which libtraceevent prints as an address): taken by
@@ -377,28 +382,34 @@ int text_tep_parse_printk(struct text_tep *tt)
 	return ret;
 }
 
+/* text_ksym_read_fn: the trace's kallsyms; one that does not read is none. */
+static int ksym_read(void *arg, char **text)
+{
+	struct text_tep *tt = arg;
+	uint64_t size;
+	int ret;
+
+	ret = text_tep_read_meta(tt->f, TDAT_META_KALLSYMS, text, &size);
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0 || !size) {
+		/* the damage is reported by the parser */
+		free(*text);
+		*text = NULL;
+	}
+	return 0;
+}
+
 /*
- * Read kallsyms into @tt's table.  A kallsyms that cannot be read
- * resolves nothing (the damage is reported by the parser); one that
- * could not be read or parsed for want of memory is tried again at the
- * next lookup.  Return: 0 or -ENOMEM.
+ * Take the trace's kallsyms table from the share, which reads it if no
+ * engine did.  One that could not be read or parsed for want of memory is
+ * tried again at the next lookup.  Return: 0 or -ENOMEM.
  */
 static int ksym_load(struct text_tep *tt)
 {
-	uint64_t size;
-	char *buf;
-	int ret;
+	int ret = text_ksym_share_get(tt->share, ksym_read, tt, &tt->ksyms,
+				      &tt->ksyms_copy);
 
-	ret = text_tep_read_meta(tt->f, TDAT_META_KALLSYMS, &buf, &size);
-	if (ret == -ENOMEM)
-		return ret;
-	ret = 0;
-	if (buf && size) {
-		tt->ksyms = text_ksym_new(buf);
-		if (!tt->ksyms && errno == ENOMEM)
-			ret = -ENOMEM;
-	}
-	free(buf);
 	if (!ret)
 		tt->ksyms_read = true;
 	return ret;
@@ -512,6 +523,9 @@ void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf)
 /**
  * text_tep_new() - a handle set up as trace-cmd sets up its own
  * @f: the trace; must outlive the handle
+ * @share: where its kallsyms table comes from (a reference is taken), so
+ *	that engines of one trace parse kallsyms once; NULL for a share of
+ *	its own
  *
  * Plugins first (their handlers attach when the formats are parsed),
  * then endianness, long and page size, CPU count and the kallsyms
@@ -519,7 +533,7 @@ void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf)
  *
  * Return: the handle (free with text_tep_free()), or NULL with errno set.
  */
-struct text_tep *text_tep_new(struct tdat_file *f)
+struct text_tep *text_tep_new(struct tdat_file *f, struct text_ksym_share *share)
 {
 	struct text_tep *tt = calloc(1, sizeof(*tt));
 	bool oom;
@@ -551,6 +565,9 @@ struct text_tep *text_tep_new(struct tdat_file *f)
 	tep_set_page_size(tt->tep, tdat_page_size(f));
 	if (tdat_cpu_count(f))
 		tep_set_cpus(tt->tep, tdat_cpu_count(f));
+	tt->share = share ? text_ksym_share_ref(share) : text_ksym_share_new();
+	if (!tt->share)
+		goto fail;
 	if (tep_set_function_resolver(tt->tep, ksym_resolve, tt) < 0)
 		goto fail;
 	return tt;
@@ -574,7 +591,9 @@ void text_tep_free(struct text_tep *tt)
 		pthread_mutex_unlock(&lib_lock);
 		tep_free(tt->tep);
 	}
-	text_ksym_free(tt->ksyms);
+	if (tt->ksyms_copy)
+		text_ksym_free(tt->ksyms);
+	text_ksym_share_free(tt->share);
 	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }

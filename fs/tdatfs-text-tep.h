@@ -3,8 +3,9 @@
  * tdatfs-text-tep.h - the libtraceevent handle of a trace and its lock.
  *
  * Invariants:
- *  - One struct text_tep per engine owns one tep_handle, the plugins
- *    loaded into it and the kallsyms table (tdatfs-text-ksym.h).
+ *  - One struct text_tep per engine owns one tep_handle and the plugins
+ *    loaded into it, and holds a reference to a kallsyms share
+ *    (tdatfs-text-ksym.h).
  *  - libtraceevent is not thread-safe (it caches the last event looked
  *    up, sorts the cmdline table on first use, plugins keep static
  *    state), so every call into the handle after setup, by any module, is
@@ -17,8 +18,10 @@
  *    text_tep_parse_header_page(), text_tep_new(), text_tep_free() and
  *    text_tep_print_info() take it themselves, so engines on several
  *    threads (the index build's workers) never share that state at once.
- *  - kallsyms is read into its handle the first time libtraceevent looks
- *    an address up (so under the lock): most traces never print a symbol.
+ *  - kallsyms is taken from the handle's share (tdatfs-text-ksym.h) the
+ *    first time libtraceevent looks an address up (so under the lock):
+ *    most traces never print a symbol, and the engines of one trace
+ *    given one share parse it once.
  *    When that fails for want of memory the lookup answers no symbol and
  *    the caller, still under the lock, gets -ENOMEM from
  *    text_tep_take_error() and must not use the text; the next lookup
@@ -50,7 +53,8 @@ struct text_page_fmt {
 	bool ts_ok;			/* header_page timestamp is 8 bytes */
 };
 
-struct text_tep *text_tep_new(struct tdat_file *f);
+struct text_ksym_share;
+struct text_tep *text_tep_new(struct tdat_file *f, struct text_ksym_share *share);
 void text_tep_free(struct text_tep *tt);
 struct tep_handle *text_tep_handle(struct text_tep *tt);
 void text_tep_lock(struct text_tep *tt);

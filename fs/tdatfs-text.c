@@ -24,6 +24,7 @@
 #include "tdatfs-text-engine.h"
 #include "tdatfs-text-event.h"
 #include "tdatfs-text-int.h"
+#include "tdatfs-text-ksym.h"
 #include "tdatfs-text-setup.h"
 #include "tdatfs-text-state.h"
 #include "tdatfs-text-stream.h"
@@ -101,8 +102,10 @@ static int ahead_setup(struct tdatfs_text *t)
 	return t->ahead ? 0 : -ENOMEM;
 }
 
-struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
-				    const struct tdatfs_text_opts *opts)
+/* An engine of @f taking its kallsyms from @ksyms (a reference is taken). */
+static struct tdatfs_text *engine_new(struct tdat_file *f,
+				      const struct tdatfs_text_opts *opts,
+				      struct text_ksym_share *ksyms)
 {
 	struct tdatfs_text *t;
 
@@ -120,12 +123,29 @@ struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 	t->nbuffers = tdat_buffer_count(f);
 	t->alias = report_alias(t);
 	snprintf(t->head, sizeof(t->head), "cpus=%u\n", tdat_cpu_count(f));
-	if (ahead_setup(t) < 0) {
+	t->ksyms = ksyms ? text_ksym_share_ref(ksyms) : text_ksym_share_new();
+	if (!t->ksyms || ahead_setup(t) < 0) {
 		tdatfs_text_free(t);
 		errno = ENOMEM;
 		return NULL;
 	}
 	return t;
+}
+
+struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
+				    const struct tdatfs_text_opts *opts)
+{
+	return engine_new(f, opts, NULL);
+}
+
+struct tdatfs_text *tdatfs_text_new_like(struct tdatfs_text *like,
+					 const struct tdatfs_text_opts *opts)
+{
+	if (!like) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return engine_new(like->f, opts, like->ksyms);
 }
 
 /* Free what setup() built (also partly); streams first, they use it. */
@@ -173,6 +193,7 @@ void tdatfs_text_free(struct tdatfs_text *t)
 	}
 	free(t->stash);
 	free(t->rstash.blob);
+	text_ksym_share_free(t->ksyms);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -201,7 +222,7 @@ static int ensure_ready(struct tdatfs_text *t)
 			return -ENOMEM;
 		}
 	}
-	ret = text_layers_setup(&t->l, t->f, &t->opts);
+	ret = text_layers_setup(&t->l, t->f, &t->opts, t->ksyms);
 	if (ret < 0) {
 		teardown(t);
 		/*

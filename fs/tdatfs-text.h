@@ -79,6 +79,22 @@ struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 				    const struct tdatfs_text_opts *opts);
 
 /**
+ * tdatfs_text_new_like() - another engine of the same trace, sharing what
+ *	does not change once read
+ * @like: an engine; it may be freed before the new one
+ * @opts: switches for the new engine, copied; NULL for the defaults
+ *
+ * The two engines (and every engine made like either) take their kallsyms
+ * table from one share: the first to need it parses it, the others use
+ * that table (tdatfs-text-ksym.h).  The text does not change.  For the
+ * index build's workers, whose tables would otherwise be freed with them.
+ *
+ * Return: a new engine (free with tdatfs_text_free()), or NULL with errno set.
+ */
+struct tdatfs_text *tdatfs_text_new_like(struct tdatfs_text *like,
+					 const struct tdatfs_text_opts *opts);
+
+/**
  * tdatfs_text_free() - free an engine; NULL is fine
  * @t: engine
  */

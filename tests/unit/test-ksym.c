@@ -6,10 +6,15 @@
  * and another was given the text by tep_parse_kallsyms(); both must name
  * the same symbol and start for every address tried, directly and through
  * a %pS/%ps/%pF/%pf event printed by each handle.  Also checks that the
- * kernel's own form is read by our parser and the rest falls back.
+ * kernel's own form is read by our parser and the rest falls back, and
+ * that a share (struct text_ksym_share) parses a text once for all its
+ * askers, on one thread or several, but never shares a fallback table.
  *
  * Usage: test-ksym
  */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -255,6 +260,131 @@ static void spoil(char *t)
 	*nl = odd[next_rand() % 5][0];
 }
 
+/* ---- shares ------------------------------------------------------------- */
+
+/* A kallsyms source for a share: counts its reads, can fail them. */
+struct source {
+	const char *text;		/* NULL: the trace has none */
+	_Atomic int reads;
+	int fail;			/* this many reads fail with -ENOMEM */
+};
+
+static int source_read(void *arg, char **text)
+{
+	struct source *src = arg;
+
+	atomic_fetch_add(&src->reads, 1);
+	*text = NULL;
+	if (src->fail > 0) {
+		src->fail--;
+		return -ENOMEM;
+	}
+	if (src->text) {
+		*text = strdup(src->text);
+		FATAL(*text);
+	}
+	return 0;
+}
+
+static void check_share_serial(void)
+{
+	struct source own = { .text = "1000 T a\n2000 t b\n" };
+	struct source odd = { .text = "1000 T a\n2000 x b c d\n" };
+	struct source none = { 0 };
+	struct text_ksym_share *sh = text_ksym_share_new();
+	struct text_ksym *k1, *k2;
+	unsigned long long start;
+	bool c1, c2;
+
+	FATAL(sh);
+	/* a table of our own: read once, the same table for every asker */
+	own.fail = 1;
+	CHECK(text_ksym_share_get(sh, source_read, &own, &k1, &c1) == -ENOMEM);
+	CHECK(!k1);
+	CHECK(text_ksym_share_get(sh, source_read, &own, &k1, &c1) == 0);
+	CHECK(text_ksym_share_ref(sh) == sh);
+	CHECK(text_ksym_share_get(sh, source_read, &own, &k2, &c2) == 0);
+	CHECK(k1 && k1 == k2 && !c1 && !c2);
+	CHECK(atomic_load(&own.reads) == 2);
+	text_ksym_share_free(sh);
+	/* one reference is left: the table still answers */
+	CHECK(k1 && text_ksym_find(k1, 0x1004, &start) &&
+	      !strcmp(text_ksym_find(k1, 0x1004, &start), "a") && start == 0x1000);
+	text_ksym_share_free(sh);
+
+	/* the fallback: each asker reads and gets a table of its own */
+	sh = text_ksym_share_new();
+	FATAL(sh);
+	CHECK(text_ksym_share_get(sh, source_read, &odd, &k1, &c1) == 0);
+	CHECK(text_ksym_share_get(sh, source_read, &odd, &k2, &c2) == 0);
+	CHECK(k1 && k2 && k1 != k2 && c1 && c2);
+	CHECK(k1 && !text_ksym_own(k1));
+	CHECK(atomic_load(&odd.reads) == 2);
+	text_ksym_free(k1);
+	text_ksym_free(k2);
+	text_ksym_share_free(sh);
+
+	/* no kallsyms: no table, read once */
+	sh = text_ksym_share_new();
+	FATAL(sh);
+	CHECK(text_ksym_share_get(sh, source_read, &none, &k1, &c1) == 0);
+	CHECK(text_ksym_share_get(sh, source_read, &none, &k2, &c2) == 0);
+	CHECK(!k1 && !k2 && !c1 && !c2);
+	CHECK(atomic_load(&none.reads) == 1);
+	text_ksym_share_free(sh);
+	text_ksym_share_free(NULL);
+}
+
+#define ASKERS 8
+
+struct asker {
+	struct text_ksym_share *sh;
+	struct source *src;
+	struct text_ksym *ks;
+	int ret;
+};
+
+/* Each asker holds a reference of its own and drops it when done. */
+static void *ask(void *arg)
+{
+	struct asker *a = arg;
+	bool copy;
+
+	a->ret = text_ksym_share_get(a->sh, source_read, a->src, &a->ks, &copy);
+	if (!a->ret && (copy || !a->ks || !text_ksym_own(a->ks)))
+		a->ret = -EINVAL;
+	text_ksym_share_free(a->sh);
+	return NULL;
+}
+
+static void check_share_threads(void)
+{
+	char *text = random_text(20000, 50);
+	struct source src = { .text = text };
+	struct text_ksym_share *sh = text_ksym_share_new();
+	struct asker a[ASKERS];
+	pthread_t tid[ASKERS];
+	struct text_ksym *ks;
+	bool copy;
+	int i;
+
+	FATAL(sh && text);
+	for (i = 0; i < ASKERS; i++) {
+		a[i] = (struct asker){ .sh = text_ksym_share_ref(sh), .src = &src };
+		FATAL(!pthread_create(&tid[i], NULL, ask, &a[i]));
+	}
+	for (i = 0; i < ASKERS; i++) {
+		pthread_join(tid[i], NULL);
+		CHECK(a[i].ret == 0);
+		CHECK(a[i].ks == a[0].ks);
+	}
+	CHECK(atomic_load(&src.reads) == 1);
+	CHECK(text_ksym_share_get(sh, source_read, &src, &ks, &copy) == 0);
+	CHECK(ks == a[0].ks && !copy);
+	text_ksym_share_free(sh);
+	free(text);
+}
+
 int main(void)
 {
 	size_t i;
@@ -273,10 +403,12 @@ int main(void)
 		check_text(what, t, -1);
 		free(t);
 	}
+	check_share_serial();
+	check_share_threads();
 	if (failures)
 		fprintf(stderr, "%d failures\n", failures);
 	else
-		printf("ksym: %zu fixtures and 80 random texts agree with libtraceevent\n",
+		printf("ksym: %zu fixtures and 80 random texts agree with libtraceevent; shares parse once\n",
 		       sizeof(fixtures) / sizeof(fixtures[0]));
 	return failures != 0;
 }

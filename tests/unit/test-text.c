@@ -219,7 +219,7 @@ struct src_env {
 
 static void src_env_init(struct src_env *e, struct tdat_file *f)
 {
-	e->tt = text_tep_new(f);
+	e->tt = text_tep_new(f, NULL);
 	FATAL(e->tt);
 	FATAL(text_tep_parse_header_page(e->tt) == 0);
 	text_tep_page_fmt(e->tt, &e->pf);
