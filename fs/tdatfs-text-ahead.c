@@ -41,6 +41,15 @@
  * hundred bytes each, and jobs are found by a walk of their list.
  */
 #define AHEAD_JOBS	64
+/*
+ * Stretches shorter than JOB_MIN_BYTES (a view's are a few hundred bytes
+ * of text, each made from a full stretch of the text it is cut from) are
+ * joined into one job, up to JOB_STRETCHES of them: a job handed to a
+ * worker and back costs a few context switches, more than such a stretch
+ * takes to make.
+ */
+#define JOB_MIN_BYTES	(16u << 10)
+#define JOB_STRETCHES	8
 /* A waiting reader polls its cancel hook this often. */
 #define WAIT_NS		(10 * 1000 * 1000L)
 
@@ -308,14 +317,14 @@ static void workers_start(struct text_ahead *a)
 	}
 }
 
-/* The job of @full's stretch at @start, or NULL; lock held. */
+/* The job of @full holding @off, or NULL; lock held. */
 static struct ahead_job *job_find(struct text_ahead *a,
-				  const struct text_stream *full, uint64_t start)
+				  const struct text_stream *full, uint64_t off)
 {
 	struct ahead_job *j;
 
 	for (j = a->jobs; j; j = j->next)
-		if (j->full == full && j->start == start)
+		if (j->full == full && j->start <= off && off < j->end)
 			return j;
 	return NULL;
 }
@@ -466,9 +475,18 @@ static void queue_range(struct text_ahead *a, const struct ahead_text *tx,
 		k++;
 	for (; k < tx->n && tx->ckpt[k] < to; k++) {
 		uint64_t start = tx->ckpt[k], end = stretch_end(tx, k);
+		unsigned int m = 1;
 
 		if (job_find(a, tx->full, start))
 			continue;
+		/* short stretches (a view's) go together, up to a job taken */
+		while (m < JOB_STRETCHES && end - start < JOB_MIN_BYTES &&
+		       k + 1 < tx->n && tx->ckpt[k + 1] < to &&
+		       !job_find(a, tx->full, tx->ckpt[k + 1])) {
+			k++;
+			m++;
+			end = stretch_end(tx, k);
+		}
 		if (a->held + (end - start) > AHEAD_BUDGET ||
 		    a->njobs >= AHEAD_JOBS)
 			break;
@@ -547,7 +565,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
 			queue_range(a, tx, pos + 1, off + len);
 		k = stretch_of(tx, pos);
 		end = stretch_end(tx, k);
-		j = job_find(a, tx->full, tx->ckpt[k]);
+		j = job_find(a, tx->full, pos);
 		if (j && j->state == JOB_RUNNING) {
 			if (text_stream_cancelled())
 				return -EINTR;

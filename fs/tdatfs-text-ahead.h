@@ -8,7 +8,8 @@
  *    ahead, and only for a reader whose read starts where its previous
  *    one ended: the stretches after it, each [checkpoint j, checkpoint
  *    j + 1), are produced by the workers, each through a mirror of the
- *    text (text_stream_new_mirror()) of its own.  Text produced again
+ *    text (text_stream_new_mirror()) of its own.  Short stretches (a
+ *    view's) are handed out a few at a time, as one job.  Text produced again
  *    from a checkpoint is byte-identical, so what a read returns does not
  *    depend on who produced it: the reader copies from stretches ready,
  *    waits for one in progress, and produces itself (through the text's
