@@ -35,37 +35,33 @@ static uint32_t get32(const unsigned char *p)
 	return v;
 }
 
-/* One stream's table appended to the bytes at *@at (room checked by the caller). */
+/* One stream's table of @n pairs appended at *@at (room checked by the caller). */
 static void put_table(unsigned char *p, size_t *at, size_t b, size_t c,
-		      const uint32_t *sizes, uint32_t n)
+		      const struct tdp_stream *s, uint32_t n)
 {
 	put32(p + *at, (uint32_t)b);
 	put32(p + *at + 4, (uint32_t)c);
 	put32(p + *at + 8, n);
 	put32(p + *at + 12, 0);
 	*at += TABLE_HEAD;
-	memcpy(p + *at, sizes, (size_t)n * PAIR);
+	tdp_stream_chunk_sizes(s, p + *at);
 	*at += (size_t)n * PAIR;
 }
 
 /* Bytes the tables of the streams made so far take; f->lock held. */
-static size_t tables_size(struct tdat_file *f, uint32_t *count)
+static size_t tables_size(struct tdat_file *f)
 {
 	size_t total = TABLES_HEAD;
 
-	*count = 0;
 	for (size_t b = 0; b < f->nbufs; b++) {
 		const struct tdp_buf *buf = &f->bufs[b];
 
 		for (size_t c = 0; buf->kind == TDAT_STREAM_CHUNKS && c < buf->pub.ncpus; c++) {
-			uint32_t *sizes, n;
+			uint32_t n;
 
-			if (!buf->streams[c] ||
-			    tdp_stream_chunk_sizes(buf->streams[c], &sizes, &n))
-				continue;
-			free(sizes);
-			total += TABLE_HEAD + (size_t)n * PAIR;
-			(*count)++;
+			if (buf->streams[c] &&
+			    !tdp_stream_chunk_count(buf->streams[c], &n))
+				total += TABLE_HEAD + (size_t)n * PAIR;
 		}
 	}
 	return total;
@@ -75,42 +71,31 @@ int tdat_chunk_tables_save(struct tdat_file *f, void **buf, size_t *len)
 {
 	unsigned char *p;
 	size_t total, at = TABLES_HEAD;
-	uint32_t count, kept = 0;
-	int r = 0;
+	uint32_t kept = 0;
 
 	pthread_mutex_lock(&f->lock);
-	total = tables_size(f, &count);
+	total = tables_size(f);
 	p = malloc(total);
 	if (!p) {
 		pthread_mutex_unlock(&f->lock);
 		return -ENOMEM;
 	}
-	for (size_t b = 0; !r && b < f->nbufs; b++) {
+	for (size_t b = 0; b < f->nbufs; b++) {
 		const struct tdp_buf *tb = &f->bufs[b];
 
 		for (size_t c = 0; tb->kind == TDAT_STREAM_CHUNKS && c < tb->pub.ncpus; c++) {
-			uint32_t *sizes, n;
-			int e;
+			uint32_t n;
 
-			if (!tb->streams[c])
+			/* a table found damaged since it was sized is left out */
+			if (!tb->streams[c] ||
+			    tdp_stream_chunk_count(tb->streams[c], &n) ||
+			    at + TABLE_HEAD + (size_t)n * PAIR > total)
 				continue;
-			e = tdp_stream_chunk_sizes(tb->streams[c], &sizes, &n);
-			if (e == -ENODATA)
-				continue;
-			if (e) {
-				r = e;
-				break;
-			}
-			put_table(p, &at, b, c, sizes, n);
-			free(sizes);
+			put_table(p, &at, b, c, tb->streams[c], n);
 			kept++;
 		}
 	}
 	pthread_mutex_unlock(&f->lock);
-	if (r) {
-		free(p);
-		return r;
-	}
 	put32(p, kept);
 	put32(p + 4, 0);
 	*buf = p;

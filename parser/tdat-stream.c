@@ -543,34 +543,38 @@ struct tdp_stream *tdp_stream_new_kept(const struct tdp_source *src,
 }
 
 /**
- * tdp_stream_chunk_sizes() - a chunked stream's table, to keep
+ * tdp_stream_chunk_count() - how many chunks a stream's table has, to keep
  * @s: stream
- * @sizes: set to @n pairs { compressed size, uncompressed size }; the
- *	caller frees them with free()
  * @n: set to the count
  *
- * Return: 0, -ENODATA when @s is not chunked or its table is damaged
- * (there is nothing sound to keep), or -ENOMEM.
+ * Return: 0, or -ENODATA when @s is not chunked or its table is damaged
+ * (there is nothing sound to keep).
  */
-int tdp_stream_chunk_sizes(const struct tdp_stream *s, uint32_t **sizes,
-			   uint32_t *n)
+int tdp_stream_chunk_count(const struct tdp_stream *s, uint32_t *n)
 {
-	uint32_t *out;
-
 	if (s->kind != TDAT_STREAM_CHUNKS ||
 	    (s->nchunks && __atomic_load_n(&s->chunks[s->nchunks - 1].state,
 					   __ATOMIC_RELAXED) == CHUNK_TABLE))
 		return -ENODATA;
-	out = malloc(2 * sizeof(*out) * (s->nchunks ? s->nchunks : 1));
-	if (!out)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < s->nchunks; i++) {
-		out[2 * (size_t)i] = s->chunks[i].csize;
-		out[2 * (size_t)i + 1] = s->chunks[i].usize;
-	}
-	*sizes = out;
 	*n = s->nchunks;
 	return 0;
+}
+
+/**
+ * tdp_stream_chunk_sizes() - a chunked stream's table, to keep
+ * @s: stream that tdp_stream_chunk_count() found sound
+ * @out: room for the count's pairs { compressed size, uncompressed size },
+ *	each a native-endian uint32_t; any alignment
+ */
+void tdp_stream_chunk_sizes(const struct tdp_stream *s, void *out)
+{
+	unsigned char *p = out;
+
+	for (uint32_t i = 0; i < s->nchunks; i++) {
+		memcpy(p, &s->chunks[i].csize, sizeof(uint32_t));
+		memcpy(p + sizeof(uint32_t), &s->chunks[i].usize, sizeof(uint32_t));
+		p += 2 * sizeof(uint32_t);
+	}
 }
 
 /**

@@ -119,8 +119,8 @@ struct tdp_stream *tdp_stream_new_kept(const struct tdp_source *src,
 				       const uint32_t *sizes, uint32_t n,
 				       char *err, size_t errlen);
 
-int tdp_stream_chunk_sizes(const struct tdp_stream *s, uint32_t **sizes,
-			   uint32_t *n);
+int tdp_stream_chunk_count(const struct tdp_stream *s, uint32_t *n);
+void tdp_stream_chunk_sizes(const struct tdp_stream *s, void *out);
 
 ssize_t tdp_stream_read_partial(struct tdp_stream *s, void *buf, size_t len,
 				uint64_t off, struct tdp_stream_damage *damage,
