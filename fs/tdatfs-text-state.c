@@ -227,24 +227,18 @@ out:
 	return ret;
 }
 
-/* The ncpu field of a state's bytes (0 when too short). */
-static uint32_t h_ncpu(const void *blob, size_t len)
+/*
+ * Whether a state's bytes are of a stream printing cpu index @cpu only,
+ * and, if so, how many CPUs it read in *@ncpu.
+ */
+static bool read_only(const void *blob, size_t len, int cpu, uint32_t *ncpu)
 {
 	struct text_unpack u = { .p = blob, .left = len };
 	uint32_t skip[2];
-
-	text_unpack(&u, skip, sizeof(skip));
-	return u.bad ? 0 : text_unpack_u32(&u);
-}
-
-/* Whether a state's bytes are of a stream printing cpu index @cpu only. */
-static bool read_only(const void *blob, size_t len, int cpu)
-{
-	struct text_unpack u = { .p = blob, .left = len };
-	uint32_t skip[3];
 	int32_t only;
 
 	text_unpack(&u, skip, sizeof(skip));
+	*ncpu = text_unpack_u32(&u);
 	only = (int32_t)text_unpack_u32(&u);
 	return !u.bad && only == cpu;
 }
@@ -262,7 +256,9 @@ static bool read_only(const void *blob, size_t len, int cpu)
  */
 enum text_cpu_read text_stream_state_cpu_read(const void *blob, size_t len, int cpu)
 {
-	return cpu >= 0 && read_only(blob, len, cpu) && h_ncpu(blob, len) > 1 ?
+	uint32_t ncpu;
+
+	return cpu >= 0 && read_only(blob, len, cpu, &ncpu) && ncpu > 1 ?
 	       TEXT_CPU_AMONG_ALL : TEXT_CPU_ALONE;
 }
 
@@ -295,6 +291,7 @@ int text_stream_state_check(struct tdat_file *f,
 	struct state_shape sh = { .only = -1 };
 	struct state_head h;
 	size_t *bufs, p;
+	uint32_t ncpu;
 	int ret;
 
 	bufs = calloc(nparts + 1, sizeof(*bufs));
@@ -306,7 +303,7 @@ int text_stream_state_check(struct tdat_file *f,
 		bufs[0] = b;
 		nparts = 1;
 		if (buf && cpu >= 0 && buf->ncpus > 1 &&
-		    read_only(blob, len, cpu) && h_ncpu(blob, len) == buf->ncpus) {
+		    read_only(blob, len, cpu, &ncpu) && ncpu == buf->ncpus) {
 			sh.only = cpu;
 			cpu = -1;
 		}
