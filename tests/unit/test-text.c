@@ -5,7 +5,9 @@
  * there, and the record source gives the records of a CPU in order, the
  * same again after a seek.  The report (every buffer merged, with its
  * cpus= head and instance prefixes) keeps the same promise, and on a
- * one-buffer trace it is the head and the merged text.
+ * one-buffer trace it is the head and the merged text.  Engines made
+ * like another (tdatfs_text_new_like(), their kallsyms shared) make the
+ * same text, also once the engine they were made like is freed.
  *
  * Usage: test-text TRACE [INSTANCES]
  *   TRACE: a clean trace with two CPUs (tests/data/small.dat);
@@ -99,6 +101,54 @@ static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
 	tdatfs_text_free(t);
 	*len = b.len;
 	return b.p;
+}
+
+/* The whole text of (buffer 0, @cpu) read from @t. */
+static char *engine_text(struct tdatfs_text *t, int cpu, size_t *len)
+{
+	struct text_buf b = { 0 };
+	char tmp[65536];
+	ssize_t n;
+
+	while ((n = text_read(t, cpu, tmp, sizeof(tmp), b.len)) > 0)
+		FATAL(text_buf_put(&b, tmp, n) == 0);
+	CHECK(n == 0);
+	*len = b.len;
+	return b.p;
+}
+
+/*
+ * Engines made like one that read first (so holding the kallsyms table
+ * it parsed), the first one freed before they read: each makes the text
+ * of an engine of its own.
+ */
+static void check_like(struct tdat_file *f)
+{
+	struct tdatfs_text *a = tdatfs_text_new(f, NULL), *b, *c;
+	size_t len, la, lb, lc;
+	char *want = whole_text(f, -1, &len), *ta, *tb, *tc;
+
+	FATAL(a);
+	CHECK(!tdatfs_text_new_like(NULL, NULL) && errno == EINVAL);
+	ta = engine_text(a, -1, &la);
+	b = tdatfs_text_new_like(a, NULL);
+	FATAL(b);
+	c = tdatfs_text_new_like(b, NULL);
+	FATAL(c);
+	tdatfs_text_free(a);
+	tb = engine_text(b, 0, &lb);
+	free(tb);
+	tb = engine_text(b, -1, &lb);
+	tdatfs_text_free(b);
+	tc = engine_text(c, -1, &lc);
+	tdatfs_text_free(c);
+	CHECK(la == len && !memcmp(ta, want, len));
+	CHECK(lb == len && !memcmp(tb, want, len));
+	CHECK(lc == len && !memcmp(tc, want, len));
+	free(want);
+	free(ta);
+	free(tb);
+	free(tc);
 }
 
 /*
@@ -373,6 +423,7 @@ int main(int argc, char **argv)
 		check_checkpoints(f, (int)c, 0);
 	check_checkpoints(f, REPORT, 0);
 	check_report_single(f);
+	check_like(f);
 
 	src_env_init(&e, f);
 	for (c = 0; c < buf->ncpus; c++)
