@@ -337,6 +337,26 @@ void text_fast_free(struct text_fast *fp)
 	free(fp);
 }
 
+/* "00" "01" ... "ff": the two hex digits of every byte, in both cases. */
+static const char hex_lo[513] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+static const char hex_up[513] =
+	"000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F"
+	"202122232425262728292A2B2C2D2E2F303132333435363738393A3B3C3D3E3F"
+	"404142434445464748494A4B4C4D4E4F505152535455565758595A5B5C5D5E5F"
+	"606162636465666768696A6B6C6D6E6F707172737475767778797A7B7C7D7E7F"
+	"808182838485868788898A8B8C8D8E8F909192939495969798999A9B9C9D9E9F"
+	"A0A1A2A3A4A5A6A7A8A9AAABACADAEAFB0B1B2B3B4B5B6B7B8B9BABBBCBDBEBF"
+	"C0C1C2C3C4C5C6C7C8C9CACBCCCDCECFD0D1D2D3D4D5D6D7D8D9DADBDCDDDEDF"
+	"E0E1E2E3E4E5E6E7E8E9EAEBECEDEEEFF0F1F2F3F4F5F6F7F8F9FAFBFCFDFEFF";
+
 /* The digits of @v in base 8 or 16: a bit count, not a division loop. */
 static unsigned int pow2_digits(uint64_t v, unsigned int shift)
 {
@@ -381,13 +401,26 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 	}
 	if (st->base == 10) {
 		o = text_dec_put(o, uv, nd);
+	} else if (st->base == 16) {
+		/* from the last digit back, a byte (two digits) at a time */
+		const char *pairs = st->upper ? hex_up : hex_lo;
+		char *d = o + nd;
+
+		for (; uv >= 256; uv >>= 8) {
+			d -= 2;
+			memcpy(d, pairs + 2 * (uv & 0xff), 2);
+		}
+		if (uv >= 16)
+			memcpy(d - 2, pairs + 2 * uv, 2);
+		else
+			d[-1] = dig[uv];
+		o += nd;
 	} else {
-		/* written from the last digit back: no reversal */
 		char *d = o + nd;
 
 		do {
-			*--d = dig[uv & (st->base - 1)];
-			uv >>= shift;
+			*--d = dig[uv & 7];
+			uv >>= 3;
 		} while (uv);
 		o += nd;
 	}
