@@ -5,6 +5,7 @@
  * comm list and sorted array (doc/trace-cmd-parity.md, section 4).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,6 +18,9 @@
 #include "tdatfs-text-bytes.h"
 #include "tdatfs-text-comm.h"
 #include "tdatfs-text-pack.h"
+
+/* a power of two: the pids a stretch of lines names, and more */
+#define HOT_SLOTS	64
 
 /* One registration of a comm. */
 struct text_comm {
@@ -37,8 +41,12 @@ struct tab_dup {
 	const char **comm;	/* newest first, as the stable sort leaves them */
 };
 
+/* Arrays made so far in the process: each array's gen is its count. */
+static _Atomic uint64_t tab_gens;
+
 /* The array cmdline_init() makes, one slot per distinct pid. */
 struct comm_tab {
+	uint64_t gen;		/* this array's own, never reused: tab_hot() */
 	size_t n;
 	int *pid;		/* sorted */
 	const char **comm;	/* NULL for a pid of @dup */
@@ -192,6 +200,8 @@ static int tab_build(struct comm_tab *tb, const struct text_comms *t,
 	qsort(e, n, sizeof(*e), reg_cmp);
 	ret = tab_fill(tb, e, n);
 	free(e);
+	if (!ret)
+		tb->gen = atomic_fetch_add(&tab_gens, 1) + 1;
 	return ret;
 }
 
@@ -271,17 +281,60 @@ static const char *dup_comm(const struct comm_tab *tb,
 	return du->comm[ds[k].h[lo].idx];
 }
 
+/* What an array says of a pid. */
+struct hot_comm {
+	int pid;
+	enum { HOT_EMPTY, HOT_ONCE, HOT_DUP, HOT_ABSENT } kind;
+	const char *comm;	/* HOT_ONCE: its only entry */
+	size_t dup;		/* HOT_DUP: its run in dup[] */
+};
+
+/*
+ * tab_find() (and dup_find()) of @pid in @tb, through the cache of the
+ * last array this thread looked in, by pid modulo HOT_SLOTS.  An array
+ * never changes once made and no two share a gen, so the entries are
+ * good while the gen matches.  The cache is the thread's: models stay
+ * read-only for the streams that share them (mirrors, views).
+ */
+static const struct hot_comm *tab_hot(const struct comm_tab *tb, int pid)
+{
+	static __thread struct {
+		uint64_t gen;
+		struct hot_comm slot[HOT_SLOTS];
+	} hot;
+	struct hot_comm *h;
+	long i;
+
+	if (hot.gen != tb->gen) {
+		memset(hot.slot, 0, sizeof(hot.slot));
+		hot.gen = tb->gen;
+	}
+	h = &hot.slot[(unsigned int)pid % HOT_SLOTS];
+	if (h->kind != HOT_EMPTY && h->pid == pid)
+		return h;
+	i = tab_find(tb, pid);
+	h->pid = pid;
+	if (i < 0) {
+		h->kind = HOT_ABSENT;
+	} else if (tb->comm[i]) {
+		h->kind = HOT_ONCE;
+		h->comm = tb->comm[i];
+	} else {
+		h->kind = HOT_DUP;
+		h->dup = dup_find(tb, pid);
+	}
+	return h;
+}
+
 /* The comm of @pid in @tb, or NULL when the array has none. */
 static const char *tab_comm(const struct comm_tab *tb,
 			    const struct dup_state *ds, int pid, size_t seen)
 {
-	long i = tab_find(tb, pid);
+	const struct hot_comm *h = tab_hot(tb, pid);
 
-	if (i < 0)
-		return NULL;
-	if (tb->comm[i])
-		return tb->comm[i];
-	return dup_comm(tb, ds, dup_find(tb, pid), seen);
+	if (h->kind == HOT_ONCE)
+		return h->comm;
+	return h->kind == HOT_DUP ? dup_comm(tb, ds, h->dup, seen) : NULL;
 }
 
 /*
@@ -767,7 +820,7 @@ static int register_after(struct text_overlay *ov, size_t *seen, int pid,
 	size_t vis = *seen - ov->n1;
 	long i;
 
-	if (!pid || tab_find(ov->tab, pid) >= 0)
+	if (!pid || tab_hot(ov->tab, pid)->kind != HOT_ABSENT)
 		return 0;
 	i = ov_find(ov, pid);
 	if (i >= 0) {

@@ -17,6 +17,9 @@
  *    it (stably sorted by pid, duplicates kept), to which registrations
  *    only add missing pids.  A lookup returns the entry glibc's bsearch()
  *    lands on, so of a duplicated pid the one its neighbours decide.
+ *    An array never changes once made: each thread caches what the
+ *    last array it looked in says of the pids it looked up, so a
+ *    lookup writes nothing that streams share.
  *  - A position in a stream is one count, the registrations met before
  *    it (struct text_comm_ctx.seen): the model only grows at the
  *    stream's frontier and what a position sees is a function of that
