@@ -5,7 +5,6 @@
  * comm list and sorted array (doc/trace-cmd-parity.md, section 4).
  */
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,43 +16,8 @@
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-bytes.h"
 #include "tdatfs-text-comm.h"
+#include "tdatfs-text-comm-tab.h"
 #include "tdatfs-text-pack.h"
-
-/* a power of two: the pids a stretch of lines names, and more */
-#define HOT_SLOTS	64
-
-/* One registration of a comm. */
-struct text_comm {
-	int pid;
-	size_t seq;		/* order of registration */
-	const char *comm;
-};
-
-/*
- * A pid with several entries in the array.  Which of them glibc's
- * bsearch() returns depends only on how many entries lie below and
- * above the run (bsearch_pick()).
- */
-struct tab_dup {
-	int pid;
-	size_t below, above;	/* entries of smaller / larger pids */
-	size_t n;
-	const char **comm;	/* newest first, as the stable sort leaves them */
-};
-
-/* Arrays made so far in the process: each array's gen is its count. */
-static _Atomic uint64_t tab_gens;
-
-/* The array cmdline_init() makes, one slot per distinct pid. */
-struct comm_tab {
-	uint64_t gen;		/* this array's own, never reused: tab_hot() */
-	size_t n;
-	int *pid;		/* sorted */
-	const char **comm;	/* NULL for a pid of @dup */
-	size_t ndup;
-	struct tab_dup *dup;	/* sorted by pid */
-	const char **dcomm;	/* the storage of dup[].comm */
-};
 
 /* Where a duplicate run stands at the frontier, and what it showed when. */
 struct dup_state {
@@ -73,9 +37,9 @@ struct comm_field {
 };
 
 struct text_comms {
-	struct text_comm *saved;	/* saved_cmdlines, in file order */
+	struct text_comm_reg *saved;	/* saved_cmdlines, in file order */
 	size_t nsaved;
-	struct comm_tab stab;		/* the array of saved_cmdlines alone */
+	struct text_ctab stab;		/* the array of saved_cmdlines alone */
 	/* events whose plugin handler registers comms, and their fields */
 	bool big_endian;
 	int sw_id, wk_id, wkn_id;
@@ -95,8 +59,8 @@ struct text_overlay {
 	char **comm1;
 	/* the array, made at the first lookup of a pid other than 0 */
 	bool built;
-	const struct comm_tab *tab;	/* ->own, or the saved one */
-	struct comm_tab *own;
+	const struct text_ctab *tab;	/* ->own, or the saved one */
+	struct text_ctab *own;
 	struct dup_state *ds;		/* tab->ndup of them */
 	/* the pids added after it, in stream order */
 	size_t n, cap;
@@ -106,169 +70,15 @@ struct text_overlay {
 	int32_t *hash;		/* index + 1, 0 = free */
 };
 
-/* By pid, newest first: the list is built by prepending and glibc's
- * qsort() (a merge sort) keeps equal pids in list order. */
-static int reg_cmp(const void *a, const void *b)
-{
-	const struct text_comm *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->seq > y->seq ? -1 : x->seq < y->seq;
-}
-
-static void tab_release(struct comm_tab *tb)
-{
-	free(tb->pid);
-	free(tb->comm);
-	free(tb->dup);
-	free(tb->dcomm);
-	memset(tb, 0, sizeof(*tb));
-}
-
-/* Length of the run of @e[i]'s pid in sorted @e. */
-static size_t run_len(const struct text_comm *e, size_t n, size_t i)
-{
-	size_t j = i + 1;
-
-	while (j < n && e[j].pid == e[i].pid)
-		j++;
-	return j - i;
-}
-
-/* Fill @tb from @n registrations sorted by reg_cmp(). */
-static int tab_fill(struct comm_tab *tb, const struct text_comm *e, size_t n)
-{
-	size_t i, r, m, k = 0, nd = 0, ndc = 0;
-
-	for (i = 0; i < n; i += r) {
-		r = run_len(e, n, i);
-		k++;
-		nd += r > 1;
-		ndc += r > 1 ? r : 0;
-	}
-	tb->pid = malloc((k + 1) * sizeof(*tb->pid));
-	tb->comm = malloc((k + 1) * sizeof(*tb->comm));
-	tb->dup = malloc((nd + 1) * sizeof(*tb->dup));
-	tb->dcomm = malloc((ndc + 1) * sizeof(*tb->dcomm));
-	if (!tb->pid || !tb->comm || !tb->dup || !tb->dcomm) {
-		tab_release(tb);
-		return -ENOMEM;
-	}
-	for (i = 0, k = 0, nd = 0, ndc = 0; i < n; i += r, k++) {
-		struct tab_dup *du = &tb->dup[nd];
-
-		r = run_len(e, n, i);
-		tb->pid[k] = e[i].pid;
-		tb->comm[k] = r == 1 ? e[i].comm : NULL;
-		if (r == 1)
-			continue;
-		du->pid = e[i].pid;
-		du->below = i;
-		du->above = n - i - r;
-		du->n = r;
-		du->comm = tb->dcomm + ndc;
-		for (m = 0; m < r; m++)
-			tb->dcomm[ndc++] = e[i + m].comm;
-		nd++;
-	}
-	tb->n = k;
-	tb->ndup = nd;
-	return 0;
-}
-
-/*
- * The array cmdline_init() makes of the list: saved_cmdlines registered
- * in file order, then @n1 registrations of the stream.
- */
-static int tab_build(struct comm_tab *tb, const struct text_comms *t,
-		     const int *pid1, char *const *comm1, size_t n1)
-{
-	size_t i, n = t->nsaved + n1;
-	struct text_comm *e = malloc((n + 1) * sizeof(*e));
-	int ret;
-
-	if (!e)
-		return -ENOMEM;
-	if (t->nsaved)
-		memcpy(e, t->saved, t->nsaved * sizeof(*e));
-	for (i = 0; i < n1; i++) {
-		e[t->nsaved + i].pid = pid1[i];
-		e[t->nsaved + i].seq = t->nsaved + i;
-		e[t->nsaved + i].comm = comm1[i];
-	}
-	qsort(e, n, sizeof(*e), reg_cmp);
-	ret = tab_fill(tb, e, n);
-	free(e);
-	if (!ret)
-		tb->gen = atomic_fetch_add(&tab_gens, 1) + 1;
-	return ret;
-}
-
-/* The slot of @pid in @tb, or -1. */
-static long tab_find(const struct comm_tab *tb, int pid)
-{
-	size_t lo = 0, hi = tb->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (tb->pid[mid] == pid)
-			return (long)mid;
-		if (tb->pid[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-static size_t dup_find(const struct comm_tab *tb, int pid)
-{
-	size_t lo = 0, hi = tb->ndup;
-
-	while (hi - lo > 1) {
-		size_t mid = (lo + hi) / 2;
-
-		if (tb->dup[mid].pid <= pid)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/*
- * Which of @n equal entries, with @below entries before them and @above
- * after, glibc's bsearch() returns: it bisects [l, u) at (l + u) / 2
- * and stops at the first probe that compares equal.
- */
-static size_t bsearch_pick(size_t below, size_t n, size_t above)
-{
-	size_t l = 0, u = below + n + above;
-
-	while (l < u) {
-		size_t i = (l + u) / 2;
-
-		if (i < below)
-			l = i + 1;
-		else if (i >= below + n)
-			u = i;
-		else
-			return i - below;
-	}
-	return 0;	/* not reached: n > 0 */
-}
-
 /* The comm of dup run @k when @seen registrations are visible. */
-static const char *dup_comm(const struct comm_tab *tb,
+static const char *dup_comm(const struct text_ctab *tb,
 			    const struct dup_state *ds, size_t k, size_t seen)
 {
-	const struct tab_dup *du = &tb->dup[k];
+	const struct text_ctab_dup *du = &tb->dup[k];
 	size_t lo = 0, hi;
 
 	if (!ds)
-		return du->comm[bsearch_pick(du->below, du->n, du->above)];
+		return du->comm[text_ctab_pick(du->below, du->n, du->above)];
 	hi = ds[k].nh;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -281,60 +91,15 @@ static const char *dup_comm(const struct comm_tab *tb,
 	return du->comm[ds[k].h[lo].idx];
 }
 
-/* What an array says of a pid. */
-struct hot_comm {
-	int pid;
-	enum { HOT_EMPTY, HOT_ONCE, HOT_DUP, HOT_ABSENT } kind;
-	const char *comm;	/* HOT_ONCE: its only entry */
-	size_t dup;		/* HOT_DUP: its run in dup[] */
-};
-
-/*
- * tab_find() (and dup_find()) of @pid in @tb, through the cache of the
- * last array this thread looked in, by pid modulo HOT_SLOTS.  An array
- * never changes once made and no two share a gen, so the entries are
- * good while the gen matches.  The cache is the thread's: models stay
- * read-only for the streams that share them (mirrors, views).
- */
-static const struct hot_comm *tab_hot(const struct comm_tab *tb, int pid)
-{
-	static __thread struct {
-		uint64_t gen;
-		struct hot_comm slot[HOT_SLOTS];
-	} hot;
-	struct hot_comm *h;
-	long i;
-
-	if (hot.gen != tb->gen) {
-		memset(hot.slot, 0, sizeof(hot.slot));
-		hot.gen = tb->gen;
-	}
-	h = &hot.slot[(unsigned int)pid % HOT_SLOTS];
-	if (h->kind != HOT_EMPTY && h->pid == pid)
-		return h;
-	i = tab_find(tb, pid);
-	h->pid = pid;
-	if (i < 0) {
-		h->kind = HOT_ABSENT;
-	} else if (tb->comm[i]) {
-		h->kind = HOT_ONCE;
-		h->comm = tb->comm[i];
-	} else {
-		h->kind = HOT_DUP;
-		h->dup = dup_find(tb, pid);
-	}
-	return h;
-}
-
 /* The comm of @pid in @tb, or NULL when the array has none. */
-static const char *tab_comm(const struct comm_tab *tb,
+static const char *tab_comm(const struct text_ctab *tb,
 			    const struct dup_state *ds, int pid, size_t seen)
 {
-	const struct hot_comm *h = tab_hot(tb, pid);
+	const struct text_ctab_hit *h = text_ctab_look(tb, pid);
 
-	if (h->kind == HOT_ONCE)
+	if (h->kind == TEXT_CTAB_ONCE)
 		return h->comm;
-	return h->kind == HOT_DUP ? dup_comm(tb, ds, h->dup, seen) : NULL;
+	return h->kind == TEXT_CTAB_DUP ? dup_comm(tb, ds, h->dup, seen) : NULL;
 }
 
 /*
@@ -359,7 +124,7 @@ static int build_saved(struct text_comms *t, char *buf)
 			break;
 		}
 		if (t->nsaved == cap) {
-			struct text_comm *c;
+			struct text_comm_reg *c;
 
 			cap = cap ? cap * 2 : 256;
 			c = realloc(t->saved, cap * sizeof(*c));
@@ -474,7 +239,7 @@ static void dup_states_free(struct dup_state *ds, size_t n)
 }
 
 /* What each duplicate run shows from the array's making on. */
-static struct dup_state *dup_states_new(const struct comm_tab *tb, size_t from)
+static struct dup_state *dup_states_new(const struct text_ctab *tb, size_t from)
 {
 	struct dup_state *ds = calloc(tb->ndup + 1, sizeof(*ds));
 	size_t k;
@@ -492,7 +257,7 @@ static struct dup_state *dup_states_new(const struct comm_tab *tb, size_t from)
 		ds[k].below = tb->dup[k].below;
 		ds[k].above = tb->dup[k].above;
 		ds[k].h[0].from = from;
-		ds[k].h[0].idx = bsearch_pick(ds[k].below, tb->dup[k].n,
+		ds[k].h[0].idx = text_ctab_pick(ds[k].below, tb->dup[k].n,
 					      ds[k].above);
 	}
 	return ds;
@@ -509,7 +274,7 @@ static int model_build(const struct text_comms *t, struct text_overlay *ov)
 		ov->own = calloc(1, sizeof(*ov->own));
 		if (!ov->own)
 			return -ENOMEM;
-		if (tab_build(ov->own, t, ov->pid1, ov->comm1, ov->n1) < 0) {
+		if (text_ctab_build(ov->own, t->saved, t->nsaved, ov->pid1, ov->comm1, ov->n1) < 0) {
 			free(ov->own);
 			ov->own = NULL;
 			return -ENOMEM;
@@ -519,7 +284,7 @@ static int model_build(const struct text_comms *t, struct text_overlay *ov)
 	ov->ds = dup_states_new(ov->tab, ov->n1);
 	if (!ov->ds) {
 		if (ov->own)
-			tab_release(ov->own);
+			text_ctab_release(ov->own);
 		free(ov->own);
 		ov->own = NULL;
 		return -ENOMEM;
@@ -565,7 +330,7 @@ static void dup_shift(struct text_overlay *ov, int pid, size_t from)
 			d->below++;
 		else
 			d->above++;
-		idx = bsearch_pick(d->below, ov->tab->dup[k].n, d->above);
+		idx = text_ctab_pick(d->below, ov->tab->dup[k].n, d->above);
 		if (idx != d->h[d->nh - 1].idx) {
 			d->h[d->nh].from = from;
 			d->h[d->nh].idx = idx;
@@ -595,7 +360,7 @@ void text_overlay_free(struct text_overlay *ov)
 	if (ov->tab)
 		dup_states_free(ov->ds, ov->tab->ndup);
 	if (ov->own)
-		tab_release(ov->own);
+		text_ctab_release(ov->own);
 	free(ov->own);
 	while (ov->n1)
 		free(ov->comm1[--ov->n1]);
@@ -721,7 +486,7 @@ static int replay_after(void *arg, int pid, const char *comm, size_t len)
 	struct text_overlay *ov = arg;
 
 	/* register_after() adds only a pid that is neither 0 nor known */
-	if (!pid || tab_find(ov->tab, pid) >= 0 || ov_find(ov, pid) >= 0)
+	if (!pid || text_ctab_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT || ov_find(ov, pid) >= 0)
 		return -EINVAL;
 	if (dup_reserve(ov) < 0 || ov_add(ov, pid, comm, len) < 0)
 		return -ENOMEM;
@@ -820,7 +585,7 @@ static int register_after(struct text_overlay *ov, size_t *seen, int pid,
 	size_t vis = *seen - ov->n1;
 	long i;
 
-	if (!pid || tab_hot(ov->tab, pid)->kind != HOT_ABSENT)
+	if (!pid || text_ctab_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT)
 		return 0;
 	i = ov_find(ov, pid);
 	if (i >= 0) {
@@ -983,7 +748,7 @@ struct text_comms *text_comms_new(char *cmdlines)
 		return NULL;
 	t->sw_id = t->wk_id = t->wkn_id = -1;
 	if ((cmdlines && build_saved(t, cmdlines) < 0) ||
-	    tab_build(&t->stab, t, NULL, NULL, 0) < 0) {
+	    text_ctab_build(&t->stab, t->saved, t->nsaved, NULL, NULL, 0) < 0) {
 		text_comms_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -999,7 +764,7 @@ void text_comms_free(struct text_comms *t)
 {
 	if (!t)
 		return;
-	tab_release(&t->stab);
+	text_ctab_release(&t->stab);
 	while (t->nsaved)
 		free((char *)t->saved[--t->nsaved].comm);
 	free(t->saved);
