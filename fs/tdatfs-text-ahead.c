@@ -114,6 +114,20 @@ struct text_ahead {
 };
 
 /**
+ * text_ahead_threads() - how many workers a pool has
+ * @a: pool, or NULL
+ *
+ * For work of the same kind done elsewhere on as many threads (a view's
+ * size, tdatfs-text-vcut.h).
+ *
+ * Return: its workers; 0 for NULL and for a pool of none.
+ */
+unsigned int text_ahead_threads(const struct text_ahead *a)
+{
+	return a ? a->nthreads : 0;
+}
+
+/**
  * text_ahead_new() - a pool of workers reading ahead
  * @nthreads: workers; 0 for none (every read is the text's own)
  *

@@ -51,6 +51,7 @@ struct text_stream;
 
 struct text_ahead *text_ahead_new(unsigned int nthreads);
 void text_ahead_free(struct text_ahead *a);
+unsigned int text_ahead_threads(const struct text_ahead *a);
 ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 			char *buf, size_t len, uint64_t off, bool span);
 void text_ahead_forget(struct text_ahead *a, struct text_stream *full);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,116 @@ static int view_advance(struct text_stream *st, struct text_cursor *cu)
 		if (cu->line.len)
 			return 0;
 	}
+}
+
+/*
+ * The line @cu holds, counted in *@bytes and appended to @keep while
+ * @keep stays within @max bytes (past it @keep is emptied for good: a
+ * cut keeps all of its text or none).  Return: 0 or -ENOMEM.
+ */
+static int cut_take(struct text_cursor *cu, uint64_t *bytes,
+		    struct text_buf *keep, size_t max, bool *whole)
+{
+	*bytes += cu->line.len;
+	if (*whole && keep->len + cu->line.len > max) {
+		*whole = false;
+		text_buf_release(keep);
+	}
+	if (*whole && cu->line.len &&
+	    text_buf_put(keep, cu->line.p, cu->line.len) < 0)
+		return -ENOMEM;
+	cu->line.len = 0;
+	return 0;
+}
+
+/* Whether a cut is to stop: another part failed, or this thread's read. */
+static bool cut_stops(const _Atomic bool *stop, unsigned int *lines)
+{
+	return (stop && atomic_load_explicit(stop, memory_order_relaxed)) ||
+	       cancelled(lines);
+}
+
+/*
+ * Entries [@j0, @j1) of the view @v, as text_stream_view_cut() says, with
+ * the cursor @cu that has its sources; lock held.
+ */
+static int cut_entries(struct text_stream *v, struct text_cursor *cu,
+		       size_t j0, size_t j1, uint64_t *bytes,
+		       struct text_buf *keep, size_t max,
+		       const _Atomic bool *stop)
+{
+	unsigned int lines = 0;
+	struct step_info si;
+	bool whole = true;
+	int ret = 0;
+
+	for (size_t j = j0; j < j1; j++) {
+		bytes[j - j0] = 0;
+		/* as view_next() goes on: from where the last entry ended */
+		if (j == j0 || v->vstart[j] != cu->nrec)
+			ret = cursor_seek(v, cu, j);
+		if (!ret)
+			ret = cut_take(cu, &bytes[j - j0], keep, max, &whole);
+		while (!ret && cu->nrec < v->vend[j]) {
+			if (cut_stops(stop, &lines))
+				return -EINTR;
+			ret = step(v, cu, &si);
+			if (ret <= 0)
+				break;
+			ret = cut_take(cu, &bytes[j - j0], keep, max, &whole);
+		}
+		if (ret < 0)
+			return ret;
+		if (ret == 0 && cu->nrec < v->vend[j]) {
+			/* the text ended: the entries after hold nothing */
+			while (++j < j1)
+				bytes[j - j0] = 0;
+			break;
+		}
+		ret = 0;
+	}
+	return 0;
+}
+
+/**
+ * text_stream_view_cut() - the text of some entries of a view, made alone
+ * @v: a view (text_stream_new_view())
+ * @j0: its first entry cut
+ * @j1: the entry after the last one, at most text_stream_view_entries()
+ * @bytes: set to the text length of each entry, @bytes[j - @j0]
+ * @keep: the text appended, when all of it fits in @max bytes; else
+ *	left empty
+ * @max: bytes @keep may hold
+ * @stop: set by another thread to stop this cut (NULL: none)
+ *
+ * An entry's text does not depend on the offset it starts at, so a view
+ * whose offsets are not known yet (one of fields or of a window) can be
+ * cut in parts on several threads, each with a view of its own, and the
+ * lengths give its offsets (text_stream_view_learn()).  The cut uses a
+ * cursor of its own: @v's stay where they are.
+ *
+ * Return: 0, -EINVAL, -EINTR when @stop was set or this thread's cancel
+ * hook says so, or the errno of producing the text.
+ * Context: holds @v's lock for the whole cut.
+ */
+int text_stream_view_cut(struct text_stream *v, size_t j0, size_t j1,
+			 uint64_t *bytes, struct text_buf *keep, size_t max,
+			 const _Atomic bool *stop)
+{
+	struct text_cursor cu;
+	int ret = -EINVAL;
+
+	memset(&cu, 0, sizeof(cu));
+	pthread_mutex_lock(&v->lock);
+	if (v->is_view && j0 <= j1 && j1 <= v->nsel)
+		ret = cursor_sources(v, &cu);
+	if (!ret)
+		ret = cut_entries(v, &cu, j0, j1, bytes, keep, max, stop);
+	cursor_release(v, &cu);
+	pthread_mutex_unlock(&v->lock);
+	if (ret < 0)
+		text_buf_release(keep);
+	return ret;
 }
 
 /*

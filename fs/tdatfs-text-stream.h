@@ -49,8 +49,11 @@
  *    full text's checkpoints and comm model, both only read, so it can
  *    produce one stretch while the full stream produces another.  A view
  *    of an event is finished when made (its entries' offsets are its
- *    account's byte counts); its mirror is a second view of the same
- *    event cut from the same full text, so it outlives the view.
+ *    account's byte counts); another view is once its text was produced
+ *    to its end, or cut (text_stream_view_cut()) and its lengths learned.
+ *    The mirror of a finished view is a second view of the same
+ *    records cut from the same full text, with the same offsets, so it
+ *    outlives the view.
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H
@@ -119,6 +122,16 @@ struct text_stream *text_stream_new_view(struct text_stream *full,
 					 const struct text_filter *flt,
 					 const char *head);
 struct text_stream *text_stream_new_mirror(struct text_stream *full);
+/* A view's text cut in parts on several threads (tdatfs-text-vcut.h). */
+struct text_buf;
+size_t text_stream_view_entries(struct text_stream *v);
+void text_stream_view_split(struct text_stream *v, size_t parts, size_t *bounds);
+struct text_stream *text_stream_view_alike(struct text_stream *v);
+int text_stream_view_cut(struct text_stream *v, size_t j0, size_t j1,
+			 uint64_t *bytes, struct text_buf *keep, size_t max,
+			 const _Atomic bool *stop);
+int text_stream_view_learn(struct text_stream *v, const uint64_t *bytes,
+			   size_t n);
 int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
 			 size_t *n, uint64_t *size);
 const struct text_acct *text_stream_acct(struct text_stream *st);

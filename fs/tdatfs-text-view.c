@@ -8,7 +8,10 @@
  * is cut from (text_stream_new_view()); a table of views keeps at most
  * VIEW_STREAMS streams (the least recently used ones not in use are
  * freed) and remembers the sizes of VIEW_MAX views, so a stat after a
- * read costs nothing.
+ * read costs nothing.  The size of a view whose offsets its account does
+ * not give (fields, a window) is made by cutting its text on the
+ * read-ahead threads (tdatfs-text-vcut.h), and a small one's text is
+ * kept whole (KEPT_BYTES in all) for the reads that follow.
  */
 #include <errno.h>
 #include <limits.h>
@@ -26,11 +29,16 @@
 #include "tdatfs-text-line.h"
 #include "tdatfs-text-stream.h"
 #include "tdatfs-text-timeline.h"
+#include "tdatfs-text-vcut.h"
 
 #define VIEW_STREAMS	64
 #define VIEW_MAX	4096
-#define PIECE		(1u << 20)
 #define PICS_BYTES	(8u << 20)	/* timeline bytes kept, at most */
+/*
+ * Text kept whole of the views whose size was made by cutting them
+ * (fields, windows), at most: read once more it would be made again.
+ */
+#define KEPT_BYTES	(8u << 20)
 
 /* The event stats of a buffer, made once. */
 struct buf_stats {
@@ -46,6 +54,8 @@ struct view_entry {
 	uint64_t used;
 	bool size_known;
 	uint64_t size;
+	char *kept;			/* the whole text, or NULL */
+	size_t klen;
 };
 
 /* A timeline picture: its size always, its bytes while they fit. */
@@ -61,7 +71,8 @@ struct text_views {
 	struct pic_entry *pics;
 	size_t npics, cpics;
 	size_t pics_bytes;		/* charged to @f's chunk cache */
-	struct tdat_file *f;		/* set by the first picture kept */
+	size_t kept_bytes;		/* likewise */
+	struct tdat_file *f;		/* set by the first bytes kept */
 	struct buf_stats **bs;		/* each made once, never moved */
 	size_t nbs;
 	struct view_entry **e;
@@ -92,8 +103,10 @@ static void views_free(void *ext)
 	}
 	for (i = 0; i < vw->n; i++) {
 		text_stream_free(vw->e[i]->st);
+		free(vw->e[i]->kept);
 		free(vw->e[i]);
 	}
+	tdat_cache_charge(vw->f, vw->kept_bytes, true);
 	for (i = 0; i < vw->npics; i++)
 		free(vw->pics[i].bytes);
 	tdat_cache_charge(vw->f, vw->pics_bytes, true);
@@ -473,6 +486,75 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	return 0;
 }
 
+/* Forget the text @e keeps (lock held). */
+static void kept_drop(struct text_views *vw, struct view_entry *e)
+{
+	if (!e->kept)
+		return;
+	vw->kept_bytes -= e->klen;
+	tdat_cache_charge(vw->f, e->klen, true);
+	free(e->kept);
+	e->kept = NULL;
+	e->klen = 0;
+}
+
+/*
+ * Keep @text, the whole text of @e (taken: emptied), charged to @f's
+ * chunk cache, forgetting the least recently used ones past the bound;
+ * lock held.
+ */
+static void kept_store(struct text_views *vw, struct tdat_file *f,
+		       struct view_entry *e, struct text_buf *text)
+{
+	if (e->kept || !text->len || text->len > KEPT_BYTES)
+		return;
+	while (vw->kept_bytes + text->len > KEPT_BYTES) {
+		struct view_entry *lru = NULL;
+
+		for (size_t i = 0; i < vw->n; i++)
+			if (vw->e[i]->kept && (!lru || vw->e[i]->used < lru->used))
+				lru = vw->e[i];
+		if (!lru)
+			return;
+		kept_drop(vw, lru);
+	}
+	vw->f = f;
+	tdat_cache_charge(f, text->len, false);
+	e->kept = text->p;
+	e->klen = text->len;
+	vw->kept_bytes += text->len;
+	*text = (struct text_buf){ 0 };
+}
+
+/*
+ * A read of view @v from the text its entry keeps: true with *@n the
+ * bytes copied, false when none is kept.
+ */
+static bool kept_read(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+		      char *buf, size_t len, uint64_t off, ssize_t *n)
+{
+	struct tdatfs_text_view k = view_key(v);
+	struct text_views *vw = views_get(t);
+	bool found = false;
+
+	if (!vw)
+		return false;
+	pthread_mutex_lock(&vw->lock);
+	for (size_t i = 0; i < vw->n && !found; i++) {
+		struct view_entry *e = vw->e[i];
+
+		if (!e->kept || !key_eq(&e->key, &k))
+			continue;
+		found = true;
+		*n = off < e->klen ? (ssize_t)(e->klen - off < len ? e->klen - off : len) : 0;
+		if (*n)
+			memcpy(buf, e->kept + off, (size_t)*n);
+		e->used = ++vw->tick;
+	}
+	pthread_mutex_unlock(&vw->lock);
+	return found;
+}
+
 /* Free a view's stream that the read-ahead workers of @a may know. */
 static void stream_drop(struct text_ahead *a, struct text_stream *st)
 {
@@ -524,6 +606,7 @@ static struct view_entry *entry_find(struct text_views *vw,
 		if (e->st)
 			vw->nstreams--;
 		stream_drop(a, e->st);
+		kept_drop(vw, e);
 		memset(e, 0, sizeof(*e));
 		e->key = *k;
 		return e;
@@ -628,6 +711,8 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 		ret = pic_get(t, v, buf ? buf : (char *)"", len, off, &got, &size);
 		return ret < 0 ? ret : (ssize_t)got;
 	}
+	if (kept_read(t, v, buf, len, off, &n))
+		return n;
 	ret = entry_get(t, v, &e, &ev);
 	if (ret < 0)
 		return ret;
@@ -659,14 +744,35 @@ static bool size_cached(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	return known;
 }
 
+/*
+ * The size of the view of @e, made by cutting its text on the engine's
+ * read-ahead threads (the work is the view's, once); its text kept when
+ * small, for the reads that follow.  Return: 0 or a negative errno.
+ */
+static int view_cut(struct tdatfs_text *t, struct view_entry *e, uint64_t *size)
+{
+	struct text_views *vw = views_get(t);
+	unsigned int threads = text_ahead_threads(text_engine_ahead(t));
+	struct text_buf text = { 0 };
+	int ret = text_vcut(e->st, threads, KEPT_BYTES, &text);
+
+	if (!ret)
+		ret = text_stream_size(e->st, size);
+	if (!ret && text.len) {
+		pthread_mutex_lock(&vw->lock);
+		kept_store(vw, text_engine_file(t), e, &text);
+		pthread_mutex_unlock(&vw->lock);
+	}
+	text_buf_release(&text);
+	return ret;
+}
+
 int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 			  uint64_t *size)
 {
 	const struct tdatfs_text_event_stat *ev;
 	struct text_filter flt;
 	struct view_entry *e;
-	uint64_t off = 0;
-	ssize_t n;
 	int ret;
 
 	if (!t || !v || !size)
@@ -687,13 +793,9 @@ int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *
 	ret = entry_get(t, v, &e, &ev);
 	if (ret < 0)
 		return ret;
-	/* produced to its end: the work is the view's, once */
-	do {
-		n = text_stream_produce(e->st, PIECE, off);
-		if (n > 0)
-			off += n;
-	} while (n > 0);
-	ret = n < 0 ? (int)n : text_stream_size(e->st, size);
+	ret = text_stream_size(e->st, size);
+	if (ret == -EAGAIN)
+		ret = view_cut(t, e, size);
 	entry_put(t, e);
 	return ret;
 }

@@ -248,24 +248,32 @@ static bool view_finished(const struct text_stream *st)
 	return st->is_view && st->size_known && st->nckpt == st->nsel;
 }
 
-/* The mirror of the finished view @v: the same view made again. */
-static struct text_stream *view_mirror(struct text_stream *v)
+/**
+ * text_stream_view_alike() - a second view of the records a view keeps
+ * @v: a view (text_stream_new_view())
+ *
+ * The same view made again from the same full text, which must outlive
+ * it; it knows the offsets a new view knows (an event's all, the others
+ * none yet).
+ *
+ * Return: the view (free with text_stream_free()), or NULL with errno
+ * set: EINVAL when @v is no view, else as text_stream_new_view().
+ */
+struct text_stream *text_stream_view_alike(struct text_stream *v)
 {
 	struct text_filter flt;
 	struct text_stream *full;
 	char *head;
-	int ret = 0;
+	bool view;
 
 	pthread_mutex_lock(&v->lock);
+	view = v->is_view;
 	flt = v->flt;
 	full = v->vfull;
-	head = strdup(v->head);
-	if (!view_finished(v))
-		ret = -EINVAL;
+	head = view ? strdup(v->head) : NULL;
 	pthread_mutex_unlock(&v->lock);
-	if (!head || ret < 0) {
-		free(head);
-		errno = head ? -ret : ENOMEM;
+	if (!head) {
+		errno = view ? ENOMEM : EINVAL;
 		return NULL;
 	}
 	/* not under @v's lock: the view's full text is locked inside */
@@ -274,9 +282,123 @@ static struct text_stream *view_mirror(struct text_stream *v)
 	return v;
 }
 
+/*
+ * The mirror of the finished view @v: the same view made again, knowing
+ * the offsets @v learned.
+ */
+static struct text_stream *view_mirror(struct text_stream *v)
+{
+	struct text_stream *m = text_stream_view_alike(v);
+	int ret = 0;
+
+	if (!m)
+		return NULL;
+	pthread_mutex_lock(&v->lock);
+	if (!view_finished(v) || m->nsel != v->nsel) {
+		ret = -EINVAL;
+	} else {
+		/* @m is no one else's yet: its fields need not its lock */
+		memcpy(m->ckpt_off, v->ckpt_off, v->nsel * sizeof(*m->ckpt_off));
+		m->nckpt = v->nsel;
+		m->size = v->size;
+		m->size_known = true;
+	}
+	pthread_mutex_unlock(&v->lock);
+	if (ret < 0) {
+		text_stream_free(m);
+		errno = -ret;
+		return NULL;
+	}
+	return m;
+}
+
+/**
+ * text_stream_view_entries() - how many entries a view has
+ * @v: a view
+ *
+ * Return: its entries (at least one), 0 for a stream that is no view.
+ */
+size_t text_stream_view_entries(struct text_stream *v)
+{
+	size_t n;
+
+	pthread_mutex_lock(&v->lock);
+	n = v->is_view ? v->nsel : 0;
+	pthread_mutex_unlock(&v->lock);
+	return n;
+}
+
+/**
+ * text_stream_view_split() - a view's entries in parts of like work
+ * @v: a view
+ * @parts: how many parts (at least one)
+ * @bounds: set to @parts + 1 entries: part i is [@bounds[i], @bounds[i + 1]),
+ *	@bounds[0] 0 and @bounds[@parts] text_stream_view_entries()
+ *
+ * A cut passes over every record of an entry's stretch, so the parts
+ * hold about as many records each; a part may be empty.
+ */
+void text_stream_view_split(struct text_stream *v, size_t parts, size_t *bounds)
+{
+	uint64_t total = 0, sum = 0;
+	size_t j, i = 1;
+
+	pthread_mutex_lock(&v->lock);
+	for (j = 0; v->is_view && j < v->nsel; j++)
+		total += v->vend[j] - v->vstart[j];
+	bounds[0] = 0;
+	for (j = 0; v->is_view && j < v->nsel && i < parts; j++) {
+		sum += v->vend[j] - v->vstart[j];
+		/* part i starts once i / parts of the records are behind */
+		while (i < parts && sum * parts >= total * i)
+			bounds[i++] = j + 1;
+	}
+	while (i <= parts)
+		bounds[i++] = v->is_view ? v->nsel : 0;
+	pthread_mutex_unlock(&v->lock);
+}
+
+/**
+ * text_stream_view_learn() - a view's offsets from the lengths of its entries
+ * @v: a view
+ * @bytes: the text length of each entry (text_stream_view_cut())
+ * @n: entries in @bytes: all of them (text_stream_view_entries())
+ *
+ * The view is finished after: its size and every offset known, as a read
+ * to its end leaves it.  A view finished before is left as it is.
+ *
+ * Return: 0, -EINVAL for a wrong count, -EIO when the lengths disagree
+ * with an offset the view knew (a bug: text is the same each time).
+ */
+int text_stream_view_learn(struct text_stream *v, const uint64_t *bytes,
+			   size_t n)
+{
+	uint64_t off = 0;
+	int ret = 0;
+	size_t j;
+
+	pthread_mutex_lock(&v->lock);
+	if (!v->is_view || n != v->nsel)
+		ret = -EINVAL;
+	for (j = 0; !ret && !v->size_known && j < n; j++) {
+		if (j >= v->nckpt)
+			v->ckpt_off[j] = off;
+		else if (v->ckpt_off[j] != off)
+			ret = -EIO;
+		off += bytes[j];
+	}
+	if (!ret && !v->size_known) {
+		v->nckpt = n;
+		v->size = off;
+		v->size_known = true;
+	}
+	pthread_mutex_unlock(&v->lock);
+	return ret;
+}
+
 /**
  * text_stream_new_mirror() - a second producer of a finished stream's text
- * @full: a stream produced to its end, or a view of an event
+ * @full: a stream produced to its end, or a finished view
  *
  * The mirror's text is @full's, byte for byte: it reads from @full's
  * checkpoints and comm model, which a finished stream only reads, with
@@ -285,7 +407,7 @@ static struct text_stream *view_mirror(struct text_stream *v)
  *
  * Return: the mirror (free with text_stream_free()), or NULL with errno
  * set: EAGAIN when @full was not produced to its end, EINVAL for a view
- * other than an event's.
+ * not finished.
  */
 struct text_stream *text_stream_new_mirror(struct text_stream *full)
 {
@@ -330,7 +452,7 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full)
 
 /**
  * text_stream_finished() - the checkpoints of a finished text
- * @st: stream, or a view of an event (its entries)
+ * @st: stream, or a finished view (its entries)
  * @ckpt: set to the text offsets of its checkpoints, in order, the first
  *	0; they do not change any more and live as long as @st
  * @n: set to their count
@@ -340,7 +462,7 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full)
  * at @size: text_stream_new_mirror() produces any of them alone.
  *
  * Return: 0, -EAGAIN while the text was not produced to its end, -EINVAL
- * for a view other than an event's.
+ * for a view whose offsets are not all known yet.
  */
 int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
 			 size_t *n, uint64_t *size)
