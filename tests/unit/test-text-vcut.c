@@ -12,12 +12,15 @@
  *  - a cut stopped by another part fails with EINTR and leaves the view
  *    unfinished;
  *  - the parts split the entries in order, every entry in one.
- * Through the engine, the size of a fields view and then its reads give
- * the text of an engine that only reads it.
+ * Through the engine, the size of a fields view made while another
+ * thread reads it, and then its reads, give the text of an engine that
+ * only reads it.  In the race suite too: the ThreadSanitizer build runs
+ * it.
  *
  * Usage: test-text-vcut TRACE...
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -218,28 +221,59 @@ static void check_views(struct tdatfs_text *t, struct text_stream *full)
 	}
 }
 
-/* Through the engine: a fields view's size, then its reads. */
+/* The whole of view @v read through @t from 0. */
+static struct text_buf view_text(struct tdatfs_text *t, const struct tdatfs_text_view *v)
+{
+	struct text_buf b = { 0 };
+	char tmp[4001];
+	ssize_t r;
+
+	while ((r = tdatfs_text_view_read(t, v, tmp, sizeof(tmp), b.len)) > 0)
+		FATAL(text_buf_put(&b, tmp, r) == 0);
+	CHECK(r == 0);
+	return b;
+}
+
+struct reader {
+	struct tdatfs_text *t;
+	const struct tdatfs_text_view *v;
+	struct text_buf got;
+};
+
+static void *reader_run(void *arg)
+{
+	struct reader *r = arg;
+
+	r->got = view_text(r->t, r->v);
+	return NULL;
+}
+
+/*
+ * Through the engine: a fields view's size while another thread reads
+ * it, then its reads (from the text kept), against an engine that only
+ * reads it.
+ */
 static void check_engine(struct tdat_file *f, int id)
 {
 	struct tdatfs_text_view v = { .kind = TDATFS_VIEW_FIELDS, .cpu = -1, .event = id };
 	struct tdatfs_text *a = tdatfs_text_new(f, NULL), *b = tdatfs_text_new(f, NULL);
-	struct text_buf got = { 0 }, want = { 0 };
+	struct reader r = { .t = a, .v = &v };
+	struct text_buf got, want;
 	uint64_t size = 0;
-	char tmp[4001];
-	ssize_t r;
+	pthread_t tid;
 
 	FATAL(a && b);
+	FATAL(!pthread_create(&tid, NULL, reader_run, &r));
 	CHECK(tdatfs_text_view_size(a, &v, &size) == 0);
-	while ((r = tdatfs_text_view_read(a, &v, tmp, sizeof(tmp), got.len)) > 0)
-		FATAL(text_buf_put(&got, tmp, r) == 0);
-	CHECK(r == 0);
-	while ((r = tdatfs_text_view_read(b, &v, tmp, sizeof(tmp), want.len)) > 0)
-		FATAL(text_buf_put(&want, tmp, r) == 0);
-	CHECK(r == 0);
+	pthread_join(tid, NULL);
+	got = view_text(a, &v);
+	want = view_text(b, &v);
 	CHECK(size == got.len && got.len == want.len && want.len > 0);
 	CHECK(!memcmp(got.p, want.p, want.len));
+	CHECK(r.got.len == want.len && !memcmp(r.got.p, want.p, want.len));
 	text_buf_release(&got);
 	text_buf_release(&want);
+	text_buf_release(&r.got);
 	tdatfs_text_free(a);
 	tdatfs_text_free(b);
 }
