@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tdatfs-text-buf.h"
 #include "tdatfs-text-stream.h"
@@ -85,25 +86,31 @@ static int parts_run(struct part *parts, size_t n)
 }
 
 /*
- * The parts' texts joined into @text when they are whole and fit in
- * @max; @text is left empty otherwise.
+ * The parts' texts joined into @text, allocated at its size, when they
+ * are whole and fit in @max; @text is left empty otherwise.  Each part's
+ * is freed once copied, so the join holds little more than the text.
  */
 static int parts_join(struct part *parts, size_t n, uint64_t size, size_t max,
 		      struct text_buf *text)
 {
 	uint64_t sum = 0;
+	char *o;
 
 	for (size_t i = 0; i < n; i++)
 		sum += parts[i].text.len;
-	if (sum != size || size > max)
+	if (sum != size || size > max || !size)
 		return 0;
-	*text = parts[0].text;
-	parts[0].text = (struct text_buf){ 0 };
-	for (size_t i = 1; i < n; i++)
-		if (text_buf_put(text, parts[i].text.p, parts[i].text.len) < 0) {
-			text_buf_release(text);
-			return -ENOMEM;
-		}
+	/* the exact size, not a text_buf's doubling: the views keep it */
+	o = malloc(size + 1);
+	if (!o)
+		return -ENOMEM;
+	*text = (struct text_buf){ .p = o, .cap = size + 1 };
+	for (size_t i = 0; i < n; i++) {
+		memcpy(o, parts[i].text.p, parts[i].text.len);
+		o += parts[i].text.len;
+		text_buf_release(&parts[i].text);
+	}
+	text->len = size;
 	return 0;
 }
 
@@ -135,7 +142,8 @@ static struct part *parts_make(struct text_stream *v, size_t n, size_t max,
 		parts[i].j0 = bounds[i];
 		parts[i].j1 = bounds[i + 1];
 		parts[i].bytes = bytes + bounds[i];
-		parts[i].max = max;
+		/* its share: the parts' texts together stay within @max */
+		parts[i].max = max / n;
 		parts[i].stop = stop;
 	}
 	free(bounds);
@@ -146,7 +154,7 @@ static struct part *parts_make(struct text_stream *v, size_t n, size_t max,
  * text_vcut() - make a view's size by cutting its text on several threads
  * @v: a view (text_stream_new_view()) of the engine's, read by others too
  * @threads: threads to cut on, the caller's one of them (0 counts as 1)
- * @max: bytes of text to hand back, at most
+ * @max: bytes of text to hand back, at most (each part keeps its share)
  * @text: empty; set to the view's whole text when it is at most @max
  *	bytes (the caller's, text_buf_release()), else left empty
  *
