@@ -14,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +32,29 @@ struct text_ksym {
 	struct ksym_ent *ent;		/* @n sorted entries, then {0, 0} */
 	size_t n;
 	struct tep_handle *tep;		/* instead, for text we do not parse */
+	uint64_t gen;			/* no two tables share it */
 };
+
+/* The generations of tables: never reused, so a freed table's memo is stale. */
+static _Atomic uint64_t ksym_gens = 1;
+
+/*
+ * Each thread's last answers, by address: a table never changes, and a
+ * trace's records print the same few call sites again and again (a
+ * bisection of tens of thousands of symbols is 4% of the field-heavy
+ * trace's index build).  Keyed by the table's generation, not its
+ * pointer: a table freed and another made at the same address must miss.
+ */
+#define KSYM_MEMO	64
+
+struct ksym_memo {
+	uint64_t gen;
+	unsigned long long addr;
+	const char *name;
+	unsigned long long start;
+};
+
+static __thread struct ksym_memo ksym_memo[KSYM_MEMO];
 
 /* One trace's table for several engines (tdatfs-text-ksym.h). */
 struct text_ksym_share {
@@ -284,6 +307,7 @@ struct text_ksym *text_ksym_new(const char *text)
 		errno = ENOMEM;
 		return NULL;
 	}
+	ks->gen = atomic_fetch_add(&ksym_gens, 1);
 	ret = ksym_build(ks, text);
 	if (ret == -EINVAL) {
 		free(ks->ent);
@@ -338,6 +362,7 @@ void text_ksym_free(struct text_ksym *ks)
 const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 			   unsigned long long *start)
 {
+	struct ksym_memo *m = &ksym_memo[(addr ^ addr >> 6 ^ addr >> 12) % KSYM_MEMO];
 	size_t l = 0, u = ks->n;
 
 	if (ks->tep) {
@@ -347,20 +372,28 @@ const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 			*start = tep_find_function_address(ks->tep, addr);
 		return name;
 	}
-	while (l < u) {
-		size_t idx = (l + u) / 2;
-		const struct ksym_ent *e = &ks->ent[idx];
+	if (m->gen != ks->gen || m->addr != addr) {
+		m->gen = ks->gen;
+		m->addr = addr;
+		m->name = NULL;
+		while (l < u) {
+			size_t idx = (l + u) / 2;
+			const struct ksym_ent *e = &ks->ent[idx];
 
-		if (addr == e->addr || (addr > e->addr && addr < e[1].addr)) {
-			*start = e->addr;
-			return ks->names + e->name;
+			if (addr == e->addr || (addr > e->addr && addr < e[1].addr)) {
+				m->start = e->addr;
+				m->name = ks->names + e->name;
+				break;
+			}
+			if (addr < e->addr)
+				u = idx;
+			else
+				l = idx + 1;
 		}
-		if (addr < e->addr)
-			u = idx;
-		else
-			l = idx + 1;
 	}
-	return NULL;
+	if (m->name)
+		*start = m->start;
+	return m->name;
 }
 
 /**

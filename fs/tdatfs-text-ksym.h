@@ -19,7 +19,9 @@
  *  - Module names are not kept: nothing libtraceevent prints shows them,
  *    and a resolver that leaves them NULL is what the engine always had.
  *  - A table does not change after text_ksym_new(); lookups on our own
- *    table take no lock (the fallback handle needs its caller's lock).
+ *    table take no lock (the fallback handle needs its caller's lock),
+ *    and each thread remembers its last answers by address, keyed by a
+ *    generation no two tables share.
  *  - A share (struct text_ksym_share) holds the one table of a trace
  *    that several engines use, made by the first to ask for it: the
  *    index build's workers and the engine that reads after them parse
