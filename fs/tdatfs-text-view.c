@@ -543,7 +543,8 @@ static bool kept_read(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	if (!vw)
 		return false;
 	pthread_mutex_lock(&vw->lock);
-	for (size_t i = 0; i < vw->n && !found; i++) {
+	/* no walk of the table while nothing is kept (most reads) */
+	for (size_t i = 0; vw->kept_bytes && i < vw->n && !found; i++) {
 		struct view_entry *e = vw->e[i];
 
 		if (!e->kept || !key_eq(&e->key, &k))
