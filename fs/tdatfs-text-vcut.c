@@ -106,7 +106,9 @@ static int parts_join(struct part *parts, size_t n, uint64_t size, size_t max,
 		return -ENOMEM;
 	*text = (struct text_buf){ .p = o, .cap = size + 1 };
 	for (size_t i = 0; i < n; i++) {
-		memcpy(o, parts[i].text.p, parts[i].text.len);
+		/* a part whose entries printed nothing may have no buffer */
+		if (parts[i].text.len)
+			memcpy(o, parts[i].text.p, parts[i].text.len);
 		o += parts[i].text.len;
 		text_buf_release(&parts[i].text);
 	}
