@@ -121,14 +121,15 @@ static int load_tables(struct attach *a, const struct idx_tables *tables,
 }
 
 /*
- * Check the file's bytes (@checked: idx_check() passed them already),
+ * Check the file's bytes *@buf (@checked: idx_check() passed them already),
  * then give the caller's engine every state, all checked before any is
- * taken, so that a refused state leaves the engine as it was.
+ * taken, so that a refused state leaves the engine as it was.  The
+ * engine keeps the bytes (*@buf set to NULL) when it takes the states.
  * Return: 0, -EINVAL when the file is refused (@no says why), or another
  * negative errno when the engine cannot take the states (a message says
  * so; the engine is as it was).
  */
-static int load_bytes(struct attach *a, const void *buf, size_t len,
+static int load_bytes(struct attach *a, void **buf, size_t len,
 		      bool checked, struct idx_refusal *no)
 {
 	struct tdatfs_text_state *x = NULL;
@@ -137,14 +138,16 @@ static int load_bytes(struct attach *a, const void *buf, size_t len,
 	int r;
 
 	if (checked)
-		r = idx_decode_checked(buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
+		r = idx_decode_checked(*buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
 	else
-		r = idx_decode(buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
+		r = idx_decode(*buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
 	if (r)
 		return r;
 	r = load_tables(a, &tables, no);
 	if (!r)
-		r = tdatfs_text_states_load(a->t, x, a->nkeys, &bad);
+		r = tdatfs_text_states_adopt(a->t, x, a->nkeys, &bad, *buf);
+	if (!r)
+		*buf = NULL;
 	if (r == -EINVAL) {
 		no->why = "a text's state is refused";
 		snprintf(no->line, sizeof(no->line), "the state of text %zu is refused", bad);
@@ -252,7 +255,7 @@ static int try_file(struct attach *a, struct idx_refusal *no)
 			 r == -EINVAL ? "not a regular file" : strerror(-r));
 		return -EINVAL;
 	}
-	r = check < 0 ? check : load_bytes(a, buf, len, !check, no);
+	r = check < 0 ? check : load_bytes(a, &buf, len, !check, no);
 	free(buf);
 	if (!r) {
 		a->res->loaded = true;
@@ -332,7 +335,7 @@ static int build(struct attach *a)
 	a->res->built = true;
 	a->res->file_bytes = len;
 	keep(a, buf, len);
-	r = load_bytes(a, buf, len, false, &no);
+	r = load_bytes(a, &buf, len, false, &no);
 	if (r == -EINVAL) {
 		fprintf(stderr, "%s: %s: the index just built is refused: %s\n",
 			a->prog, a->trace, no.line);

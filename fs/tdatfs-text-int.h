@@ -8,9 +8,12 @@
  * Invariants:
  *  - The stream table, the stashes and the setup change only under
  *    @lock; a stream, once made, stays until the engine is freed.
- *  - A stash holds a checked state (@blob, owned) from its load until its
+ *  - A stash holds a checked state (@blob) from its load until its
  *    text's stream is made, which takes it; a text read before any load
- *    gets none (a second load of it is -EBUSY).
+ *    gets none (a second load of it is -EBUSY).  @blob is the stash's own
+ *    allocation, or a part of the buffer tdatfs_text_states_adopt() took
+ *    (@from), which is freed when the last stash that points into it lets
+ *    go (its stream took the state, or the engine is freed).
  *  - The report's stash is @rstash, the one of buffer index @nbuffers.
  */
 #ifndef TDATFS_TEXT_INT_H
@@ -29,6 +32,12 @@ struct tdat_buffer;
 struct text_ahead;
 struct text_ksym_share;
 
+/* Bytes adopted with their states, and how many stashes point into them. */
+struct text_shared {
+	void *bytes;
+	size_t users;
+};
+
 /*
  * A state loaded for a text (tdatfs_text_state_load()), kept until the
  * text's stream is made, so that loading sets nothing up.
@@ -36,6 +45,7 @@ struct text_ksym_share;
 struct text_stash {
 	void *blob;		/* checked bytes, until the stream takes them */
 	size_t len;
+	struct text_shared *from;	/* NULL: @blob is the stash's own */
 	uint64_t size;		/* the text's size, from the state */
 	bool loaded;
 	int err;		/* <0: the stream made did not take it */

@@ -85,10 +85,13 @@ struct state_take {
 	struct text_stash *sh;
 };
 
-/* Check @s against the trace and copy its bytes into @tk (no lock). */
+/*
+ * Check @s against the trace and, unless @borrow, copy its bytes into @tk
+ * (no lock).
+ */
 static int state_take_check(struct tdatfs_text *t,
 			    const struct tdatfs_text_state *s,
-			    struct state_take *tk)
+			    struct state_take *tk, bool borrow)
 {
 	const struct tdatfs_text_key *k = &s->key;
 	int ret;
@@ -99,7 +102,7 @@ static int state_take_check(struct tdatfs_text *t,
 	    (!k->report && text_eng_cpu_aliased(t, k->buffer, k->cpu)))
 		return -ENOENT;
 	ret = state_check(t, k, s->blob, s->len, &tk->size);
-	if (ret < 0)
+	if (ret < 0 || borrow)
 		return ret;
 	tk->copy = malloc(s->len + 1);
 	if (!tk->copy)
@@ -140,9 +143,37 @@ static int state_take_claim(struct tdatfs_text *t,
 	return ret;
 }
 
-int tdatfs_text_states_load(struct tdatfs_text *t,
-			    const struct tdatfs_text_state *s, size_t n,
-			    size_t *bad)
+/*
+ * Hand the claimed stashes their states: the copies, or with @sh the
+ * states in place in @sh->bytes, which then belong to the engine.
+ * Engine lock held.
+ */
+static void state_take_give(const struct tdatfs_text_state *s,
+			    struct state_take *tk, size_t n,
+			    struct text_shared *sh)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct text_stash *st = tk[i].sh;
+
+		st->from = sh && s[i].blob ? sh : NULL;
+		st->blob = sh ? (void *)s[i].blob : tk[i].copy;
+		st->len = s[i].len;
+		st->size = tk[i].size;
+		tk[i].copy = NULL;
+		if (st->from)
+			sh->users++;
+	}
+	if (sh && !sh->users) {
+		free(sh->bytes);
+		free(sh);
+	}
+}
+
+/* Load @s, in place in @sh's bytes when @sh is given (states_adopt). */
+static int states_take(struct tdatfs_text *t, const struct tdatfs_text_state *s,
+		       size_t n, size_t *bad, struct text_shared *sh)
 {
 	struct state_take *tk;
 	size_t i, dummy;
@@ -156,23 +187,45 @@ int tdatfs_text_states_load(struct tdatfs_text *t,
 	if (!tk)
 		return -ENOMEM;
 	for (i = 0; i < n && !ret; i++) {
-		ret = state_take_check(t, &s[i], &tk[i]);
+		ret = state_take_check(t, &s[i], &tk[i], sh != NULL);
 		*bad = i;
 	}
 	if (!ret) {
 		pthread_mutex_lock(&t->lock);
 		ret = state_take_claim(t, s, tk, n, bad);
-		for (i = 0; i < n && !ret; i++) {
-			tk[i].sh->blob = tk[i].copy;
-			tk[i].sh->len = s[i].len;
-			tk[i].sh->size = tk[i].size;
-			tk[i].copy = NULL;
-		}
+		if (!ret)
+			state_take_give(s, tk, n, sh);
 		pthread_mutex_unlock(&t->lock);
 	}
 	for (i = 0; i < n; i++)
 		free(tk[i].copy);
 	free(tk);
+	return ret;
+}
+
+int tdatfs_text_states_load(struct tdatfs_text *t,
+			    const struct tdatfs_text_state *s, size_t n,
+			    size_t *bad)
+{
+	return states_take(t, s, n, bad, NULL);
+}
+
+int tdatfs_text_states_adopt(struct tdatfs_text *t,
+			     const struct tdatfs_text_state *s, size_t n,
+			     size_t *bad, void *bytes)
+{
+	struct text_shared *sh;
+	int ret;
+
+	if (!bytes)
+		return -EINVAL;
+	sh = calloc(1, sizeof(*sh));
+	if (!sh)
+		return -ENOMEM;
+	sh->bytes = bytes;
+	ret = states_take(t, s, n, bad, sh);
+	if (ret)
+		free(sh);	/* @bytes stay the caller's */
 	return ret;
 }
 

@@ -12,9 +12,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "tdat.h"
@@ -172,6 +174,39 @@ static void teardown(struct tdatfs_text *t)
 	text_layers_release(&t->l);
 }
 
+/*
+ * Give back the whole pages of @len bytes at @p, bytes nobody reads again
+ * inside a buffer that stays allocated: an adopted index keeps no more
+ * resident than the states not taken yet, as their copies did.
+ */
+static void pages_release(void *p, size_t len)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t a = (uintptr_t)p, e = a + len;
+
+	if (ps <= 0)
+		return;
+	a = (a + (uintptr_t)ps - 1) & ~((uintptr_t)ps - 1);
+	e &= ~((uintptr_t)ps - 1);
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+}
+
+/* Let go of @sh's state: its own bytes, or its share of adopted ones. */
+static void stash_drop(struct text_stash *sh)
+{
+	if (!sh->from) {
+		free(sh->blob);
+	} else if (!--sh->from->users) {
+		free(sh->from->bytes);
+		free(sh->from);
+	} else {
+		pages_release(sh->blob, sh->len);
+	}
+	sh->blob = NULL;
+	sh->from = NULL;
+}
+
 void tdatfs_text_free(struct tdatfs_text *t)
 {
 	size_t b;
@@ -188,11 +223,11 @@ void tdatfs_text_free(struct tdatfs_text *t)
 		size_t i, n = 1 + (buf ? buf->ncpus : 0);
 
 		for (i = 0; t->stash[b] && i < n; i++)
-			free(t->stash[b][i].blob);
+			stash_drop(&t->stash[b][i]);
 		free(t->stash[b]);
 	}
 	free(t->stash);
-	free(t->rstash.blob);
+	stash_drop(&t->rstash);
 	text_ksym_share_free(t->ksyms);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
@@ -314,8 +349,7 @@ static int stash_install(struct tdatfs_text *t, struct text_stash *sh,
 	if (!sh || !sh->blob)
 		return 0;
 	ret = text_stream_state_load(*slot, t->l.comms, sh->blob, sh->len);
-	free(sh->blob);
-	sh->blob = NULL;
+	stash_drop(sh);
 	if (ret < 0) {
 		text_stream_free(*slot);
 		*slot = NULL;

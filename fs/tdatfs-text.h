@@ -342,6 +342,29 @@ int tdatfs_text_states_load(struct tdatfs_text *t,
 			    const struct tdatfs_text_state *s, size_t n,
 			    size_t *bad);
 
+/**
+ * tdatfs_text_states_adopt() - tdatfs_text_states_load() that keeps the bytes
+ * @t: engine
+ * @s: the states, each of another text, their blobs inside @bytes
+ * @n: how many
+ * @bad: as for tdatfs_text_states_load()
+ * @bytes: a malloc()ed buffer that holds every blob of @s (an index
+ *	file's bytes)
+ *
+ * The same checks and result as tdatfs_text_states_load(), without a copy
+ * of each state: a mount loads megabytes of them, and on a VM that pays
+ * for every page first touched the copies cost more than the checks.
+ *
+ * Return: as tdatfs_text_states_load(), or -EINVAL for no @bytes.  On
+ * success the engine owns @bytes and frees them once every text given a
+ * state has taken it (its first read) or with the engine; on an error
+ * they stay the caller's.
+ * Context: thread-safe; sets nothing up, as tdatfs_text_state_load().
+ */
+int tdatfs_text_states_adopt(struct tdatfs_text *t,
+			     const struct tdatfs_text_state *s, size_t n,
+			     size_t *bad, void *bytes);
+
 /* ---- views (SPEC 2.6): one event's records, a time window ----------- */
 
 /**

@@ -328,6 +328,73 @@ static void check_loaded(struct tdat_file *f, const struct tdatfs_text_opts *o,
 	tdatfs_text_free(b);
 }
 
+/*
+ * All states in one buffer, each at an odd offset as in an index file,
+ * adopted: the same sizes, reads and saved states as check_loaded()'s.
+ * Engine B reads half the texts (their pages go back, the buffer stays
+ * for the rest), and frees the rest unread; engine C is refused (a state
+ * given twice) and leaves the buffer to its caller.
+ */
+static void check_adopted(struct tdat_file *f, const struct tdatfs_text_opts *o,
+			  struct ref *refs, size_t n)
+{
+	struct tdatfs_text_state *st = calloc(n + 1, sizeof(*st));
+	struct tdatfs_text *b = tdatfs_text_new(f, o), *c;
+	size_t i, at = 1, total = 1, len, bad = n;
+	unsigned char *bytes;
+	uint64_t size;
+	void *blob;
+
+	FATAL(st && b);
+	for (i = 0; i < n; i++)
+		total += refs[i].blen + 3;
+	bytes = malloc(total);
+	FATAL(bytes);
+	for (i = 0; i < n; i++) {
+		memcpy(bytes + at, refs[i].blob, refs[i].blen);
+		st[i] = (struct tdatfs_text_state){ refs[i].k, bytes + at, refs[i].blen };
+		at += refs[i].blen + 3;
+	}
+	CHECK(tdatfs_text_states_adopt(b, st, n, &bad, NULL) == -EINVAL);
+	CHECK(tdatfs_text_states_adopt(b, st, n, &bad, bytes) == 0);
+	for (i = 0; i < n; i++) {
+		CHECK(key_size(b, &refs[i].k, &size) == 0 && size == refs[i].len);
+		CHECK(tdatfs_text_state_save(b, &refs[i].k, &blob, &len) == 0 &&
+		      len == refs[i].blen && !memcmp(blob, refs[i].blob, len));
+		free(blob);
+	}
+	for (i = 0; i < n; i += 2)
+		check_reads(b, &refs[i]);
+	/* the texts not read still have their states, in place */
+	for (i = 1; i < n; i += 2) {
+		CHECK(tdatfs_text_state_save(b, &refs[i].k, &blob, &len) == 0 &&
+		      len == refs[i].blen && !memcmp(blob, refs[i].blob, len));
+		free(blob);
+	}
+	tdatfs_text_free(b);
+
+	c = tdatfs_text_new(f, o);
+	FATAL(c);
+	bytes = malloc(total);
+	FATAL(bytes);
+	for (i = 0, at = 1; i < n; i++) {
+		memcpy(bytes + at, refs[i].blob, refs[i].blen);
+		st[i].blob = bytes + at;
+		at += refs[i].blen + 3;
+	}
+	if (n > 1) {
+		st[1] = st[0];
+		CHECK(tdatfs_text_states_adopt(c, st, n, &bad, bytes) == -EBUSY &&
+		      bad == 1);
+		/* nothing was taken: a text's state loads after it */
+		CHECK(tdatfs_text_state_load(c, &refs[0].k, refs[0].blob,
+					     refs[0].blen) == 0);
+	}
+	free(bytes);
+	tdatfs_text_free(c);
+	free(st);
+}
+
 /* The report of one buffer is its head and that buffer's text. */
 static void check_alias(struct tdat_file *f, struct tdatfs_text *a,
 			const struct ref *refs, size_t n, uint64_t *rsize)
@@ -386,6 +453,7 @@ static void check_trace(const char *path, unsigned int max_ckpt)
 	}
 	check_alias(f, a, refs, n, &rsize);
 	check_loaded(f, &o, refs, n, rsize);
+	check_adopted(f, &o, refs, n);
 	for (i = 0; i < n; i++)
 		check_damage(f, &o, &refs[i]);
 	for (i = 0; i + 1 < n; i++)
