@@ -310,6 +310,50 @@ static void one_stream(struct tep_handle *tep)
 	free(saved);
 }
 
+/*
+ * saved_cmdlines lines at the edges of libtraceevent's sscanf("%d
+ * %m[^\n]s"): space before the pid, signs, a tab, a comm glued to the
+ * digits, a pid cut from a long to an int (a duplicate of 16 then), space
+ * inside and after a comm, control bytes (part of the comm), and the
+ * list ending at the first line with no comm (libtraceevent then returns
+ * -1, having registered the lines before).  The oracle is libtraceevent
+ * itself.
+ */
+static void odd_lines(void)
+{
+	static const char text[] =
+		"  12 lead\n+13\tplus tab\n-14 minus\n15x glued\n"
+		"4294967312 cut\n16   spaces  inside  \n17 \x01" "ctl\n"
+		"22 \x1c" "fs\n00021 zeros\n18\n19 after\n";
+	static const int pids[] = { 12, 13, -14, 15, 16, 17, 22, 21, 18, 19, 20 };
+	struct tep_handle *tep = tep_alloc();
+	char *mine = strdup(text);
+	struct text_comms *cm = mine ? text_comms_new(mine) : NULL;
+	size_t i, seen = 0;
+	struct text_overlay *ov = text_overlay_new();
+	struct text_comm_ctx cc = { .ov = ov, .seen = &seen };
+
+	if (!tep || !cm || !ov) {
+		fprintf(stderr, "odd lines: cannot set up\n");
+		exit(1);
+	}
+	CHECK(tep_parse_saved_cmdlines(tep, text) == -1);
+	for (i = 0; i < sizeof(pids) / sizeof(pids[0]); i++) {
+		const char *want = tep_data_comm_from_pid(tep, pids[i]);
+		const char *got = text_comm_lookup(cm, &cc, pids[i]);
+
+		if (!got || strcmp(got, want)) {
+			fprintf(stderr, "odd lines: pid %d: %s, want %s\n",
+				pids[i], got ? got : "(null)", want);
+			failures++;
+		}
+	}
+	text_overlay_free(ov);
+	text_comms_free(cm);
+	free(mine);
+	tep_free(tep);
+}
+
 int main(void)
 {
 	struct tep_handle *tep = tep_alloc();
@@ -328,6 +372,7 @@ int main(void)
 		fprintf(stderr, "cannot parse the sched formats\n");
 		return 1;
 	}
+	odd_lines();
 	srand(1);
 	for (i = 0; i < NSTREAMS; i++)
 		one_stream(tep);
