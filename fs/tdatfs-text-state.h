@@ -10,10 +10,10 @@
  *    and knows its size without a read.
  *  - Bytes are checked whole (layout, version, slots, offsets rising and
  *    inside the text, pages inside each CPU, comm counts inside the
- *    model) before any of them is used; on an error nothing changes.  A
- *    count in them allocates only once the bytes are known to hold that
- *    many entries, so hostile bytes cost memory in proportion to their
- *    length at most.
+ *    model) before a stream takes any of them; on an error nothing
+ *    changes.  A count in them allocates only once the bytes are known
+ *    to hold that many entries, so hostile bytes cost memory in
+ *    proportion to their length at most.
  *  - The layout is this machine's (its byte order and a version number):
  *    whoever stores the bytes records the machine.
  */
