@@ -1,10 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-progress.h - the progress line of long work (an index build, a
- * whole-trace check) and the signals that stop such work, shared by both
- * front ends.
+ * tdatfs-common.h - what every subsystem of fs/ may use and which uses
+ * nothing of fs/: the growing byte buffer the text engine and the
+ * timeline picture write into, and the progress line of long work (an
+ * index build, a whole-trace check) with the signals that stop such work,
+ * shared by both front ends.
  *
- * Invariants:
+ * Invariants of the byte buffer (struct tdatfs_buf):
+ *  - @p holds @len bytes of text; when @cap is not 0, @p has room for
+ *    @cap bytes and @len < @cap (one byte is always free after the text,
+ *    so a caller may put a NUL there; the buffer never does).
+ *  - A zeroed struct is an empty buffer; it allocates on first growth.
+ *  - The text is bytes, not a C string: it may hold NULs.
+ *  - Appending never shortens the text; on -ENOMEM the text is as it was.
+ *  - The owner frees @p with tdatfs_buf_release(); the struct itself is
+ *    the owner's (usually embedded).
+ *
+ * Invariants of the progress line:
  *  - The line goes to stderr, and only after a second of work: shorter
  *    work stays silent.  On a terminal it is redrawn in place ("\r", the
  *    rest of a longer line blanked) at most five times a second and
@@ -18,12 +30,70 @@
  *    tdatfs_progress_restore().  A signal ignored when it starts stays
  *    ignored (nohup, a shell's background job).
  */
-#ifndef TDATFS_PROGRESS_H
-#define TDATFS_PROGRESS_H
+#ifndef TDATFS_COMMON_H
+#define TDATFS_COMMON_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
+
+/* The byte buffer */
+
+/**
+ * struct tdatfs_buf - a growing run of bytes (invariants above)
+ * @p: the bytes, or NULL before the first growth
+ * @len: bytes held
+ * @cap: bytes @p has room for (0 before the first growth)
+ */
+struct tdatfs_buf {
+	char *p;
+	size_t len;
+	size_t cap;
+};
+
+/**
+ * tdatfs_buf_reserve() - room for @n more bytes
+ * @b: buffer
+ * @n: bytes the caller will write at the returned pointer
+ *
+ * The caller writes at most @n bytes there and then sets @b->len; the
+ * point is to write a line without a copy through a temporary.
+ *
+ * Return: b->p + b->len, or NULL when out of memory.
+ */
+char *tdatfs_buf_reserve(struct tdatfs_buf *b, size_t n);
+
+/**
+ * tdatfs_buf_put() - append bytes
+ * @b: buffer
+ * @s: bytes
+ * @n: count
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int tdatfs_buf_put(struct tdatfs_buf *b, const char *s, size_t n);
+
+/**
+ * tdatfs_buf_printf() - append formatted text, at most 255 bytes of it
+ * @b: buffer
+ * @fmt: printf format
+ *
+ * Only for the engine's own short lines (markers, dropped events): the
+ * bound keeps them off the heap.
+ *
+ * Return: 0, -EINVAL on a format error, or -ENOMEM.
+ */
+int tdatfs_buf_printf(struct tdatfs_buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * tdatfs_buf_release() - free the text and empty the buffer
+ * @b: buffer, or NULL; the struct itself is not freed
+ */
+void tdatfs_buf_release(struct tdatfs_buf *b);
+
+/* The progress line */
 
 struct tdatfs_progress;
 
@@ -117,4 +187,4 @@ void tdatfs_progress_stop_on_signals(_Atomic bool *cancel);
  */
 int tdatfs_progress_restore(void);
 
-#endif /* TDATFS_PROGRESS_H */
+#endif /* TDATFS_COMMON_H */

@@ -56,7 +56,7 @@ struct tdatfs_text;
  * @max_checkpoints: checkpoints a text keeps before every other one is
  *	dropped; 0 for the default (a memory bound), at least 2 otherwise
  * @decode_threads: worker threads that produce a finished text ahead of
- *	a sequential reader (tdatfs-text-ahead.h), at most 64; 0 for one per
+ *	a sequential reader (text/read-ahead.h), at most 64; 0 for one per
  *	online CPU, negative for none (the text must not change either)
  *
  * All zero is the default.
@@ -86,7 +86,7 @@ struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
  *
  * The two engines (and every engine made like either) take their kallsyms
  * table from one share: the first to need it parses it, the others use
- * that table (tdatfs-text-ksym.h).  The text does not change.  For the
+ * that table (text/kallsyms.h).  The text does not change.  For the
  * index build's workers, whose tables would otherwise be freed with them.
  *
  * Return: a new engine (free with tdatfs_text_free()), or NULL with errno set.

@@ -4,7 +4,7 @@
  * README "timeline.svg"): a model of what runs on each lane, fed
  * intervals, prints and record times, and the SVG bytes drawn from it.
  * It knows nothing of traces: the text engine's gatherer feeds it
- * (tdatfs-text-timeline.c), the unit test feeds it inline data.
+ * (text/timeline-pass.c), the unit test feeds it inline data.
  *
  * Invariants:
  *  - Times are in the trace's unit (ns on a nanosecond clock), inside

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdat.c - the virtual tree of a trace.dat file without FUSE:
+ * cli/main.c - the virtual tree of a trace.dat file without FUSE:
  * `tdat ls|cat|check|index TRACE ...`.
  */
 #include <errno.h>
@@ -16,8 +16,8 @@
 
 #include "tdat-config.h"
 #include "tdat.h"
+#include "tdatfs-common.h"
 #include "tdatfs-index.h"
-#include "tdatfs-progress.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
 

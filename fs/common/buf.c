@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-buf.c - the growing byte buffer of the text engine.
+ * common/buf.c - the growing byte buffer (invariants and API in
+ * tdatfs-common.h).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -9,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-buf.h"
+#include "tdatfs-common.h"
 
-static int buf_grow(struct text_buf *b, size_t n)
+static int buf_grow(struct tdatfs_buf *b, size_t n)
 {
 	size_t cap = b->cap ? b->cap : 256;
 	char *p;
@@ -28,32 +29,14 @@ static int buf_grow(struct text_buf *b, size_t n)
 	return 0;
 }
 
-/**
- * text_buf_reserve() - room for @n more bytes
- * @b: buffer
- * @n: bytes the caller will write at the returned pointer
- *
- * The caller writes at most @n bytes there and then sets @b->len; the
- * point is to write a line without a copy through a temporary.
- *
- * Return: b->p + b->len, or NULL when out of memory.
- */
-char *text_buf_reserve(struct text_buf *b, size_t n)
+char *tdatfs_buf_reserve(struct tdatfs_buf *b, size_t n)
 {
 	if (b->len + n + 1 > b->cap && buf_grow(b, n) < 0)
 		return NULL;
 	return b->p + b->len;
 }
 
-/**
- * text_buf_put() - append bytes
- * @b: buffer
- * @s: bytes
- * @n: count
- *
- * Return: 0 or -ENOMEM.
- */
-int text_buf_put(struct text_buf *b, const char *s, size_t n)
+int tdatfs_buf_put(struct tdatfs_buf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap && buf_grow(b, n) < 0)
 		return -ENOMEM;
@@ -62,17 +45,7 @@ int text_buf_put(struct text_buf *b, const char *s, size_t n)
 	return 0;
 }
 
-/**
- * text_buf_printf() - append formatted text, at most 255 bytes of it
- * @b: buffer
- * @fmt: printf format
- *
- * Only for the engine's own short lines (markers, dropped events): the
- * bound keeps them off the heap.
- *
- * Return: 0, -EINVAL on a format error, or -ENOMEM.
- */
-int text_buf_printf(struct text_buf *b, const char *fmt, ...)
+int tdatfs_buf_printf(struct tdatfs_buf *b, const char *fmt, ...)
 {
 	char tmp[256];
 	va_list ap;
@@ -85,14 +58,10 @@ int text_buf_printf(struct text_buf *b, const char *fmt, ...)
 		return -EINVAL;
 	if ((size_t)n >= sizeof(tmp))
 		n = sizeof(tmp) - 1;
-	return text_buf_put(b, tmp, n);
+	return tdatfs_buf_put(b, tmp, n);
 }
 
-/**
- * text_buf_release() - free the text and empty the buffer
- * @b: buffer, or NULL; the struct itself is not freed
- */
-void text_buf_release(struct text_buf *b)
+void tdatfs_buf_release(struct tdatfs_buf *b)
 {
 	if (!b)
 		return;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-progress.c - the progress line of long work and the signals
- * that stop it (invariants in tdatfs-progress.h).
+ * common/progress.c - the progress line of long work and the signals
+ * that stop it (invariants in tdatfs-common.h).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tdatfs-progress.h"
+#include "tdatfs-common.h"
 
 #define SHOW_AFTER	1.0		/* seconds of work before a line */
 #define TTY_EVERY	0.2		/* seconds between updates on a terminal */

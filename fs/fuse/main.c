@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs.c - the FUSE daemon's start: command line, opening the trace and
+ * fuse/main.c - the FUSE daemon's start: command line, opening the trace and
  * building its tree, mounting and serving.  The requests are answered by
- * tdatfs-fuse.c.
+ * fuse/ops.c.
  */
 #define FUSE_USE_VERSION 312
 
@@ -25,11 +25,11 @@
 
 #include "tdat-config.h"
 #include "tdat.h"
-#include "tdatfs-fuse.h"
+#include "tdatfs-common.h"
 #include "tdatfs-index.h"
-#include "tdatfs-progress.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
+#include "ops.h"
 
 /*
  * Request threads when -o max_threads is not given (libfuse's default is

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-fuse.c - the FUSE operations of the daemon (tdatfs-fuse.h), the
+ * fuse/ops.c - the FUSE operations of the daemon (fuse/ops.h), the
  * page cache storer thread and the request threads' read buffers.  The
- * only file besides tdatfs.c that includes a FUSE header.
+ * only file besides fuse/main.c that includes a FUSE header.
  */
 #define FUSE_USE_VERSION 312
 
@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "tdatfs-fuse.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
+#include "ops.h"
 
 _Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
 
@@ -34,7 +34,7 @@ _Static_assert(TDATFS_TREE_ROOT == FUSE_ROOT_ID, "tree root is FUSE's root");
 #define TFS_IO_SIZE		(1024 * 1024)
 /*
  * Bytes waiting for the storer thread, at most: counted in the daemon's
- * peak memory (see tdatfs.1), and a dropped store only costs a later read.
+ * peak memory (see fuse/tdatfs.1), and a dropped store only costs a later read.
  */
 #define TFS_STORE_MAX		(4u << 20)
 
@@ -83,11 +83,24 @@ static char *read_buf_get(size_t size)
 	return b->data;
 }
 
+/**
+ * tfs_read_bufs_init() - set up the request threads' read buffers
+ *
+ * Call once before the session runs.
+ *
+ * Return: 0 or a positive errno (pthread_key_create()).
+ */
 int tfs_read_bufs_init(void)
 {
 	return pthread_key_create(&read_buf_key, read_buf_free);
 }
 
+/**
+ * tfs_read_buf_release() - free the calling thread's read buffer
+ *
+ * For the main thread after a single-threaded loop (-s), which served the
+ * requests itself and gets no thread-exit destructor.
+ */
 void tfs_read_buf_release(void)
 {
 	read_buf_free(pthread_getspecific(read_buf_key));
@@ -191,6 +204,14 @@ static void store_later(struct tfs *fs, fuse_ino_t ino, const char *buf,
 	pthread_mutex_unlock(&fs->lock);
 }
 
+/**
+ * tfs_storer_start() - start the thread that stores replies in the page cache
+ * @fs: the daemon, with its session set
+ *
+ * After fuse_daemonize(): threads do not survive its fork.
+ *
+ * Return: 0 or a negative errno.
+ */
 int tfs_storer_start(struct tfs *fs)
 {
 	sigset_t all, old;
@@ -212,6 +233,16 @@ int tfs_storer_start(struct tfs *fs)
 	return 0;
 }
 
+/**
+ * tfs_storer_stop() - stop the storer and free what it had not stored
+ * @fs: the daemon
+ *
+ * A store can wait on a page locked by a read that no thread answers any
+ * more (the loop ended on a signal while the file system is still
+ * mounted): it is given a few seconds, then left.
+ *
+ * Return: true when the thread is gone (or never ran).
+ */
 bool tfs_storer_stop(struct tfs *fs)
 {
 	struct timespec deadline;

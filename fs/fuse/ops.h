@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-fuse.h - the FUSE operations of the daemon (tdatfs-fuse.c): each
+ * fuse/ops.h - the FUSE operations of the daemon (fuse/ops.c): each
  * request of libfuse's low-level API answered by the tree (tdatfs-tree.h).
  * Only the daemon includes it; the names are prefixed tfs_.
  *
@@ -69,43 +69,12 @@ struct tfs {
 /* The operations; the session's userdata is the struct tfs. */
 extern const struct fuse_lowlevel_ops tfs_ops;
 
-/**
- * tfs_read_bufs_init() - set up the request threads' read buffers
- *
- * Call once before the session runs.
- *
- * Return: 0 or a positive errno (pthread_key_create()).
- */
 int tfs_read_bufs_init(void);
 
-/**
- * tfs_read_buf_release() - free the calling thread's read buffer
- *
- * For the main thread after a single-threaded loop (-s), which served the
- * requests itself and gets no thread-exit destructor.
- */
 void tfs_read_buf_release(void);
 
-/**
- * tfs_storer_start() - start the thread that stores replies in the page cache
- * @fs: the daemon, with its session set
- *
- * After fuse_daemonize(): threads do not survive its fork.
- *
- * Return: 0 or a negative errno.
- */
 int tfs_storer_start(struct tfs *fs);
 
-/**
- * tfs_storer_stop() - stop the storer and free what it had not stored
- * @fs: the daemon
- *
- * A store can wait on a page locked by a read that no thread answers any
- * more (the loop ended on a signal while the file system is still
- * mounted): it is given a few seconds, then left.
- *
- * Return: true when the thread is gone (or never ran).
- */
 bool tfs_storer_stop(struct tfs *fs);
 
 #endif /* TDATFS_FUSE_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-index-build.c - every text of a trace produced on worker
+ * index/build.c - every text of a trace produced on worker
  * threads, while the calling thread shows progress (invariants in
- * tdatfs-index-build.h).
+ * index/build.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "tdat.h"
-#include "tdatfs-index-build.h"
-#include "tdatfs-progress.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
+#include "build.h"
 
 #define WATCH_NS	50000000L	/* the watcher polls cancel this often */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-index-build.h - building an index, internal to tdatfs-index.c:
+ * index/build.h - building an index, internal to index/open.c:
  * every text produced on worker threads, with the progress line.
  *
  * Invariants:
@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "tdatfs-index.h"
-#include "tdatfs-index-file.h"
+#include "file.h"
 
 int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 	      const struct tdatfs_index_opts *o,

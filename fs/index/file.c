@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-index-file.c - the index file's bytes, checks, place and atomic
- * write (invariants in tdatfs-index-file.h).
+ * index/file.c - the index file's bytes, checks, place and atomic
+ * write (invariants in index/file.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <zlib.h>
 
 #include "tdat-config.h"
-#include "tdatfs-index-file.h"
+#include "file.h"
 
 #define NAME_KEEP	64	/* bytes of the trace's name kept in the file name */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-index-file.h - the index file, internal to tdatfs-index.c: its
+ * index/file.h - the index file, internal to index/open.c: its
  * bytes, the checks made before any of them is used, where it lives, and
  * how it is written.
  *

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-index.c - find a trace's index file and load it, or build the
+ * index/open.c - find a trace's index file and load it, or build the
  * index and keep it (the invariants are in tdatfs-index.h; the file in
- * tdatfs-index-file.c, the build in tdatfs-index-build.c).
+ * index/file.c, the build in index/build.c).
  *
  * The public functions defined here are documented in tdatfs-index.h.
  */
@@ -17,9 +17,9 @@
 
 #include "tdat.h"
 #include "tdatfs-index.h"
-#include "tdatfs-index-build.h"
-#include "tdatfs-index-file.h"
 #include "tdatfs-text.h"
+#include "build.h"
+#include "file.h"
 
 /* What one attach knows; @path is NULL when the index lives in memory only. */
 struct attach {

@@ -1,22 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-acct-check.c - whether bytes are an account, without
+ * text/account-verify.c - whether bytes are an account, without
  * loading it.
  *
  * The index's states are checked whole before any is taken, and most are
- * taken only later, by the first read of their text (tdatfs-text.c).
+ * taken only later, by the first read of their text (text/engine.c).
  * Loading an account to check it allocated its stretch, entry and total
  * tables and freed them: on big.dat half of a remount's state checks.
  * This walks the same bytes in place and refuses exactly what
- * text_acct_load() refuses (tests/unit/test-text-acct.c holds the two
+ * text_account_load() refuses (tests/unit/test-text-acct.c holds the two
  * to each other over every truncation and every single bit flip).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-pack.h"
+#include "account.h"
+#include "pack.h"
 
 #define STRETCH_BYTES	32	/* nrec, kmin, kmax, nev */
 #define EV_BYTES	20	/* id, records, bytes */
@@ -121,15 +121,15 @@ static int32_t *id_table(const struct chk_total *t, size_t n)
 }
 
 /**
- * text_acct_check() - whether bytes are an account text_acct_load() takes
+ * text_account_check() - whether bytes are an account text_account_load() takes
  * @u: the bytes, untrusted; on success advanced past the account
  * @nckpt: the checkpoint count of the stream it is for
  *
  * Allocates only the totals (in proportion to the bytes, as the load).
  *
- * Return: 0, -EINVAL for bytes text_acct_load() refuses, -ENOMEM.
+ * Return: 0, -EINVAL for bytes text_account_load() refuses, -ENOMEM.
  */
-int text_acct_check(struct text_unpack *u, size_t nckpt)
+int text_account_check(struct text_unpack *u, size_t nckpt)
 {
 	uint64_t n = text_unpack_u64(u), end = text_unpack_u64(u);
 	uint64_t nev = text_unpack_u64(u), ntot = text_unpack_u64(u);

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-acct.c - the account of a stream's text, stretch by
- * stretch and event by event (tdatfs-text-acct.h).
+ * text/account.c - the account of a stream's text, stretch by
+ * stretch and event by event (text/account.h).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-pack.h"
+#include "tdatfs-common.h"
+#include "account.h"
+#include "pack.h"
 
 /* The stretch from one checkpoint to the next. */
 struct acct_stretch {
@@ -31,13 +31,13 @@ struct acct_memo {
 	size_t tot;		/* its total */
 };
 
-struct text_acct {
+struct text_account {
 	struct acct_memo memo[ACCT_MEMO];	/* by id modulo ACCT_MEMO */
 	struct acct_stretch *st;
 	size_t n, cap;
-	struct text_acct_ev *ev;
+	struct text_account_ev *ev;
 	size_t nev, evcap;
-	struct text_acct_total *tot;	/* sorted by id */
+	struct text_account_total *tot;	/* sorted by id */
 	size_t ntot, totcap;
 	uint64_t end_nrec;
 	bool finished;
@@ -45,41 +45,41 @@ struct text_acct {
 };
 
 /**
- * text_acct_new() - an empty account, without stretches
+ * text_account_new() - an empty account, without stretches
  *
- * Return: the account (free with text_acct_free()), or NULL with errno set.
+ * Return: the account (free with text_account_free()), or NULL with errno set.
  */
-struct text_acct *text_acct_new(void)
+struct text_account *text_account_new(void)
 {
-	return calloc(1, sizeof(struct text_acct));
+	return calloc(1, sizeof(struct text_account));
 }
 
 /**
- * text_acct_bytes() - the memory of an account's tables
+ * text_account_bytes() - the memory of an account's tables
  * @a: account
  *
  * Return: the bytes its arrays hold (their capacity).
  */
-size_t text_acct_bytes(const struct text_acct *a)
+size_t text_account_bytes(const struct text_account *a)
 {
 	return a->cap * sizeof(*a->st) + a->evcap * sizeof(*a->ev) +
 	       a->totcap * sizeof(*a->tot);
 }
 
 /**
- * text_acct_times_only() - count times and records, not events
+ * text_account_times_only() - count times and records, not events
  * @a: a new account
  */
-void text_acct_times_only(struct text_acct *a)
+void text_account_times_only(struct text_account *a)
 {
 	a->times_only = true;
 }
 
 /**
- * text_acct_free() - free an account; NULL is fine
+ * text_account_free() - free an account; NULL is fine
  * @a: account
  */
-void text_acct_free(struct text_acct *a)
+void text_account_free(struct text_account *a)
 {
 	if (!a)
 		return;
@@ -106,13 +106,13 @@ static int grow(void **p, size_t n, size_t *cap, size_t size)
 }
 
 /**
- * text_acct_open() - start the stretch of a new checkpoint
+ * text_account_open() - start the stretch of a new checkpoint
  * @a: account
  * @nrec: records the stream consumed before the checkpoint
  *
  * Return: 0 or -ENOMEM.
  */
-int text_acct_open(struct text_acct *a, uint64_t nrec)
+int text_account_open(struct text_account *a, uint64_t nrec)
 {
 	struct acct_stretch *s;
 
@@ -128,7 +128,7 @@ int text_acct_open(struct text_acct *a, uint64_t nrec)
 }
 
 /* Index of the first entry of @e[0, n) with an id >= @id. */
-static size_t ev_lower(const struct text_acct_ev *e, size_t n, int id)
+static size_t ev_lower(const struct text_account_ev *e, size_t n, int id)
 {
 	size_t lo = 0, hi = n;
 
@@ -144,7 +144,7 @@ static size_t ev_lower(const struct text_acct_ev *e, size_t n, int id)
 }
 
 /* Index of the first total with an id >= @id. */
-static size_t tot_lower(const struct text_acct *a, int id)
+static size_t tot_lower(const struct text_account *a, int id)
 {
 	size_t lo = 0, hi = a->ntot;
 
@@ -160,10 +160,10 @@ static size_t tot_lower(const struct text_acct *a, int id)
 }
 
 /* The total of event @id, made if new; NULL when out of memory. */
-static struct text_acct_total *total_get(struct text_acct *a, int id, uint64_t ts)
+static struct text_account_total *total_get(struct text_account *a, int id, uint64_t ts)
 {
 	size_t lo = tot_lower(a, id);
-	struct text_acct_total *t;
+	struct text_account_total *t;
 
 	if (lo < a->ntot && a->tot[lo].id == id)
 		return &a->tot[lo];
@@ -179,7 +179,7 @@ static struct text_acct_total *total_get(struct text_acct *a, int id, uint64_t t
 }
 
 /**
- * text_acct_step() - count one step of the text, in the open stretch
+ * text_account_step() - count one step of the text, in the open stretch
  * @a: account, with a stretch open
  * @id: the event id of the step's record; -1 for a record whose type
  *	does not read (its time counts, no event); INT_MIN for a step
@@ -190,13 +190,13 @@ static struct text_acct_total *total_get(struct text_acct *a, int id, uint64_t t
  *
  * Return: 0 or -ENOMEM.
  */
-int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,
+int text_account_step(struct text_account *a, int id, uint64_t key, uint64_t ts,
 		   uint64_t bytes)
 {
 	struct acct_stretch *s = &a->st[a->n - 1];
-	struct text_acct_total *t;
+	struct text_account_total *t;
 	struct acct_memo *m;
-	struct text_acct_ev *e;
+	struct text_account_ev *e;
 	size_t i;
 
 	if (id == INT_MIN)
@@ -242,20 +242,20 @@ int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,
 }
 
 /**
- * text_acct_finish() - the text ended
+ * text_account_finish() - the text ended
  * @a: account
  * @nrec: records the stream consumed in all
  */
-void text_acct_finish(struct text_acct *a, uint64_t nrec)
+void text_account_finish(struct text_account *a, uint64_t nrec)
 {
 	a->end_nrec = nrec;
 	a->finished = true;
 }
 
 /* Merge the sorted entries @x (@nx) and @y (@ny) into @out; the count. */
-static size_t ev_merge(const struct text_acct_ev *x, size_t nx,
-		       const struct text_acct_ev *y, size_t ny,
-		       struct text_acct_ev *out)
+static size_t ev_merge(const struct text_account_ev *x, size_t nx,
+		       const struct text_account_ev *y, size_t ny,
+		       struct text_account_ev *out)
 {
 	size_t i = 0, j = 0, n = 0;
 
@@ -274,14 +274,14 @@ static size_t ev_merge(const struct text_acct_ev *x, size_t nx,
 }
 
 /**
- * text_acct_thin() - merge stretches 2k and 2k + 1 into k
+ * text_account_thin() - merge stretches 2k and 2k + 1 into k
  * @a: account
  *
  * Return: 0 or -ENOMEM (then the account is as it was).
  */
-int text_acct_thin(struct text_acct *a)
+int text_account_thin(struct text_account *a)
 {
-	struct text_acct_ev *ev = malloc((a->nev + 1) * sizeof(*ev));
+	struct text_account_ev *ev = malloc((a->nev + 1) * sizeof(*ev));
 	size_t k, m = (a->n + 1) / 2, nev = 0;
 
 	if (!ev)
@@ -314,30 +314,30 @@ int text_acct_thin(struct text_acct *a)
 }
 
 /**
- * text_acct_stretches() - the count of stretches
+ * text_account_stretches() - the count of stretches
  * @a: account
  *
  * Return: the count (the stream's checkpoint count).
  */
-size_t text_acct_stretches(const struct text_acct *a)
+size_t text_account_stretches(const struct text_account *a)
 {
 	return a->n;
 }
 
 /**
- * text_acct_nrec() - records consumed before stretch @k
+ * text_account_nrec() - records consumed before stretch @k
  * @a: account
  * @k: stretch, or the count of stretches for the end of the text
  *
  * Return: the count.
  */
-uint64_t text_acct_nrec(const struct text_acct *a, size_t k)
+uint64_t text_account_nrec(const struct text_account *a, size_t k)
 {
 	return k < a->n ? a->st[k].nrec : a->end_nrec;
 }
 
 /**
- * text_acct_times() - the key times of stretch @k's records
+ * text_account_times() - the key times of stretch @k's records
  * @a: account
  * @k: stretch
  * @kmin: set to the smallest
@@ -345,7 +345,7 @@ uint64_t text_acct_nrec(const struct text_acct *a, size_t k)
  *
  * Return: false when the stretch holds no record.
  */
-bool text_acct_times(const struct text_acct *a, size_t k, uint64_t *kmin,
+bool text_account_times(const struct text_account *a, size_t k, uint64_t *kmin,
 		     uint64_t *kmax)
 {
 	*kmin = a->st[k].kmin;
@@ -354,14 +354,14 @@ bool text_acct_times(const struct text_acct *a, size_t k, uint64_t *kmin,
 }
 
 /**
- * text_acct_find() - event @id's records in stretch @k
+ * text_account_find() - event @id's records in stretch @k
  * @a: account
  * @k: stretch
  * @id: event id
  *
  * Return: the entry, or NULL when the stretch has none of them.
  */
-const struct text_acct_ev *text_acct_find(const struct text_acct *a, size_t k,
+const struct text_account_ev *text_account_find(const struct text_account *a, size_t k,
 					  int id)
 {
 	const struct acct_stretch *s = &a->st[k];
@@ -372,13 +372,13 @@ const struct text_acct_ev *text_acct_find(const struct text_acct *a, size_t k,
 }
 
 /**
- * text_acct_totals() - every event's records over the whole text
+ * text_account_totals() - every event's records over the whole text
  * @a: account
  * @n: set to the count
  *
  * Return: the totals, sorted by id, owned by the account.
  */
-const struct text_acct_total *text_acct_totals(const struct text_acct *a,
+const struct text_account_total *text_account_totals(const struct text_account *a,
 					       size_t *n)
 {
 	*n = a->ntot;
@@ -386,13 +386,13 @@ const struct text_acct_total *text_acct_totals(const struct text_acct *a,
 }
 
 /**
- * text_acct_save() - the bytes of a finished account
+ * text_account_save() - the bytes of a finished account
  * @a: account
  * @out: where they are appended, in this machine's byte order
  *
  * Return: 0 or -ENOMEM.
  */
-int text_acct_save(const struct text_acct *a, struct text_buf *out)
+int text_account_save(const struct text_account *a, struct tdatfs_buf *out)
 {
 	size_t i;
 	int ret;
@@ -418,7 +418,7 @@ int text_acct_save(const struct text_acct *a, struct text_buf *out)
 }
 
 /* The stretches' fixed fields; their entry counts must add up to @nev. */
-static int load_stretches(struct text_acct *a, struct text_unpack *u, size_t nev)
+static int load_stretches(struct text_account *a, struct text_unpack *u, size_t nev)
 {
 	size_t k, first = 0;
 	uint64_t prev = 0;
@@ -441,7 +441,7 @@ static int load_stretches(struct text_acct *a, struct text_unpack *u, size_t nev
 }
 
 /* Index of event @id in the totals, or a->ntot. */
-static size_t total_index(const struct text_acct *a, int id)
+static size_t total_index(const struct text_account *a, int id)
 {
 	size_t lo = tot_lower(a, id);
 
@@ -449,7 +449,7 @@ static size_t total_index(const struct text_acct *a, int id)
 }
 
 /* The entries of each stretch sorted, and their sums the totals. */
-static int check_sums(const struct text_acct *a)
+static int check_sums(const struct text_account *a)
 {
 	uint64_t *sum = calloc(2 * a->ntot + 1, sizeof(*sum));
 	size_t i, k, j;
@@ -461,7 +461,7 @@ static int check_sums(const struct text_acct *a)
 		const struct acct_stretch *s = &a->st[k];
 
 		for (i = s->first; !ret && i < s->first + s->nev; i++) {
-			const struct text_acct_ev *e = &a->ev[i];
+			const struct text_account_ev *e = &a->ev[i];
 
 			j = total_index(a, e->id);
 			if (e->id < 0 || !e->records || j == a->ntot ||
@@ -482,9 +482,9 @@ static int check_sums(const struct text_acct *a)
 }
 
 /* The entries and totals, each sorted, the totals the entries' sums. */
-static int load_events(struct text_acct *a, struct text_unpack *u)
+static int load_events(struct text_account *a, struct text_unpack *u)
 {
-	struct text_acct_total *t;
+	struct text_account_total *t;
 	size_t i;
 
 	for (i = 0; i < a->nev; i++) {
@@ -507,8 +507,8 @@ static int load_events(struct text_acct *a, struct text_unpack *u)
 }
 
 /**
- * text_acct_load() - an account from text_acct_save()'s bytes
- * @a: an empty account (text_acct_new())
+ * text_account_load() - an account from text_account_save()'s bytes
+ * @a: an empty account (text_account_new())
  * @u: the bytes, untrusted
  * @nckpt: the checkpoint count of the stream it is for
  *
@@ -519,7 +519,7 @@ static int load_events(struct text_acct *a, struct text_unpack *u)
  * Return: 0, -EINVAL for bytes that are not such an account, -ENOMEM;
  * on an error the account is left empty.
  */
-int text_acct_load(struct text_acct *a, struct text_unpack *u, size_t nckpt)
+int text_account_load(struct text_account *a, struct text_unpack *u, size_t nckpt)
 {
 	uint64_t n = text_unpack_u64(u), end = text_unpack_u64(u);
 	uint64_t nev = text_unpack_u64(u), ntot = text_unpack_u64(u);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-acct.h - what a stream's text holds between its
+ * text/account.h - what a stream's text holds between its
  * checkpoints: per stretch (the text from one checkpoint to the next),
  * the records consumed before it, the range of their times and, per
  * event, how many records and bytes of text; per event over the whole
  * text, the totals and the first and last times.  The views
- * (tdatfs-text-view.h) pass over the stretches that hold nothing of
+ * (text/views.c) pass over the stretches that hold nothing of
  * theirs.
  *
  * Invariants:
@@ -17,9 +17,9 @@
  *    dropped-events line, the record's lines), counted for the event of
  *    its record; a step without a record (markers at the end) counts
  *    for no event.
- *  - text_acct_thin() merges stretches 2k and 2k + 1 into k, as the
+ *  - text_account_thin() merges stretches 2k and 2k + 1 into k, as the
  *    stream drops every other checkpoint.
- *  - An account of times only (text_acct_times_only(): the texts no
+ *  - An account of times only (text_account_times_only(): the texts no
  *    event view is cut from) has no events, so its index stays small.
  *  - Used under the stream's lock; a finished account (the text's size
  *    known) is only read, so views read it without one.
@@ -31,46 +31,46 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct text_buf;
+struct tdatfs_buf;
 struct text_unpack;
 
 /* One event's records in a stretch, or in the whole text. */
-struct text_acct_ev {
+struct text_account_ev {
 	int id;
 	uint64_t records;
 	uint64_t bytes;
 };
 
 /* One event over the whole text. */
-struct text_acct_total {
+struct text_account_total {
 	int id;
 	uint64_t records, bytes;
 	uint64_t first_ts, last_ts;
 };
 
-struct text_acct;
+struct text_account;
 
-struct text_acct *text_acct_new(void);
-void text_acct_times_only(struct text_acct *a);
-size_t text_acct_bytes(const struct text_acct *a);
-void text_acct_free(struct text_acct *a);
-int text_acct_open(struct text_acct *a, uint64_t nrec);
-int text_acct_step(struct text_acct *a, int id, uint64_t key, uint64_t ts,
+struct text_account *text_account_new(void);
+void text_account_times_only(struct text_account *a);
+size_t text_account_bytes(const struct text_account *a);
+void text_account_free(struct text_account *a);
+int text_account_open(struct text_account *a, uint64_t nrec);
+int text_account_step(struct text_account *a, int id, uint64_t key, uint64_t ts,
 		   uint64_t bytes);
-void text_acct_finish(struct text_acct *a, uint64_t nrec);
-int text_acct_thin(struct text_acct *a);
+void text_account_finish(struct text_account *a, uint64_t nrec);
+int text_account_thin(struct text_account *a);
 
-size_t text_acct_stretches(const struct text_acct *a);
-uint64_t text_acct_nrec(const struct text_acct *a, size_t k);
-bool text_acct_times(const struct text_acct *a, size_t k, uint64_t *kmin,
+size_t text_account_stretches(const struct text_account *a);
+uint64_t text_account_nrec(const struct text_account *a, size_t k);
+bool text_account_times(const struct text_account *a, size_t k, uint64_t *kmin,
 		     uint64_t *kmax);
-const struct text_acct_ev *text_acct_find(const struct text_acct *a, size_t k,
+const struct text_account_ev *text_account_find(const struct text_account *a, size_t k,
 					  int id);
-const struct text_acct_total *text_acct_totals(const struct text_acct *a,
+const struct text_account_total *text_account_totals(const struct text_account *a,
 					       size_t *n);
 
-int text_acct_save(const struct text_acct *a, struct text_buf *out);
-int text_acct_load(struct text_acct *a, struct text_unpack *u, size_t nckpt);
-int text_acct_check(struct text_unpack *u, size_t nckpt);
+int text_account_save(const struct text_account *a, struct tdatfs_buf *out);
+int text_account_load(struct text_account *a, struct text_unpack *u, size_t nckpt);
+int text_account_check(struct text_unpack *u, size_t nckpt);
 
 #endif /* TDATFS_TEXT_ACCT_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-bytes.h - the two byte-level readings every layer of the
+ * text/bytes.h - the two byte-level readings every layer of the
  * text engine makes the way libtraceevent makes them (inline, no state).
  *
  * Invariants:

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-comm-tab.c - the sorted comm array of libtraceevent's
+ * text/comm-table.c - the sorted comm array of libtraceevent's
  * cmdline_init() and glibc's bsearch() in it (invariants in
- * tdatfs-text-comm-tab.h).
+ * text/comm-table.h).
  */
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-comm-tab.h"
+#include "comm-table.h"
 
 /* a power of two: the pids a stretch of lines names, and more */
 #define HOT_SLOTS	64
@@ -29,10 +29,10 @@ static int reg_cmp(const void *a, const void *b)
 }
 
 /**
- * text_ctab_release() - free what an array holds and zero it
+ * text_comm_table_release() - free what an array holds and zero it
  * @tb: array (made or zeroed)
  */
-void text_ctab_release(struct text_ctab *tb)
+void text_comm_table_release(struct text_comm_table *tb)
 {
 	free(tb->pid);
 	free(tb->comm);
@@ -52,7 +52,7 @@ static size_t run_len(const struct text_comm_reg *e, size_t n, size_t i)
 }
 
 /* Fill @tb from @n registrations sorted by reg_cmp(). */
-static int tab_fill(struct text_ctab *tb, const struct text_comm_reg *e, size_t n)
+static int tab_fill(struct text_comm_table *tb, const struct text_comm_reg *e, size_t n)
 {
 	size_t i, r, m, k = 0, nd = 0, ndc = 0;
 
@@ -67,11 +67,11 @@ static int tab_fill(struct text_ctab *tb, const struct text_comm_reg *e, size_t 
 	tb->dup = malloc((nd + 1) * sizeof(*tb->dup));
 	tb->dcomm = malloc((ndc + 1) * sizeof(*tb->dcomm));
 	if (!tb->pid || !tb->comm || !tb->dup || !tb->dcomm) {
-		text_ctab_release(tb);
+		text_comm_table_release(tb);
 		return -ENOMEM;
 	}
 	for (i = 0, k = 0, nd = 0, ndc = 0; i < n; i += r, k++) {
-		struct text_ctab_dup *du = &tb->dup[nd];
+		struct text_comm_table_dup *du = &tb->dup[nd];
 
 		r = run_len(e, n, i);
 		tb->pid[k] = e[i].pid;
@@ -93,8 +93,8 @@ static int tab_fill(struct text_ctab *tb, const struct text_comm_reg *e, size_t 
 }
 
 /**
- * text_ctab_build() - the array cmdline_init() makes of a list
- * @tb: zeroed array to fill (free with text_ctab_release())
+ * text_comm_table_build() - the array cmdline_init() makes of a list
+ * @tb: zeroed array to fill (free with text_comm_table_release())
  * @saved: saved_cmdlines, registered in file order
  * @nsaved: their count
  * @pid1: then @n1 registrations of a stream, pids ...
@@ -103,7 +103,7 @@ static int tab_fill(struct text_ctab *tb, const struct text_comm_reg *e, size_t 
  *
  * Return: 0 or -ENOMEM (@tb left zeroed).
  */
-int text_ctab_build(struct text_ctab *tb, const struct text_comm_reg *saved,
+int text_comm_table_build(struct text_comm_table *tb, const struct text_comm_reg *saved,
 		    size_t nsaved, const int *pid1, char *const *comm1,
 		    size_t n1)
 {
@@ -129,7 +129,7 @@ int text_ctab_build(struct text_ctab *tb, const struct text_comm_reg *saved,
 }
 
 /* The slot of @pid in @tb, or -1. */
-static long tab_find(const struct text_ctab *tb, int pid)
+static long tab_find(const struct text_comm_table *tb, int pid)
 {
 	size_t lo = 0, hi = tb->n;
 
@@ -147,7 +147,7 @@ static long tab_find(const struct text_ctab *tb, int pid)
 }
 
 /* The run in @tb->dup of a pid held several times. */
-static size_t dup_find(const struct text_ctab *tb, int pid)
+static size_t dup_find(const struct text_comm_table *tb, int pid)
 {
 	size_t lo = 0, hi = tb->ndup;
 
@@ -163,7 +163,7 @@ static size_t dup_find(const struct text_ctab *tb, int pid)
 }
 
 /**
- * text_ctab_look() - what an array says of a pid
+ * text_comm_table_look() - what an array says of a pid
  * @tb: a made array
  * @pid: pid
  *
@@ -172,13 +172,13 @@ static size_t dup_find(const struct text_ctab *tb, int pid)
  *
  * Return: the answer, valid until the thread's next call.
  */
-const struct text_ctab_hit *text_ctab_look(const struct text_ctab *tb, int pid)
+const struct text_comm_table_hit *text_comm_table_look(const struct text_comm_table *tb, int pid)
 {
 	static __thread struct {
 		uint64_t gen;
-		struct text_ctab_hit slot[HOT_SLOTS];
+		struct text_comm_table_hit slot[HOT_SLOTS];
 	} hot;
-	struct text_ctab_hit *h;
+	struct text_comm_table_hit *h;
 	long i;
 
 	if (hot.gen != tb->gen) {
@@ -203,7 +203,7 @@ const struct text_ctab_hit *text_ctab_look(const struct text_ctab *tb, int pid)
 }
 
 /**
- * text_ctab_pick() - which of a run of equal entries bsearch() returns
+ * text_comm_table_pick() - which of a run of equal entries bsearch() returns
  * @below: entries before the run
  * @n: entries in it, at least 1
  * @above: entries after it
@@ -213,7 +213,7 @@ const struct text_ctab_hit *text_ctab_look(const struct text_ctab *tb, int pid)
  *
  * Return: the index in the run.
  */
-size_t text_ctab_pick(size_t below, size_t n, size_t above)
+size_t text_comm_table_pick(size_t below, size_t n, size_t above)
 {
 	size_t l = 0, u = below + n + above;
 

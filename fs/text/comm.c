@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-comm.c - saved_cmdlines, the sched events whose plugin
+ * text/comm.c - saved_cmdlines, the sched events whose plugin
  * handler registers comms, and per stream a model of libtraceevent's
  * comm list and sorted array (doc/trace-cmd-parity.md, section 4).
  */
@@ -13,11 +13,11 @@
 
 #include <traceevent/event-parse.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-comm-tab.h"
-#include "tdatfs-text-pack.h"
+#include "tdatfs-common.h"
+#include "bytes.h"
+#include "comm-table.h"
+#include "comm.h"
+#include "pack.h"
 
 /* Where a duplicate run stands at the frontier, and what it showed when. */
 struct dup_state {
@@ -39,7 +39,7 @@ struct comm_field {
 struct text_comms {
 	struct text_comm_reg *saved;	/* saved_cmdlines, in file order */
 	size_t nsaved;
-	struct text_ctab stab;		/* the array of saved_cmdlines alone */
+	struct text_comm_table stab;		/* the array of saved_cmdlines alone */
 	/* events whose plugin handler registers comms, and their fields */
 	bool big_endian;
 	int sw_id, wk_id, wkn_id;
@@ -59,8 +59,8 @@ struct text_overlay {
 	char **comm1;
 	/* the array, made at the first lookup of a pid other than 0 */
 	bool built;
-	const struct text_ctab *tab;	/* ->own, or the saved one */
-	struct text_ctab *own;
+	const struct text_comm_table *tab;	/* ->own, or the saved one */
+	struct text_comm_table *own;
 	struct dup_state *ds;		/* tab->ndup of them */
 	/* the pids added after it, in stream order */
 	size_t n, cap;
@@ -71,14 +71,14 @@ struct text_overlay {
 };
 
 /* The comm of dup run @k when @seen registrations are visible. */
-static const char *dup_comm(const struct text_ctab *tb,
+static const char *dup_comm(const struct text_comm_table *tb,
 			    const struct dup_state *ds, size_t k, size_t seen)
 {
-	const struct text_ctab_dup *du = &tb->dup[k];
+	const struct text_comm_table_dup *du = &tb->dup[k];
 	size_t lo = 0, hi;
 
 	if (!ds)
-		return du->comm[text_ctab_pick(du->below, du->n, du->above)];
+		return du->comm[text_comm_table_pick(du->below, du->n, du->above)];
 	hi = ds[k].nh;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -92,10 +92,10 @@ static const char *dup_comm(const struct text_ctab *tb,
 }
 
 /* The comm of @pid in @tb, or NULL when the array has none. */
-static const char *tab_comm(const struct text_ctab *tb,
+static const char *tab_comm(const struct text_comm_table *tb,
 			    const struct dup_state *ds, int pid, size_t seen)
 {
-	const struct text_ctab_hit *h = text_ctab_look(tb, pid);
+	const struct text_comm_table_hit *h = text_comm_table_look(tb, pid);
 
 	if (h->kind == TEXT_CTAB_ONCE)
 		return h->comm;
@@ -264,7 +264,7 @@ static void dup_states_free(struct dup_state *ds, size_t n)
 }
 
 /* What each duplicate run shows from the array's making on. */
-static struct dup_state *dup_states_new(const struct text_ctab *tb, size_t from)
+static struct dup_state *dup_states_new(const struct text_comm_table *tb, size_t from)
 {
 	struct dup_state *ds = calloc(tb->ndup + 1, sizeof(*ds));
 	size_t k;
@@ -282,7 +282,7 @@ static struct dup_state *dup_states_new(const struct text_ctab *tb, size_t from)
 		ds[k].below = tb->dup[k].below;
 		ds[k].above = tb->dup[k].above;
 		ds[k].h[0].from = from;
-		ds[k].h[0].idx = text_ctab_pick(ds[k].below, tb->dup[k].n,
+		ds[k].h[0].idx = text_comm_table_pick(ds[k].below, tb->dup[k].n,
 					      ds[k].above);
 	}
 	return ds;
@@ -299,7 +299,7 @@ static int model_build(const struct text_comms *t, struct text_overlay *ov)
 		ov->own = calloc(1, sizeof(*ov->own));
 		if (!ov->own)
 			return -ENOMEM;
-		if (text_ctab_build(ov->own, t->saved, t->nsaved, ov->pid1, ov->comm1, ov->n1) < 0) {
+		if (text_comm_table_build(ov->own, t->saved, t->nsaved, ov->pid1, ov->comm1, ov->n1) < 0) {
 			free(ov->own);
 			ov->own = NULL;
 			return -ENOMEM;
@@ -309,7 +309,7 @@ static int model_build(const struct text_comms *t, struct text_overlay *ov)
 	ov->ds = dup_states_new(ov->tab, ov->n1);
 	if (!ov->ds) {
 		if (ov->own)
-			text_ctab_release(ov->own);
+			text_comm_table_release(ov->own);
 		free(ov->own);
 		ov->own = NULL;
 		return -ENOMEM;
@@ -355,7 +355,7 @@ static void dup_shift(struct text_overlay *ov, int pid, size_t from)
 			d->below++;
 		else
 			d->above++;
-		idx = text_ctab_pick(d->below, ov->tab->dup[k].n, d->above);
+		idx = text_comm_table_pick(d->below, ov->tab->dup[k].n, d->above);
 		if (idx != d->h[d->nh - 1].idx) {
 			d->h[d->nh].from = from;
 			d->h[d->nh].idx = idx;
@@ -385,7 +385,7 @@ void text_overlay_free(struct text_overlay *ov)
 	if (ov->tab)
 		dup_states_free(ov->ds, ov->tab->ndup);
 	if (ov->own)
-		text_ctab_release(ov->own);
+		text_comm_table_release(ov->own);
 	free(ov->own);
 	while (ov->n1)
 		free(ov->comm1[--ov->n1]);
@@ -400,7 +400,7 @@ void text_overlay_free(struct text_overlay *ov)
 }
 
 /* One registration's bytes: pid, length, the comm without its NUL. */
-static int pack_comm(struct text_buf *out, int pid, const char *comm)
+static int pack_comm(struct tdatfs_buf *out, int pid, const char *comm)
 {
 	size_t len = strlen(comm);
 
@@ -416,14 +416,14 @@ static int pack_comm(struct text_buf *out, int pid, const char *comm)
  * @ov: model
  * @out: where the bytes are appended
  *
- * The model is a function of its registrations (tdatfs-text-comm.h): the
+ * The model is a function of its registrations (text/comm.h): the
  * list before the array, whether the array was made, and the pids added
  * after it.  text_overlay_load() replays them.
  *
  * Return: 0 or -ENOMEM (then @out holds part of the bytes).
  * Context: the caller holds the stream lock.
  */
-int text_overlay_save(const struct text_overlay *ov, struct text_buf *out)
+int text_overlay_save(const struct text_overlay *ov, struct tdatfs_buf *out)
 {
 	size_t i;
 
@@ -511,7 +511,7 @@ static int replay_after(void *arg, int pid, const char *comm, size_t len)
 	struct text_overlay *ov = arg;
 
 	/* register_after() adds only a pid that is neither 0 nor known */
-	if (!pid || text_ctab_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT || ov_find(ov, pid) >= 0)
+	if (!pid || text_comm_table_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT || ov_find(ov, pid) >= 0)
 		return -EINVAL;
 	if (dup_reserve(ov) < 0 || ov_add(ov, pid, comm, len) < 0)
 		return -ENOMEM;
@@ -610,7 +610,7 @@ static int register_after(struct text_overlay *ov, size_t *seen, int pid,
 	size_t vis = *seen - ov->n1;
 	long i;
 
-	if (!pid || text_ctab_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT)
+	if (!pid || text_comm_table_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT)
 		return 0;
 	i = ov_find(ov, pid);
 	if (i >= 0) {
@@ -773,7 +773,7 @@ struct text_comms *text_comms_new(char *cmdlines)
 		return NULL;
 	t->sw_id = t->wk_id = t->wkn_id = -1;
 	if ((cmdlines && build_saved(t, cmdlines) < 0) ||
-	    text_ctab_build(&t->stab, t->saved, t->nsaved, NULL, NULL, 0) < 0) {
+	    text_comm_table_build(&t->stab, t->saved, t->nsaved, NULL, NULL, 0) < 0) {
 		text_comms_free(t);
 		errno = ENOMEM;
 		return NULL;
@@ -789,7 +789,7 @@ void text_comms_free(struct text_comms *t)
 {
 	if (!t)
 		return;
-	text_ctab_release(&t->stab);
+	text_comm_table_release(&t->stab);
 	while (t->nsaved)
 		free((char *)t->saved[--t->nsaved].comm);
 	free(t->saved);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-comm.h - the comm shown for a pid: saved_cmdlines, and the
+ * text/comm.h - the comm shown for a pid: saved_cmdlines, and the
  * comms trace-cmd learns while printing.
  *
  * Invariants:
@@ -35,7 +35,7 @@
 #include <stddef.h>
 
 struct tep_handle;
-struct text_buf;
+struct tdatfs_buf;
 struct text_comms;
 struct text_fnstack;
 struct text_overlay;
@@ -43,7 +43,7 @@ struct text_unpack;
 
 /*
  * Where a record's comm lookups and registrations go, and the function
- * call stacks its position holds (tdatfs-text-func.h; NULL: none kept).
+ * call stacks its position holds (text/ftrace-function.h; NULL: none kept).
  */
 struct text_comm_ctx {
 	struct text_overlay *ov;
@@ -62,7 +62,7 @@ int text_comms_learn(const struct text_comms *cm, int id,
 
 struct text_overlay *text_overlay_new(void);
 void text_overlay_free(struct text_overlay *ov);
-int text_overlay_save(const struct text_overlay *ov, struct text_buf *out);
+int text_overlay_save(const struct text_overlay *ov, struct tdatfs_buf *out);
 int text_overlay_check(struct text_unpack *u, size_t *nreg);
 int text_overlay_load(struct text_overlay *ov, const struct text_comms *t,
 		      struct text_unpack *u);

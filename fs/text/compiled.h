@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast.h - compiled info formats: the info text of events
+ * text/compiled.h - compiled info formats: the info text of events
  * written without printf and without libtraceevent.
  *
  * Invariants:
@@ -35,13 +35,13 @@
 #include <stddef.h>
 
 struct tep_event;
-struct text_buf;
-struct text_fast;
+struct tdatfs_buf;
+struct text_compiled;
 struct text_tep;
 
-struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt);
-void text_fast_free(struct text_fast *fp);
-int text_fast_info(const struct text_fast *fp, bool big_endian,
-		   const unsigned char *data, size_t n, struct text_buf *out);
+struct text_compiled *text_compiled_compile(struct tep_event *ev, struct text_tep *tt);
+void text_compiled_free(struct text_compiled *fp);
+int text_compiled_info(const struct text_compiled *fp, bool big_endian,
+		   const unsigned char *data, size_t n, struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_FAST_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-dec.h - decimal digits of unsigned numbers for the hot
+ * text/decimal.h - decimal digits of unsigned numbers for the hot
  * formatting paths of the text engine (inline, no state).
  *
  * Invariants:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-int.h - the engine's own insides, shared by its two files:
- * tdatfs-text.c (setup, streams, reads) and tdatfs-text-load.c (the
+ * text/engine-internal.h - the engine's own insides, shared by its two files:
+ * text/engine.c (setup, streams, reads) and text/engine-states.c (the
  * states the index gives and takes), which calls the first, never the
  * other way.  Nothing else includes it.
  *
@@ -25,12 +25,12 @@
 #include <stdint.h>
 
 #include "tdatfs-text.h"
-#include "tdatfs-text-setup.h"
-#include "tdatfs-text-stream.h"
+#include "setup.h"
+#include "stream.h"
 
 struct tdat_buffer;
-struct text_ahead;
-struct text_ksym_share;
+struct text_read_ahead;
+struct text_kallsyms_share;
 
 /* Bytes adopted with their states, and how many stashes point into them. */
 struct text_shared {
@@ -59,7 +59,7 @@ struct tdatfs_text {
 	int init_err;			/* <0: setup failed, returned on reads */
 
 	struct text_layers l;		/* built by text_layers_setup() */
-	struct text_ksym_share *ksyms;	/* one reference, for the layers */
+	struct text_kallsyms_share *ksyms;	/* one reference, for the layers */
 
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */
@@ -73,7 +73,7 @@ struct tdatfs_text {
 	char head[32];			/* the report's first line */
 
 	/* reading ahead: the workers */
-	struct text_ahead *ahead;
+	struct text_read_ahead *ahead;
 
 	/* what a layer above keeps per engine (text_engine_ext()) */
 	void *ext;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-load.c - the states of the engine's texts: given by the
+ * text/engine-states.c - the states of the engine's texts: given by the
  * index (checked whole against the trace, then stashed until each text's
  * stream is made) and taken for it.  The invariants are in
- * tdatfs-text-int.h; the public functions are documented in
+ * text/engine-internal.h; the public functions are documented in
  * tdatfs-text.h.
  */
 #include <errno.h>
@@ -13,9 +13,9 @@
 
 #include "tdat.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-int.h"
-#include "tdatfs-text-state.h"
-#include "tdatfs-text-stream.h"
+#include "engine-internal.h"
+#include "stream-state.h"
+#include "stream.h"
 
 int tdatfs_text_state_save(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			   void **blob, size_t *len)

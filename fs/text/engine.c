@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text.c - decoded event text: the engine.  It sets up the layers
+ * text/engine.c - decoded event text: the engine.  It sets up the layers
  * below it on the first read, in trace-cmd's order, and gives each
  * (buffer, CPU selection) a stream on first use.
  *
- * Layers, each calling only those before it: text_buf; the handle
- * (tdatfs-text-tep.c), timestamps, comms and compiled formats; the event
- * table; the record source; the formatter (tdatfs-text-line.c); the
- * stream; its saved states (tdatfs-text-state.c); the setup of the layers
- * below the stream (tdatfs-text-setup.c); this file.
+ * Layers, each calling only those before it: tdatfs_buf; the handle
+ * (text/tep.c), timestamps, comms and compiled formats; the event
+ * table; the record source; the formatter (text/line.c); the
+ * stream; its saved states (text/stream-state.c); the setup of the layers
+ * below the stream (text/setup.c); this file.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,15 +21,15 @@
 
 #include "tdat.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-ahead.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-int.h"
-#include "tdatfs-text-ksym.h"
-#include "tdatfs-text-setup.h"
-#include "tdatfs-text-state.h"
-#include "tdatfs-text-stream.h"
+#include "account.h"
+#include "engine-internal.h"
+#include "engine.h"
+#include "event-table.h"
+#include "kallsyms.h"
+#include "read-ahead.h"
+#include "setup.h"
+#include "stream-state.h"
+#include "stream.h"
 
 /* Whether a buffer has lines in the report: not latency, some CPU. */
 static bool in_report(const struct tdat_buffer *buf)
@@ -100,14 +100,14 @@ static int ahead_setup(struct tdatfs_text *t)
 		return 0;
 	if (n > 64)
 		n = 64;
-	t->ahead = text_ahead_new(n);
+	t->ahead = text_read_ahead_new(n);
 	return t->ahead ? 0 : -ENOMEM;
 }
 
 /* An engine of @f taking its kallsyms from @ksyms (a reference is taken). */
 static struct tdatfs_text *engine_new(struct tdat_file *f,
 				      const struct tdatfs_text_opts *opts,
-				      struct text_ksym_share *ksyms)
+				      struct text_kallsyms_share *ksyms)
 {
 	struct tdatfs_text *t;
 
@@ -125,7 +125,7 @@ static struct tdatfs_text *engine_new(struct tdat_file *f,
 	t->nbuffers = tdat_buffer_count(f);
 	t->alias = report_alias(t);
 	snprintf(t->head, sizeof(t->head), "cpus=%u\n", tdat_cpu_count(f));
-	t->ksyms = ksyms ? text_ksym_share_ref(ksyms) : text_ksym_share_new();
+	t->ksyms = ksyms ? text_kallsyms_share_ref(ksyms) : text_kallsyms_share_new();
 	if (!t->ksyms || ahead_setup(t) < 0) {
 		tdatfs_text_free(t);
 		errno = ENOMEM;
@@ -214,7 +214,7 @@ void tdatfs_text_free(struct tdatfs_text *t)
 	if (!t)
 		return;
 	/* the workers read the streams: stopped first */
-	text_ahead_free(t->ahead);
+	text_read_ahead_free(t->ahead);
 	if (t->ext_free)
 		t->ext_free(t->ext);
 	teardown(t);
@@ -228,7 +228,7 @@ void tdatfs_text_free(struct tdatfs_text *t)
 	}
 	free(t->stash);
 	stash_drop(&t->rstash);
-	text_ksym_share_free(t->ksyms);
+	text_kallsyms_share_free(t->ksyms);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
 }
@@ -426,7 +426,7 @@ static int remake_among_all(struct tdatfs_text *t, size_t buffer, int cpu,
 
 	pthread_mutex_lock(&t->lock);
 	slot = &t->streams[buffer][cpu + 1];
-	text_ahead_forget(t->ahead, *slot);
+	text_read_ahead_forget(t->ahead, *slot);
 	text_stream_free(*slot);
 	env = stream_env(t);
 	*slot = text_stream_new(&env, buffer, cpu, TEXT_CPU_AMONG_ALL);
@@ -606,7 +606,7 @@ ssize_t tdatfs_text_report_read(struct tdatfs_text *t, char *buf, size_t len,
 	if (ret < 0)
 		return ret;
 	if (ahead_ok(t, st))
-		return text_ahead_read(t->ahead, st, buf, len, off, false);
+		return text_read_ahead_read(t->ahead, st, buf, len, off, false);
 	return text_stream_read(st, buf, len, off);
 }
 
@@ -643,7 +643,7 @@ ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,
 	if (ret < 0)
 		return ret;
 	if (ahead_ok(t, st))
-		return text_ahead_read(t->ahead, st, buf, len, off, false);
+		return text_read_ahead_read(t->ahead, st, buf, len, off, false);
 	return text_stream_read(st, buf, len, off);
 }
 
@@ -937,7 +937,7 @@ int text_engine_fmt(struct tdatfs_text *t, struct text_fmt **fmt,
  *	when it cannot)
  * @destroy: frees it when the engine is freed
  *
- * One layer uses the slot (the views, tdatfs-text-view.c); the engine
+ * One layer uses the slot (the views, text/views.c); the engine
  * frees what it holds without knowing what it is.
  *
  * Return: the content, or NULL with errno set.
@@ -962,9 +962,9 @@ void *text_engine_ext(struct tdatfs_text *t, void *(*make)(void),
  * text_engine_ahead() - the engine's read-ahead workers
  * @t: engine
  *
- * Return: the pool (text_ahead_read()), or NULL when there are none.
+ * Return: the pool (text_read_ahead_read()), or NULL when there are none.
  */
-struct text_ahead *text_engine_ahead(struct tdatfs_text *t)
+struct text_read_ahead *text_engine_ahead(struct tdatfs_text *t)
 {
 	return t->ahead;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-event.c - the event table of a trace: what the text engine
+ * text/event-table.c - the event table of a trace: what the text engine
  * knows of each event id (its libtraceevent event, the bytes its fixed
  * fields need, its __data_loc fields, its compiled format), and the
  * parsing of a format when its id is first met.
@@ -29,10 +29,10 @@
 #include <traceevent/event-parse.h>
 
 #include "tdat.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-fast.h"
-#include "tdatfs-text-tep.h"
+#include "bytes.h"
+#include "compiled.h"
+#include "event-table.h"
+#include "tep.h"
 
 struct text_event {
 	struct text_event_desc d;	/* first: text_event_fits() casts */
@@ -221,7 +221,7 @@ static int fill(const struct text_events *t, struct text_event *te,
 	if (text_fit_init(&te->fit, ev) < 0)
 		return -ENOMEM;
 	if (!t->tep_only)
-		te->d.fast = text_fast_compile(ev, t->tt);
+		te->d.fast = text_compiled_compile(ev, t->tt);
 	te->d.ev = ev;
 	return 0;
 }
@@ -567,7 +567,7 @@ void text_events_free(struct text_events *t)
 	if (!t)
 		return;
 	for (i = 0; i < t->cap; i++) {
-		text_fast_free((struct text_fast *)t->tab[i].d.fast);
+		text_compiled_free((struct text_compiled *)t->tab[i].d.fast);
 		text_fit_release(&t->tab[i].fit);
 	}
 	free(t->tab);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-event.h - the event table: what the text engine knows of
+ * text/event-table.h - the event table: what the text engine knows of
  * each event id, and where every record has its type and pid.
  *
  * Invariants:
@@ -30,7 +30,7 @@
 struct tdat_file;
 struct tep_event;
 struct text_events;
-struct text_fast;
+struct text_compiled;
 struct text_tep;
 
 /* What a reader of the table may use of a published slot. */
@@ -38,7 +38,7 @@ struct text_event_desc {
 	struct tep_event *ev;		/* the parsed format */
 	const char *name;		/* ev->name */
 	size_t name_len;
-	const struct text_fast *fast;	/* compiled info format, or NULL */
+	const struct text_compiled *fast;	/* compiled info format, or NULL */
 	bool dup;			/* another format has this id */
 };
 

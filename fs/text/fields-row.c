@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fields.c - one record as a row of fields.tsv: the head
+ * text/fields-row.c - one record as a row of fields.tsv: the head
  * columns without printf, the fields as libtraceevent's raw printing
  * makes them (what `trace-cmd report -R` shows): made here for the
  * events the fast path understands, else by libtraceevent itself.
@@ -15,20 +15,20 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-dec.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-fields.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-tep.h"
+#include "tdatfs-common.h"
+#include "bytes.h"
+#include "comm.h"
+#include "decimal.h"
+#include "event-table.h"
+#include "fields-row.h"
+#include "line.h"
+#include "source.h"
+#include "tep.h"
 
 /* Append @n bytes with tab, newline and backslash escaped. */
-static int put_escaped(struct text_buf *out, const char *s, size_t n)
+static int put_escaped(struct tdatfs_buf *out, const char *s, size_t n)
 {
-	char *o = text_buf_reserve(out, 2 * n), *start = o;
+	char *o = tdatfs_buf_reserve(out, 2 * n), *start = o;
 	size_t i;
 
 	if (!o)
@@ -47,16 +47,16 @@ static int put_escaped(struct text_buf *out, const char *s, size_t n)
 	return 0;
 }
 
-static int put_char(struct text_buf *out, char c)
+static int put_char(struct tdatfs_buf *out, char c)
 {
-	return text_buf_put(out, &c, 1);
+	return tdatfs_buf_put(out, &c, 1);
 }
 
 /* printf("%llu") */
-static int put_u64(struct text_buf *out, uint64_t v)
+static int put_u64(struct tdatfs_buf *out, uint64_t v)
 {
 	unsigned int nd = text_dec_digits(v);
-	char *o = text_buf_reserve(out, nd);
+	char *o = tdatfs_buf_reserve(out, nd);
 
 	if (!o)
 		return -ENOMEM;
@@ -66,7 +66,7 @@ static int put_u64(struct text_buf *out, uint64_t v)
 }
 
 /* printf("%d") */
-static int put_int(struct text_buf *out, int v)
+static int put_int(struct tdatfs_buf *out, int v)
 {
 	int ret = 0;
 
@@ -80,7 +80,7 @@ static int put_int(struct text_buf *out, int v)
  * libtraceevent's "%9.1d" time ("%5llu.%09llu" of the time in
  * nanoseconds) on a clock in nanoseconds, "%12llu" of the count else.
  */
-static int put_time(struct text_buf *out, uint64_t ts, bool in_usecs)
+static int put_time(struct tdatfs_buf *out, uint64_t ts, bool in_usecs)
 {
 	int ret;
 
@@ -90,7 +90,7 @@ static int put_time(struct text_buf *out, uint64_t ts, bool in_usecs)
 	if (!ret)
 		ret = put_char(out, '.');
 	if (!ret) {
-		char *o = text_buf_reserve(out, 9);
+		char *o = tdatfs_buf_reserve(out, 9);
 
 		if (!o)
 			return -ENOMEM;
@@ -102,7 +102,7 @@ static int put_time(struct text_buf *out, uint64_t ts, bool in_usecs)
 
 /* "TIME\tCPU\tCOMM\tPID" */
 static int put_head(const struct text_fmt_share *sh, const struct text_rec *r,
-		    const char *comm, int pid, struct text_buf *out)
+		    const char *comm, int pid, struct tdatfs_buf *out)
 {
 	int ret = put_time(out, r->ts, sh->in_usecs);
 
@@ -145,7 +145,7 @@ static void set_parsed_string(struct tep_format_field *f)
  * Append one value as a column: after a NUL nothing more is shown
  * (*stop), and the last field loses one trailing newline.
  */
-static int put_value(struct text_buf *out, const char *v, size_t len,
+static int put_value(struct tdatfs_buf *out, const char *v, size_t len,
 		     bool last, bool *stop)
 {
 	size_t n;
@@ -227,7 +227,7 @@ static int value_end(const struct text_fmt_share *sh, struct trace_seq *one,
  * depend on the order and cannot be printed one by one.
  */
 static int values_cut(const struct text_fmt_share *sh, struct tep_event *ev,
-		      size_t n, struct text_buf *out)
+		      size_t n, struct tdatfs_buf *out)
 {
 	struct trace_seq *all = sh->seq, one;
 	unsigned long some[32], *flags = some;
@@ -503,7 +503,7 @@ static bool make_plans(const struct tep_event *ev, struct fplan *pl)
 
 /* printf() of one integer conversion, for the value print_arg_number()
  * passes it (cast by the conversion's length). */
-static int put_conv(struct text_buf *out, const struct conv *c, uint64_t v)
+static int put_conv(struct tdatfs_buf *out, const struct conv *c, uint64_t v)
 {
 	unsigned int bits = c->ls <= -2 ? 8 : c->ls == -1 ? 16 :
 			    c->ls == 0 ? 32 : 64;
@@ -533,7 +533,7 @@ static int put_conv(struct text_buf *out, const struct conv *c, uint64_t v)
 	}
 	len = (e - d) + neg;
 	pad = c->width > len ? c->width - len : 0;
-	o = text_buf_reserve(out, len + pad);
+	o = tdatfs_buf_reserve(out, len + pad);
 	if (!o)
 		return -ENOMEM;
 	out->len += len + pad;
@@ -554,7 +554,7 @@ static int put_conv(struct text_buf *out, const struct conv *c, uint64_t v)
 }
 
 /* print_field_raw() of a number. */
-static int put_raw_num(struct text_buf *out, const struct tep_format_field *f,
+static int put_raw_num(struct tdatfs_buf *out, const struct tep_format_field *f,
 		       uint64_t v)
 {
 	struct conv c = { .simple = true, .ls = 2, .conv = 'u' };
@@ -580,7 +580,7 @@ static int put_raw_num(struct text_buf *out, const struct tep_format_field *f,
 	}
 	if (x0) {
 		c.conv = 'x';
-		ret = text_buf_put(out, "0x", 2);
+		ret = tdatfs_buf_put(out, "0x", 2);
 	}
 	return ret ? ret : put_conv(out, &c, v);
 }
@@ -629,7 +629,7 @@ static bool array_at(const struct text_fmt_share *sh,
 /* print_field_raw() of an array: its text, or its bytes. */
 static int put_raw_array(const struct text_fmt_share *sh,
 			 const struct tep_format_field *f, size_t n,
-			 struct text_buf *out)
+			 struct tdatfs_buf *out)
 {
 	const char *p;
 	unsigned int off, len, i;
@@ -640,10 +640,10 @@ static int put_raw_array(const struct text_fmt_share *sh,
 		return 1;
 	p = (const char *)sh->scratch + off;
 	if (parsed_string(f) && printable(p, len))
-		return text_buf_put(out, p,
+		return tdatfs_buf_put(out, p,
 				    strnlen(p, sh->scratch_size - off));
-	ret = text_buf_put(out, "ARRAY[", 6);
-	o = ret ? NULL : text_buf_reserve(out, 4 * (size_t)len + 1);
+	ret = tdatfs_buf_put(out, "ARRAY[", 6);
+	o = ret ? NULL : tdatfs_buf_reserve(out, 4 * (size_t)len + 1);
 	if (!o)
 		return -ENOMEM;
 	for (i = 0; i < len; i++) {
@@ -667,11 +667,11 @@ static int put_raw_array(const struct text_fmt_share *sh,
  */
 static int fast_values(const struct text_fmt_share *sh,
 		       const struct tep_event *ev, size_t n,
-		       struct text_buf *out)
+		       struct tdatfs_buf *out)
 {
 	struct fplan pl[FAST_MAX];
 	const struct tep_format_field *f;
-	struct text_buf v = { 0 };
+	struct tdatfs_buf v = { 0 };
 	size_t before = out->len, i;
 	bool stop = false;
 	int ret = 0;
@@ -688,7 +688,7 @@ static int fast_values(const struct text_fmt_share *sh,
 						   f->size);
 
 			if (pl[i].has_0x)
-				ret = text_buf_put(&v, "0x", 2);
+				ret = tdatfs_buf_put(&v, "0x", 2);
 			if (!ret)
 				ret = pl[i].by_conv ? put_conv(&v, &pl[i].c, x) :
 						      put_raw_num(&v, f, x);
@@ -697,7 +697,7 @@ static int fast_values(const struct text_fmt_share *sh,
 			ret = put_value(out, v.p ? v.p : "", v.len, !f->next,
 					&stop);
 	}
-	text_buf_release(&v);
+	tdatfs_buf_release(&v);
 	if (ret)
 		out->len = before;
 	return ret;
@@ -740,7 +740,7 @@ static size_t copy_size(const struct text_fmt_share *sh,
 static int put_values(const struct text_fmt_share *sh,
 		      const struct text_event_desc *te,
 		      const struct text_rec *r, size_t n,
-		      struct text_comm_ctx *cc, struct text_buf *out)
+		      struct text_comm_ctx *cc, struct tdatfs_buf *out)
 {
 	size_t copy;
 	int ret;
@@ -771,7 +771,7 @@ static int put_values(const struct text_fmt_share *sh,
  * Return: 0, -ENOENT for an id without a format, or -ENOMEM.
  * Context: takes the tep lock.
  */
-int text_fields_header(struct text_fmt *fm, int id, struct text_buf *out)
+int text_fields_header(struct text_fmt *fm, int id, struct tdatfs_buf *out)
 {
 	static const char head[] = "time\tcpu\tcomm\tpid";
 	const struct text_event_desc *te = NULL;
@@ -786,7 +786,7 @@ int text_fields_header(struct text_fmt *fm, int id, struct text_buf *out)
 		return ret;
 	if (!te)
 		return -ENOENT;
-	ret = text_buf_put(out, head, sizeof(head) - 1);
+	ret = tdatfs_buf_put(out, head, sizeof(head) - 1);
 	text_tep_lock(sh.tt);
 	for (f = te->ev->format.fields; f && !ret; f = f->next) {
 		ret = put_char(out, '\t');
@@ -814,7 +814,7 @@ int text_fields_header(struct text_fmt *fm, int id, struct text_buf *out)
  * Context: the caller holds the stream lock; takes the tep lock.
  */
 int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
-		    struct text_comm_ctx *cc, struct text_buf *out)
+		    struct text_comm_ctx *cc, struct tdatfs_buf *out)
 {
 	const struct text_event_desc *te = NULL;
 	struct text_fmt_share sh;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fields.h - the rows of events/SYSTEM/EVENT/fields.tsv
+ * text/fields-row.h - the rows of events/SYSTEM/EVENT/fields.tsv
  * (SPEC 2.6): one record as a table row instead of a report line.
  *
  * Invariants:
@@ -36,19 +36,19 @@
  *    so the text never depends on what was printed before, and the flag
  *    is put back as it was found.
  *  - The comm lookup and the comm registrations of a record are those of
- *    text_format_record() (tdatfs-text-line.h), in the same order, so a
+ *    text_format_record() (text/line.h), in the same order, so a
  *    stream's comm model is the same whichever of the two formatted it.
  */
 #ifndef TDATFS_TEXT_FIELDS_H
 #define TDATFS_TEXT_FIELDS_H
 
-struct text_buf;
+struct tdatfs_buf;
 struct text_comm_ctx;
 struct text_fmt;
 struct text_rec;
 
-int text_fields_header(struct text_fmt *fm, int id, struct text_buf *out);
+int text_fields_header(struct text_fmt *fm, int id, struct tdatfs_buf *out);
 int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
-		    struct text_comm_ctx *cc, struct text_buf *out);
+		    struct text_comm_ctx *cc, struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_FIELDS_H */

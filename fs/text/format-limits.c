@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-limits.c - the nesting and length bounds of event formats.
+ * text/format-limits.c - the nesting and length bounds of event formats.
  */
 #include <string.h>
 
-#include "tdatfs-text-limits.h"
+#include "format-limits.h"
 
 /*
  * Past the literal that opens at @i: libtraceevent's tokenizer reads up to

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-limits.h - the bounds an event format must keep before it is
+ * text/format-limits.h - the bounds an event format must keep before it is
  * handed to libtraceevent.
  *
  * Invariants of this module:

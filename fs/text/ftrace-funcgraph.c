@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-graph.c - funcgraph_entry / funcgraph_exit as trace-cmd's
+ * text/ftrace-funcgraph.c - funcgraph_entry / funcgraph_exit as trace-cmd's
  * fgraph_ent_handler() and fgraph_ret_handler() print them, with both
  * plugin options (fgraph:tailprint, fgraph:depth) off, as without -O.
  */
@@ -12,11 +12,11 @@
 #include <traceevent/event-parse.h>
 
 #include "tdat.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-graph.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-tep.h"
+#include "tdatfs-common.h"
+#include "event-table.h"
+#include "ftrace-funcgraph.h"
+#include "source.h"
+#include "tep.h"
 
 /* trace-cmd's TRACE_GRAPH_INDENT */
 #define GRAPH_INDENT	2
@@ -26,7 +26,7 @@
  */
 #define INDENT_MAX	(1u << 20)
 
-struct text_graph {
+struct text_funcgraph {
 	struct text_tep *tt;
 	struct text_events *evs;
 	bool big_endian;
@@ -40,7 +40,7 @@ struct text_graph {
 };
 
 /**
- * text_graph_new() - the function_graph formatter of a trace
+ * text_funcgraph_new() - the function_graph formatter of a trace
  * @f: the trace
  * @tt: its libtraceevent handle
  * @evs: its event table; these three must outlive the formatter
@@ -49,12 +49,12 @@ struct text_graph {
  * Only the ids are looked up here (the formats stay unparsed until a
  * record of theirs is met, as the event table wants).
  *
- * Return: the formatter (free with text_graph_free()), or NULL with errno.
+ * Return: the formatter (free with text_funcgraph_free()), or NULL with errno.
  */
-struct text_graph *text_graph_new(struct tdat_file *f, struct text_tep *tt,
+struct text_funcgraph *text_funcgraph_new(struct tdat_file *f, struct text_tep *tt,
 				  struct text_events *evs, bool big_endian)
 {
-	struct text_graph *g = calloc(1, sizeof(*g));
+	struct text_funcgraph *g = calloc(1, sizeof(*g));
 	size_t i, n = tdat_event_count(f);
 
 	if (!g)
@@ -78,41 +78,41 @@ struct text_graph *text_graph_new(struct tdat_file *f, struct text_tep *tt,
 }
 
 /**
- * text_graph_free() - free a formatter; NULL is fine
+ * text_funcgraph_free() - free a formatter; NULL is fine
  * @g: formatter
  */
-void text_graph_free(struct text_graph *g)
+void text_funcgraph_free(struct text_funcgraph *g)
 {
 	free(g);
 }
 
 /**
- * text_graph_lookahead() - whether an entry's text may depend on records
+ * text_funcgraph_lookahead() - whether an entry's text may depend on records
  * of other CPUs
  * @g: formatter (NULL: none)
  *
  * Return: true when the trace has both funcgraph formats, so the text of
  * one CPU needs a source over every CPU of its buffer.
  */
-bool text_graph_lookahead(const struct text_graph *g)
+bool text_funcgraph_lookahead(const struct text_funcgraph *g)
 {
 	return g && g->entry_id >= 0 && g->exit_id >= 0;
 }
 
 /**
- * text_graph_wants() - whether a record's text is made here, looking ahead
+ * text_funcgraph_wants() - whether a record's text is made here, looking ahead
  * @g: formatter (NULL: none)
  * @id: the record's event id
  *
  * Return: true for a funcgraph entry or exit when both formats exist.
  */
-bool text_graph_wants(const struct text_graph *g, int id)
+bool text_funcgraph_wants(const struct text_funcgraph *g, int id)
 {
-	return text_graph_lookahead(g) && (id == g->entry_id || id == g->exit_id);
+	return text_funcgraph_lookahead(g) && (id == g->entry_id || id == g->exit_id);
 }
 
 /**
- * text_graph_peeks() - whether a record of event @id looks ahead
+ * text_funcgraph_peeks() - whether a record of event @id looks ahead
  * @g: formatter (NULL: none)
  * @id: the record's event id
  *
@@ -121,13 +121,13 @@ bool text_graph_wants(const struct text_graph *g, int id)
  *
  * Return: true for a funcgraph entry when both formats exist.
  */
-bool text_graph_peeks(const struct text_graph *g, int id)
+bool text_funcgraph_peeks(const struct text_funcgraph *g, int id)
 {
-	return text_graph_lookahead(g) && id == g->entry_id;
+	return text_funcgraph_lookahead(g) && id == g->entry_id;
 }
 
 /* The field offsets of both formats, once; under the tep lock. */
-static bool learn_locked(struct text_graph *g, struct tep_event *ent,
+static bool learn_locked(struct text_funcgraph *g, struct tep_event *ent,
 			 struct tep_event *ex)
 {
 	if (!g->learned) {
@@ -143,15 +143,15 @@ static bool learn_locked(struct text_graph *g, struct tep_event *ent,
 }
 
 /* A field of a record that holds it (checked by the caller). */
-static uint64_t field(const struct text_graph *g, const struct text_rec *r,
+static uint64_t field(const struct text_funcgraph *g, const struct text_rec *r,
 		      const struct text_num_field *gf)
 {
 	return text_num_field_read(gf, g->big_endian, r->data);
 }
 
-static int put_spaces(struct text_buf *out, size_t n)
+static int put_spaces(struct tdatfs_buf *out, size_t n)
 {
-	char *o = text_buf_reserve(out, n);
+	char *o = tdatfs_buf_reserve(out, n);
 
 	if (!o)
 		return -ENOMEM;
@@ -161,7 +161,7 @@ static int put_spaces(struct text_buf *out, size_t n)
 }
 
 /* trace-cmd's loop to (int)(depth * TRACE_GRAPH_INDENT). */
-static int put_indent(struct text_buf *out, uint64_t depth)
+static int put_indent(struct tdatfs_buf *out, uint64_t depth)
 {
 	int n = (int)(depth * GRAPH_INDENT);
 
@@ -188,7 +188,7 @@ static const char *mark(uint64_t d)
 
 /* Mark and duration column: print_graph_overhead() and
  * print_graph_duration(), "  9.999 us   |  " up to "$ 12345678 us |  ". */
-static int put_duration(struct text_buf *out, uint64_t d)
+static int put_duration(struct tdatfs_buf *out, uint64_t d)
 {
 	char t[48];
 	int len;
@@ -197,22 +197,22 @@ static int put_duration(struct text_buf *out, uint64_t d)
 	if (len < 7)
 		len += snprintf(t + len, sizeof(t) - len, ".%03llu",
 				(unsigned long long)(d % 1000));
-	return text_buf_printf(out, "%s%s us %*s|  ", mark(d), t,
+	return tdatfs_buf_printf(out, "%s%s us %*s|  ", mark(d), t,
 			       len < 7 ? 7 - len : 0, "");
 }
 
 /* The function's name, or its address in hex without 0x. */
-static int put_func(struct text_graph *g, struct text_buf *out, uint64_t addr)
+static int put_func(struct text_funcgraph *g, struct tdatfs_buf *out, uint64_t addr)
 {
 	const char *name = tep_find_function(text_tep_handle(g->tt), addr);
 
 	if (name)
-		return text_buf_put(out, name, strlen(name));
-	return text_buf_printf(out, "%llx", (unsigned long long)addr);
+		return tdatfs_buf_put(out, name, strlen(name));
+	return tdatfs_buf_printf(out, "%llx", (unsigned long long)addr);
 }
 
 /* Whether @n is the exit of the entry's call: get_return_for_leaf(). */
-static bool is_leaf(const struct text_graph *g, const struct text_event_desc *xd,
+static bool is_leaf(const struct text_funcgraph *g, const struct text_event_desc *xd,
 		    const struct text_rec *n, int pid, uint64_t func)
 {
 	int id, npid;
@@ -229,9 +229,9 @@ static bool is_leaf(const struct text_graph *g, const struct text_event_desc *xd
 }
 
 /* An entry: a leaf "f();" with its exit's duration, else "f() {". */
-static int put_entry(struct text_graph *g, const struct text_event_desc *xd,
+static int put_entry(struct text_funcgraph *g, const struct text_event_desc *xd,
 		     const struct text_rec *r, const struct text_rec *next,
-		     struct text_source *src, struct text_buf *out)
+		     struct text_source *src, struct tdatfs_buf *out)
 {
 	uint64_t func = field(g, r, &g->ent_func);
 	uint64_t depth = field(g, r, &g->ent_depth);
@@ -249,30 +249,30 @@ static int put_entry(struct text_graph *g, const struct text_event_desc *xd,
 			ret = put_indent(out, depth);
 		if (ret >= 0)
 			ret = put_func(g, out, func);
-		return ret < 0 ? ret : text_buf_put(out, "();", 3);
+		return ret < 0 ? ret : tdatfs_buf_put(out, "();", 3);
 	}
-	ret = text_buf_put(out, "             |  ", 16);
+	ret = tdatfs_buf_put(out, "             |  ", 16);
 	if (ret >= 0)
 		ret = put_indent(out, depth);
 	if (ret >= 0)
 		ret = put_func(g, out, func);
-	return ret < 0 ? ret : text_buf_put(out, "() {", 4);
+	return ret < 0 ? ret : tdatfs_buf_put(out, "() {", 4);
 }
 
 /* An exit not taken by a leaf: "}" after its duration. */
-static int put_exit(struct text_graph *g, const struct text_rec *r,
-		    struct text_buf *out)
+static int put_exit(struct text_funcgraph *g, const struct text_rec *r,
+		    struct tdatfs_buf *out)
 {
 	uint64_t d = field(g, r, &g->ex_ret) - field(g, r, &g->ex_call);
 	int ret = put_duration(out, d);
 
 	if (ret >= 0)
 		ret = put_indent(out, field(g, r, &g->ex_depth));
-	return ret < 0 ? ret : text_buf_put(out, "}", 1);
+	return ret < 0 ? ret : tdatfs_buf_put(out, "}", 1);
 }
 
 /**
- * text_graph_info() - the info text of a funcgraph record
+ * text_funcgraph_info() - the info text of a funcgraph record
  * @g: formatter (NULL: none)
  * @d: the record's event (published, not a duplicate id)
  * @r: the record, already consumed from @src and known to hold @d's fields
@@ -287,16 +287,16 @@ static int put_exit(struct text_graph *g, const struct text_rec *r,
  * negative errno.
  * Context: the caller holds the stream lock, not the tep lock.
  */
-int text_graph_info(struct text_graph *g, const struct text_event_desc *d,
+int text_funcgraph_info(struct text_funcgraph *g, const struct text_event_desc *d,
 		    const struct text_rec *r, struct text_source *src,
-		    struct text_buf *out)
+		    struct tdatfs_buf *out)
 {
 	const struct text_event_desc *ed, *xd;
 	const struct text_rec *next = NULL;
 	bool entry;
 	int ret;
 
-	if (!text_graph_lookahead(g) ||
+	if (!text_funcgraph_lookahead(g) ||
 	    (d->ev->id != g->entry_id && d->ev->id != g->exit_id))
 		return 1;
 	entry = d->ev->id == g->entry_id;

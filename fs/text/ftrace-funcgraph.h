@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-graph.h - the info text of ftrace's funcgraph_entry and
+ * text/ftrace-funcgraph.h - the info text of ftrace's funcgraph_entry and
  * funcgraph_exit records, as trace-cmd report (3.1.6, trace-ftrace.c)
  * writes it instead of their print format (doc/trace-cmd-parity.md, 1).
  *
@@ -24,23 +24,23 @@
 #include <stddef.h>
 
 struct tdat_file;
-struct text_buf;
+struct tdatfs_buf;
 struct text_event_desc;
 struct text_events;
-struct text_graph;
+struct text_funcgraph;
 struct text_rec;
 struct text_source;
 struct text_tep;
 
 /* Made at setup; used by the line formatter. */
-struct text_graph *text_graph_new(struct tdat_file *f, struct text_tep *tt,
+struct text_funcgraph *text_funcgraph_new(struct tdat_file *f, struct text_tep *tt,
 				  struct text_events *evs, bool big_endian);
-void text_graph_free(struct text_graph *g);
-bool text_graph_lookahead(const struct text_graph *g);
-bool text_graph_wants(const struct text_graph *g, int id);
-bool text_graph_peeks(const struct text_graph *g, int id);
-int text_graph_info(struct text_graph *g, const struct text_event_desc *d,
+void text_funcgraph_free(struct text_funcgraph *g);
+bool text_funcgraph_lookahead(const struct text_funcgraph *g);
+bool text_funcgraph_wants(const struct text_funcgraph *g, int id);
+bool text_funcgraph_peeks(const struct text_funcgraph *g, int id);
+int text_funcgraph_info(struct text_funcgraph *g, const struct text_event_desc *d,
 		    const struct text_rec *r, struct text_source *src,
-		    struct text_buf *out);
+		    struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_GRAPH_H */

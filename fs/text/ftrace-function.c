@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-func.c - ftrace function records as the function plugin
+ * text/ftrace-function.c - ftrace function records as the function plugin
  * prints them, from call stacks that belong to a stream position.
  */
 #include <errno.h>
@@ -11,12 +11,12 @@
 #include <traceevent/event-parse.h>
 
 #include "tdat.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-func.h"
-#include "tdatfs-text-pack.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-tep.h"
+#include "tdatfs-common.h"
+#include "event-table.h"
+#include "ftrace-function.h"
+#include "pack.h"
+#include "source.h"
+#include "tep.h"
 
 /* The plugin's indent per level. */
 #define FN_INDENT	3
@@ -216,7 +216,7 @@ static uint64_t field(const struct text_func *fn, const struct text_rec *r,
 /* The text after the line's head; tep lock held, fields known. */
 static int put_call(struct text_func *fn, const struct fn_event *fe,
 		    const struct text_rec *r, struct text_fnstack *stk,
-		    struct text_buf *out)
+		    struct tdatfs_buf *out)
 {
 	struct tep_handle *tep = text_tep_handle(fn->tt);
 	uint64_t ip = field(fn, r, &fe->ip), pip = field(fn, r, &fe->parent);
@@ -231,15 +231,15 @@ static int put_call(struct text_func *fn, const struct fn_event *fe,
 			return (int)level;
 	}
 	if (level) {
-		o = text_buf_reserve(out, (size_t)level * FN_INDENT);
+		o = tdatfs_buf_reserve(out, (size_t)level * FN_INDENT);
 		if (!o)
 			return -ENOMEM;
 		memset(o, ' ', (size_t)level * FN_INDENT);
 		out->len += (size_t)level * FN_INDENT;
 	}
 	if (fname)
-		return text_buf_put(out, fname, strlen(fname));
-	return text_buf_printf(out, "0x%llx", (unsigned long long)ip);
+		return tdatfs_buf_put(out, fname, strlen(fname));
+	return tdatfs_buf_printf(out, "0x%llx", (unsigned long long)ip);
 }
 
 /*
@@ -249,12 +249,12 @@ static int put_call(struct text_func *fn, const struct fn_event *fe,
  * rounded, whatever the clock).
  */
 static int put_repeats(const struct text_func *fn, const struct fn_event *fe,
-		       const struct text_rec *r, struct text_buf *out)
+		       const struct text_rec *r, struct tdatfs_buf *out)
 {
 	uint64_t delta = field(fn, r, &fe->top) << 32 | field(fn, r, &fe->bottom);
 	uint64_t us = (r->ts - delta + 500) / 1000;
 
-	return text_buf_printf(out, " (count: %lld  last_ts: %5llu.%06llu)",
+	return tdatfs_buf_printf(out, " (count: %lld  last_ts: %5llu.%06llu)",
 			       (long long)field(fn, r, &fe->count),
 			       (unsigned long long)(us / 1000000),
 			       (unsigned long long)(us % 1000000));
@@ -291,9 +291,9 @@ static bool learn_locked(struct fn_event *fe, struct tep_event *ev, bool repeats
  */
 int text_func_info(struct text_func *fn, const struct text_event_desc *d,
 		   const struct text_rec *r, struct text_fnstack *stk,
-		   struct text_buf *out)
+		   struct tdatfs_buf *out)
 {
-	struct text_buf scratch = { 0 };
+	struct tdatfs_buf scratch = { 0 };
 	struct fn_event *fe;
 	bool repeats;
 	int ret;
@@ -315,7 +315,7 @@ int text_func_info(struct text_func *fn, const struct text_event_desc *d,
 	if (ret >= 0 && text_tep_take_error(fn->tt) < 0)
 		ret = -ENOMEM;
 	text_tep_unlock(fn->tt);
-	text_buf_release(&scratch);
+	tdatfs_buf_release(&scratch);
 	return ret;
 }
 
@@ -457,7 +457,7 @@ size_t text_fnsnap_bytes(const struct text_fnsnap *snap)
  *
  * Return: 0 or -ENOMEM.
  */
-int text_fnsnap_save(const struct text_fnsnap *snap, struct text_buf *out)
+int text_fnsnap_save(const struct text_fnsnap *snap, struct tdatfs_buf *out)
 {
 	size_t i, j, k = 0;
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-func.h - the info text of ftrace's function and
+ * text/ftrace-function.h - the info text of ftrace's function and
  * func_repeats records as libtraceevent 1.7.1's function plugin prints it
  * (options indent on, parent and offset off, as trace-cmd report without
  * -O), with the call stacks it indents from kept per stream position
@@ -39,7 +39,7 @@
 #include <stddef.h>
 
 struct tdat_file;
-struct text_buf;
+struct tdatfs_buf;
 struct text_event_desc;
 struct text_fnsnap;
 struct text_fnstack;
@@ -55,7 +55,7 @@ void text_func_free(struct text_func *fn);
 bool text_func_wants(const struct text_func *fn, int id);
 int text_func_info(struct text_func *fn, const struct text_event_desc *d,
 		   const struct text_rec *r, struct text_fnstack *stk,
-		   struct text_buf *out);
+		   struct tdatfs_buf *out);
 
 /* A position's stacks. */
 struct text_fnstack *text_fnstack_new(void);
@@ -66,7 +66,7 @@ int text_fnstack_restore(struct text_fnstack *stk, const struct text_fnsnap *sna
 /* A checkpoint's copy, and as bytes. */
 void text_fnsnap_free(struct text_fnsnap *snap);
 size_t text_fnsnap_bytes(const struct text_fnsnap *snap);
-int text_fnsnap_save(const struct text_fnsnap *snap, struct text_buf *out);
+int text_fnsnap_save(const struct text_fnsnap *snap, struct tdatfs_buf *out);
 int text_fnsnap_check(struct text_unpack *u);
 int text_fnsnap_load(struct text_func *fn, struct text_unpack *u,
 		     struct text_fnsnap **snap);

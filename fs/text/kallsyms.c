@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-ksym.c - kallsyms read without sscanf() into one sorted
+ * text/kallsyms.c - kallsyms read without sscanf() into one sorted
  * array, searched the way libtraceevent searches its own.
  *
  * libtraceevent 1.7.1 reads each line with sscanf(), mallocs a list item
@@ -20,14 +20,14 @@
 
 #include <traceevent/event-parse.h>
 
-#include "tdatfs-text-ksym.h"
+#include "kallsyms.h"
 
 struct ksym_ent {
 	unsigned long long addr;
 	size_t name;			/* offset of the name in @names */
 };
 
-struct text_ksym {
+struct text_kallsyms {
 	char *names;			/* the names, each NUL-terminated */
 	struct ksym_ent *ent;		/* @n sorted entries, then {0, 0} */
 	size_t n;
@@ -56,13 +56,13 @@ struct ksym_memo {
 
 static __thread struct ksym_memo ksym_memo[KSYM_MEMO];
 
-/* One trace's table for several engines (tdatfs-text-ksym.h). */
-struct text_ksym_share {
+/* One trace's table for several engines (text/kallsyms.h). */
+struct text_kallsyms_share {
 	_Atomic unsigned int refs;
 	pthread_mutex_t lock;		/* the fields below */
 	bool read;			/* @ks (or @foreign) is final */
 	bool foreign;			/* the text needs the fallback */
-	struct text_ksym *ks;		/* NULL: the trace has none */
+	struct text_kallsyms *ks;		/* NULL: the trace has none */
 };
 
 /*
@@ -150,7 +150,7 @@ static const char *ksym_line(const char *p, unsigned long long *addr,
  * Return: the bytes of @names used, or -EINVAL (and @ks->n meaningless)
  * when a line is not in the form ksym_line() reads.
  */
-static ptrdiff_t ksym_scan(struct text_ksym *ks, const char *text,
+static ptrdiff_t ksym_scan(struct text_kallsyms *ks, const char *text,
 			   char *names)
 {
 	const char *p = text;
@@ -248,7 +248,7 @@ static int ksym_sort(struct ksym_ent *ent, size_t n)
  *
  * Return: 0, -EINVAL for text not in the kernel's form, or -ENOMEM.
  */
-static int ksym_build(struct text_ksym *ks, const char *text)
+static int ksym_build(struct text_kallsyms *ks, const char *text)
 {
 	size_t lines = 1, len, i;
 	const char *p, *q;
@@ -285,17 +285,17 @@ static int ksym_build(struct text_ksym *ks, const char *text)
 }
 
 /**
- * text_ksym_new() - a lookup table for a kallsyms text
+ * text_kallsyms_new() - a lookup table for a kallsyms text
  * @text: the text, NUL-terminated; not kept (the caller frees it)
  *
  * Text not in the kernel's own form is handed to tep_parse_kallsyms() on
  * a handle of the table's own instead (see the header).
  *
- * Return: the table (free with text_ksym_free()), or NULL with errno set.
+ * Return: the table (free with text_kallsyms_free()), or NULL with errno set.
  */
-struct text_ksym *text_ksym_new(const char *text)
+struct text_kallsyms *text_kallsyms_new(const char *text)
 {
-	struct text_ksym *ks;
+	struct text_kallsyms *ks;
 	int ret;
 
 	if (!text) {
@@ -324,7 +324,7 @@ struct text_ksym *text_ksym_new(const char *text)
 			ret = -ENOMEM;
 	}
 	if (ret < 0) {
-		text_ksym_free(ks);
+		text_kallsyms_free(ks);
 		errno = -ret;
 		return NULL;
 	}
@@ -332,10 +332,10 @@ struct text_ksym *text_ksym_new(const char *text)
 }
 
 /**
- * text_ksym_free() - free a table; NULL is fine
+ * text_kallsyms_free() - free a table; NULL is fine
  * @ks: table
  */
-void text_ksym_free(struct text_ksym *ks)
+void text_kallsyms_free(struct text_kallsyms *ks)
 {
 	if (!ks)
 		return;
@@ -347,7 +347,7 @@ void text_ksym_free(struct text_ksym *ks)
 }
 
 /**
- * text_ksym_find() - the symbol holding an address
+ * text_kallsyms_find() - the symbol holding an address
  * @ks: table
  * @addr: the address
  * @start: set to the symbol's address when one is found
@@ -359,7 +359,7 @@ void text_ksym_free(struct text_ksym *ks)
  * Context: no lock for our own table; the fallback handle's lookups
  * change it (its first one sorts), so those need the caller's lock.
  */
-const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
+const char *text_kallsyms_find(struct text_kallsyms *ks, unsigned long long addr,
 			   unsigned long long *start)
 {
 	struct ksym_memo *m = &ksym_memo[(addr ^ addr >> 6 ^ addr >> 12) % KSYM_MEMO];
@@ -397,25 +397,25 @@ const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
 }
 
 /**
- * text_ksym_own() - whether our own parser read the table's text
+ * text_kallsyms_own() - whether our own parser read the table's text
  * @ks: table
  *
  * Return: true for our table, false for the libtraceevent fallback.
  */
-bool text_ksym_own(const struct text_ksym *ks)
+bool text_kallsyms_own(const struct text_kallsyms *ks)
 {
 	return !ks->tep;
 }
 
 /**
- * text_ksym_share_new() - an empty share, one reference held
+ * text_kallsyms_share_new() - an empty share, one reference held
  *
- * Return: the share (drop with text_ksym_share_free()), or NULL with
+ * Return: the share (drop with text_kallsyms_share_free()), or NULL with
  * errno set.
  */
-struct text_ksym_share *text_ksym_share_new(void)
+struct text_kallsyms_share *text_kallsyms_share_new(void)
 {
-	struct text_ksym_share *sh = calloc(1, sizeof(*sh));
+	struct text_kallsyms_share *sh = calloc(1, sizeof(*sh));
 
 	if (!sh)
 		return NULL;
@@ -425,34 +425,34 @@ struct text_ksym_share *text_ksym_share_new(void)
 }
 
 /**
- * text_ksym_share_ref() - one more reference to a share
+ * text_kallsyms_share_ref() - one more reference to a share
  * @sh: share
  *
  * Return: @sh.
  */
-struct text_ksym_share *text_ksym_share_ref(struct text_ksym_share *sh)
+struct text_kallsyms_share *text_kallsyms_share_ref(struct text_kallsyms_share *sh)
 {
 	atomic_fetch_add_explicit(&sh->refs, 1, memory_order_relaxed);
 	return sh;
 }
 
 /**
- * text_ksym_share_free() - drop a reference; the last frees the share and
+ * text_kallsyms_share_free() - drop a reference; the last frees the share and
  *	its table.  NULL is fine.
  * @sh: share
  */
-void text_ksym_share_free(struct text_ksym_share *sh)
+void text_kallsyms_share_free(struct text_kallsyms_share *sh)
 {
 	if (!sh || atomic_fetch_sub_explicit(&sh->refs, 1,
 					     memory_order_acq_rel) != 1)
 		return;
-	text_ksym_free(sh->ks);
+	text_kallsyms_free(sh->ks);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh);
 }
 
 /**
- * text_ksym_share_get() - the trace's table, made now if no one made it
+ * text_kallsyms_share_get() - the trace's table, made now if no one made it
  * @sh: share
  * @read: reads the kallsyms text, called at most once per table made
  * @arg: for @read
@@ -465,10 +465,10 @@ void text_ksym_share_free(struct text_ksym_share *sh)
  *
  * Return: 0, or -ENOMEM (nothing is kept: the next call tries again).
  */
-int text_ksym_share_get(struct text_ksym_share *sh, text_ksym_read_fn read,
-			void *arg, struct text_ksym **ks, bool *own_copy)
+int text_kallsyms_share_get(struct text_kallsyms_share *sh, text_kallsyms_read_fn read,
+			void *arg, struct text_kallsyms **ks, bool *own_copy)
 {
-	struct text_ksym *made = NULL;
+	struct text_kallsyms *made = NULL;
 	char *text = NULL;
 	int ret;
 
@@ -482,7 +482,7 @@ int text_ksym_share_get(struct text_ksym_share *sh, text_ksym_read_fn read,
 	}
 	ret = read(arg, &text);
 	if (!ret && text && *text) {
-		made = text_ksym_new(text);
+		made = text_kallsyms_new(text);
 		if (!made && errno == ENOMEM)
 			ret = -ENOMEM;
 	}
@@ -492,7 +492,7 @@ int text_ksym_share_get(struct text_ksym_share *sh, text_ksym_read_fn read,
 		return ret;
 	}
 	sh->read = true;
-	if (made && !text_ksym_own(made)) {
+	if (made && !text_kallsyms_own(made)) {
 		sh->foreign = true;
 		*own_copy = true;
 	} else {

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-ksym.h - a trace's kallsyms as a sorted address table, the
+ * text/kallsyms.h - a trace's kallsyms as a sorted address table, the
  * answer to libtraceevent's function resolver.
  *
  * Invariants:
- *  - text_ksym_find() gives, for every address, the name and start that
+ *  - text_kallsyms_find() gives, for every address, the name and start that
  *    tep_find_function() and tep_find_function_address() of libtraceevent
  *    1.7.1 give on a handle tep_parse_kallsyms() was fed the same text:
  *    the same entries ('A'/'a' symbols and '$' names left out), in the
@@ -18,11 +18,11 @@
  *    private handle, so odd input keeps libtraceevent's own answers.
  *  - Module names are not kept: nothing libtraceevent prints shows them,
  *    and a resolver that leaves them NULL is what the engine always had.
- *  - A table does not change after text_ksym_new(); lookups on our own
+ *  - A table does not change after text_kallsyms_new(); lookups on our own
  *    table take no lock (the fallback handle needs its caller's lock),
  *    and each thread remembers its last answers by address, keyed by a
  *    generation no two tables share.
- *  - A share (struct text_ksym_share) holds the one table of a trace
+ *  - A share (struct text_kallsyms_share) holds the one table of a trace
  *    that several engines use, made by the first to ask for it: the
  *    index build's workers and the engine that reads after them parse
  *    kallsyms once between them.  Only our own tables are shared (their
@@ -37,26 +37,26 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct text_ksym;
+struct text_kallsyms;
 
-struct text_ksym *text_ksym_new(const char *text);
-void text_ksym_free(struct text_ksym *ks);
-const char *text_ksym_find(struct text_ksym *ks, unsigned long long addr,
+struct text_kallsyms *text_kallsyms_new(const char *text);
+void text_kallsyms_free(struct text_kallsyms *ks);
+const char *text_kallsyms_find(struct text_kallsyms *ks, unsigned long long addr,
 			   unsigned long long *start);
-bool text_ksym_own(const struct text_ksym *ks);
+bool text_kallsyms_own(const struct text_kallsyms *ks);
 
-struct text_ksym_share;
+struct text_kallsyms_share;
 
 /*
  * Reads a trace's kallsyms text for a share: 0 with *text malloc'd (the
  * share frees it) or NULL when the trace has none; or -ENOMEM.
  */
-typedef int (*text_ksym_read_fn)(void *arg, char **text);
+typedef int (*text_kallsyms_read_fn)(void *arg, char **text);
 
-struct text_ksym_share *text_ksym_share_new(void);
-struct text_ksym_share *text_ksym_share_ref(struct text_ksym_share *sh);
-void text_ksym_share_free(struct text_ksym_share *sh);
-int text_ksym_share_get(struct text_ksym_share *sh, text_ksym_read_fn read,
-			void *arg, struct text_ksym **ks, bool *own_copy);
+struct text_kallsyms_share *text_kallsyms_share_new(void);
+struct text_kallsyms_share *text_kallsyms_share_ref(struct text_kallsyms_share *sh);
+void text_kallsyms_share_free(struct text_kallsyms_share *sh);
+int text_kallsyms_share_get(struct text_kallsyms_share *sh, text_kallsyms_read_fn read,
+			void *arg, struct text_kallsyms **ks, bool *own_copy);
 
 #endif /* TDATFS_TEXT_KSYM_H */

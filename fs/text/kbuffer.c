@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-kbuf.c - walking a ring-buffer page's events as kbuffer
- * does (tdatfs-text-kbuf.h).  The layout is the kernel's: a page header
+ * text/kbuffer.c - walking a ring-buffer page's events as kbuffer
+ * does (text/kbuffer.h).  The layout is the kernel's: a page header
  * of a timestamp and a commit word (a kernel long), then events, each a
  * 32-bit header of a 5-bit type_len and a 27-bit time delta, the
  * bitfields' order following the byte order.
  */
 #include <string.h>
 
-#include "tdatfs-text-kbuf.h"
+#include "kbuffer.h"
 
 #define COMMIT_MASK	((1u << 27) - 1)
 #define MISSING_EVENTS	(1ull << 31)
@@ -30,7 +30,7 @@ enum {
 	OLD_TIME_STAMP,
 };
 
-static unsigned int read_4(const struct text_kbuf *kb, const unsigned char *p)
+static unsigned int read_4(const struct text_kbuffer *kb, const unsigned char *p)
 {
 	uint32_t v;
 
@@ -38,7 +38,7 @@ static unsigned int read_4(const struct text_kbuf *kb, const unsigned char *p)
 	return kb->swap ? __builtin_bswap32(v) : v;
 }
 
-static uint64_t read_8(const struct text_kbuf *kb, const unsigned char *p)
+static uint64_t read_8(const struct text_kbuffer *kb, const unsigned char *p)
 {
 	uint64_t v;
 
@@ -46,20 +46,20 @@ static uint64_t read_8(const struct text_kbuf *kb, const unsigned char *p)
 	return kb->swap ? __builtin_bswap64(v) : v;
 }
 
-static uint64_t read_long(const struct text_kbuf *kb, const unsigned char *p)
+static uint64_t read_long(const struct text_kbuffer *kb, const unsigned char *p)
 {
 	return kb->long8 ? read_8(kb, p) : read_4(kb, p);
 }
 
 /**
- * text_kbuf_init() - a walker for pages of one layout (kbuffer_alloc())
+ * text_kbuffer_init() - a walker for pages of one layout (kbuffer_alloc())
  * @kb: walker
  * @long8: the kernel's long is 8 bytes
  * @big_endian: the file's byte order
  * @old_format: the ring buffer of kernels before 2.6.31
  *	(kbuffer_set_old_format())
  */
-void text_kbuf_init(struct text_kbuf *kb, bool long8, bool big_endian,
+void text_kbuffer_init(struct text_kbuffer *kb, bool long8, bool big_endian,
 		    bool old_format)
 {
 	memset(kb, 0, sizeof(*kb));
@@ -73,7 +73,7 @@ void text_kbuf_init(struct text_kbuf *kb, bool long8, bool big_endian,
  * translate_data() and update_pointers() of kbuffer: the event whose
  * header is at kb->curr.  Return: its type_len.
  */
-static unsigned int update(struct text_kbuf *kb)
+static unsigned int update(struct text_kbuffer *kb)
 {
 	const unsigned char *p = kb->data + kb->curr;
 	unsigned int tlts = read_4(kb, p), type_len;
@@ -116,7 +116,7 @@ static unsigned int update(struct text_kbuf *kb)
 
 /* old_update_pointers() of kbuffer.  Return: the event's type, -1 for a
  * time stamp (which that format never has). */
-static int old_update(struct text_kbuf *kb)
+static int old_update(struct text_kbuffer *kb)
 {
 	const unsigned char *p = kb->data + kb->curr;
 	unsigned int tlts = read_4(kb, p), type, len, length;
@@ -161,7 +161,7 @@ static int old_update(struct text_kbuf *kb)
 
 /* next_event() of kbuffer: on to the next data event.  Return: 0, or -1
  * past the last one. */
-static int next_event(struct text_kbuf *kb)
+static int next_event(struct text_kbuffer *kb)
 {
 	int type;
 
@@ -182,13 +182,13 @@ static int next_event(struct text_kbuf *kb)
 }
 
 /**
- * text_kbuf_load() - start on a page (kbuffer_load_subbuffer())
+ * text_kbuffer_load() - start on a page (kbuffer_load_subbuffer())
  * @kb: walker
  * @page: the page, with slack after it (see the invariants)
  *
  * The current event is the page's first.
  */
-void text_kbuf_load(struct text_kbuf *kb, const void *page)
+void text_kbuffer_load(struct text_kbuffer *kb, const void *page)
 {
 	const unsigned char *p = page;
 	uint64_t flags;
@@ -209,10 +209,10 @@ void text_kbuf_load(struct text_kbuf *kb, const void *page)
 }
 
 /**
- * text_kbuf_next() - on to the next event (kbuffer_next_event())
+ * text_kbuffer_next() - on to the next event (kbuffer_next_event())
  * @kb: walker, a page loaded
  */
-void text_kbuf_next(struct text_kbuf *kb)
+void text_kbuffer_next(struct text_kbuffer *kb)
 {
 	if (kb->data)
 		next_event(kb);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-kbuf.h - the events of one ring-buffer page, walked as
+ * text/kbuffer.h - the events of one ring-buffer page, walked as
  * libtraceevent 1.7.1's kbuffer walks them, without its indirect calls.
  *
  * Invariants:
- *  - After text_kbuf_load(), every call returns what the kbuffer call it
+ *  - After text_kbuffer_load(), every call returns what the kbuffer call it
  *    is named after returns for the same page: the same payload
  *    pointer, timestamp, event size and missed-events count, also on a
  *    page that does not parse (the same offsets, the same arithmetic).
@@ -13,7 +13,7 @@
  *  - The walker only reads: the page is the caller's, and, as with
  *    kbuffer, an event header may be read up to 8 bytes past the page's
  *    data, so the caller's buffer has slack after it.
- *  - The struct is a value: zeroed by text_kbuf_init(), no memory of its
+ *  - The struct is a value: zeroed by text_kbuffer_init(), no memory of its
  *    own, nothing to free.
  */
 #ifndef TDATFS_TEXT_KBUF_H
@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct text_kbuf {
+struct text_kbuffer {
 	const unsigned char *data;	/* the page's events (NULL: none loaded) */
 	uint64_t timestamp;		/* of the current event */
 	long long lost;			/* missed events the page says */
@@ -36,19 +36,19 @@ struct text_kbuf {
 	bool old_format;		/* ring buffer of kernels before 2.6.31 */
 };
 
-void text_kbuf_init(struct text_kbuf *kb, bool long8, bool big_endian,
+void text_kbuffer_init(struct text_kbuffer *kb, bool long8, bool big_endian,
 		    bool old_format);
-void text_kbuf_load(struct text_kbuf *kb, const void *page);
-void text_kbuf_next(struct text_kbuf *kb);
+void text_kbuffer_load(struct text_kbuffer *kb, const void *page);
+void text_kbuffer_next(struct text_kbuffer *kb);
 
 /**
- * text_kbuf_read() - the current event (kbuffer_read_event())
+ * text_kbuffer_read() - the current event (kbuffer_read_event())
  * @kb: walker, a page loaded
  * @ts: set to its timestamp
  *
  * Return: its payload, or NULL past the page's last event.
  */
-static inline const void *text_kbuf_read(const struct text_kbuf *kb,
+static inline const void *text_kbuffer_read(const struct text_kbuffer *kb,
 					 uint64_t *ts)
 {
 	if (!kb->data || kb->curr >= kb->size)
@@ -58,26 +58,26 @@ static inline const void *text_kbuf_read(const struct text_kbuf *kb,
 }
 
 /**
- * text_kbuf_event_size() - the current event's payload size
+ * text_kbuffer_event_size() - the current event's payload size
  *	(kbuffer_event_size())
  * @kb: walker
  *
  * Return: the size, negative where the header's length is (damage).
  */
-static inline int text_kbuf_event_size(const struct text_kbuf *kb)
+static inline int text_kbuffer_event_size(const struct text_kbuffer *kb)
 {
 	return (int)(kb->next - kb->index);
 }
 
 /**
- * text_kbuf_missed() - events lost before the current one
+ * text_kbuffer_missed() - events lost before the current one
  *	(kbuffer_missed_events())
  * @kb: walker
  *
  * Return: the count the page stored, -1 for an unknown count, 0 but at
  * the page's first header; an int, as kbuffer's (the count cut to it).
  */
-static inline int text_kbuf_missed(const struct text_kbuf *kb)
+static inline int text_kbuffer_missed(const struct text_kbuffer *kb)
 {
 	return kb->curr ? 0 : (int)kb->lost;
 }

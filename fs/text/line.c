@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-line.c - the report line(s) of one record.
+ * text/line.c - the report line(s) of one record.
  *
  * The fixed part of a line ("%16s-%-5d [%03d] %5llu.%06llu: %s: " and the
  * padding of the name) is written here without printf; the info text of
- * an event compiled by tdatfs-text-fast.c is written without printf and
+ * an event compiled by text/compiled/program.c is written without printf and
  * without the tep lock (the comms a compiled sched handler registers are
  * learned here, as after libtraceevent's printing); every other event
  * goes through libtraceevent.
@@ -17,17 +17,17 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-dec.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-fast.h"
-#include "tdatfs-text-func.h"
-#include "tdatfs-text-graph.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-tep.h"
-#include "tdatfs-text-ts.h"
+#include "tdatfs-common.h"
+#include "comm.h"
+#include "compiled.h"
+#include "decimal.h"
+#include "event-table.h"
+#include "ftrace-funcgraph.h"
+#include "ftrace-function.h"
+#include "line.h"
+#include "source.h"
+#include "tep.h"
+#include "timestamp.h"
 
 /* Room after a copied record: a __data_loc field can point up to 64 KiB
  * past the payload with a length up to 64 KiB; zeroes there keep a bad
@@ -43,7 +43,7 @@ struct text_fmt {
 	struct text_tep *tt;
 	struct text_events *evs;
 	const struct text_comms *cm;
-	struct text_graph *graph;	/* owned; NULL until enabled */
+	struct text_funcgraph *graph;	/* owned; NULL until enabled */
 	struct text_func *func;		/* owned; NULL until enabled */
 	bool big_endian;
 	bool in_usecs;
@@ -66,7 +66,7 @@ struct text_fmt {
  */
 struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 			      const struct text_comms *cm,
-			      const struct text_ts *ts, bool big_endian,
+			      const struct text_timestamp *ts, bool big_endian,
 			      size_t max_page)
 {
 	struct text_fmt *fm = calloc(1, sizeof(*fm));
@@ -77,7 +77,7 @@ struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 	fm->evs = evs;
 	fm->cm = cm;
 	fm->big_endian = big_endian;
-	fm->in_usecs = text_ts_in_usecs(ts);
+	fm->in_usecs = text_timestamp_in_usecs(ts);
 	fm->scratch_size = max_page + SCRATCH_SLACK;
 	fm->scratch = calloc(1, fm->scratch_size);
 	if (!fm->scratch) {
@@ -98,7 +98,7 @@ void text_fmt_free(struct text_fmt *fm)
 	if (!fm)
 		return;
 	trace_seq_destroy(&fm->seq);
-	text_graph_free(fm->graph);
+	text_funcgraph_free(fm->graph);
 	text_func_free(fm->func);
 	free(fm->scratch);
 	free(fm);
@@ -114,7 +114,7 @@ void text_fmt_free(struct text_fmt *fm)
  */
 int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f)
 {
-	fm->graph = text_graph_new(f, fm->tt, fm->evs, fm->big_endian);
+	fm->graph = text_funcgraph_new(f, fm->tt, fm->evs, fm->big_endian);
 	return fm->graph ? 0 : -ENOMEM;
 }
 
@@ -151,12 +151,12 @@ struct text_func *text_fmt_func(struct text_fmt *fm)
  */
 bool text_fmt_lookahead(const struct text_fmt *fm)
 {
-	return text_graph_lookahead(fm->graph);
+	return text_funcgraph_lookahead(fm->graph);
 }
 
 /**
  * text_fmt_peeks() - whether a record of event @id looks at the records
- * after it (text_graph_peeks())
+ * after it (text_funcgraph_peeks())
  * @fm: formatter
  * @id: event id
  *
@@ -164,7 +164,7 @@ bool text_fmt_lookahead(const struct text_fmt *fm)
  */
 bool text_fmt_peeks(const struct text_fmt *fm, int id)
 {
-	return text_graph_peeks(fm->graph, id);
+	return text_funcgraph_peeks(fm->graph, id);
 }
 
 /**
@@ -175,7 +175,7 @@ bool text_fmt_peeks(const struct text_fmt *fm, int id)
  *
  * Every trace-cmd trace holds the funcgraph formats, whatever its tracer,
  * but only a funcgraph entry's text depends on the records after it
- * (text_graph_peeks()): a CPU without one prints the same lines from its
+ * (text_funcgraph_peeks()): a CPU without one prints the same lines from its
  * own records alone, and reading the other CPUs for it is wasted.
  *
  * Return: 1 when the source holds a record that looks ahead, 0 when not,
@@ -183,7 +183,7 @@ bool text_fmt_peeks(const struct text_fmt *fm, int id)
  */
 int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src)
 {
-	struct text_buf markers = { 0 };
+	struct tdatfs_buf markers = { 0 };
 	const struct text_rec *r;
 	int ret, id;
 
@@ -203,7 +203,7 @@ int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src)
 		if (ret < 0)
 			break;
 	}
-	text_buf_release(&markers);
+	tdatfs_buf_release(&markers);
 	return ret < 0 ? ret : ret == 1;
 }
 
@@ -278,7 +278,7 @@ static char *put_cpu(char *o, int cpu)
  */
 static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		      int pid, unsigned int cpu, uint64_t ts, const char *name,
-		      size_t nlen, struct text_buf *out)
+		      size_t nlen, struct tdatfs_buf *out)
 {
 	const char *comm = text_comm_lookup(t->cm, cc, pid);
 	size_t clen;
@@ -288,7 +288,7 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		return -ENOMEM;
 	clen = strlen(comm);
 	/* 16 + 1 + 11 + 2 + 11 + 1 + 2 * 20 + 2 + 2 + 20 */
-	o = start = text_buf_reserve(out, clen + nlen + 128);
+	o = start = tdatfs_buf_reserve(out, clen + nlen + 128);
 	if (!o)
 		return -ENOMEM;
 	if (clen < 16)
@@ -332,7 +332,7 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 }
 
 /* Append a trace_seq's text: one trailing newline dropped, up to a NUL. */
-static int put_seq(const struct trace_seq *s, struct text_buf *out)
+static int put_seq(const struct trace_seq *s, struct tdatfs_buf *out)
 {
 	size_t len = s->buffer ? s->len : 0;
 
@@ -340,14 +340,14 @@ static int put_seq(const struct trace_seq *s, struct text_buf *out)
 		len--;
 	if (len)
 		len = strnlen(s->buffer, len);
-	return text_buf_put(out, s->buffer ? s->buffer : "", len);
+	return tdatfs_buf_put(out, s->buffer ? s->buffer : "", len);
 }
 
 /* The marker line of a record that does not parse; 1: the caller records
  * the damage (text_format_record()). */
-static int damaged(const struct text_rec *r, struct text_buf *out)
+static int damaged(const struct text_rec *r, struct tdatfs_buf *out)
 {
-	int ret = text_buf_printf(out,
+	int ret = tdatfs_buf_printf(out,
 		"[tdatfs: CPU %u: record of %u bytes at offset %llu skipped: damaged data]\n",
 		r->cpu, r->size, (unsigned long long)r->offset);
 
@@ -370,7 +370,7 @@ static void rec_init(struct tep_record *rec, const struct text_rec *r, size_t n,
 /* The info text of a known event through libtraceevent. */
 static int info_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 		     struct tep_event *ev, struct text_comm_ctx *cc,
-		     struct text_buf *out)
+		     struct tdatfs_buf *out)
 {
 	struct trace_seq *s = &t->seq;
 	struct tep_record rec;
@@ -397,9 +397,9 @@ static int info_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
  */
 static int fast_info(struct text_fmt *t, const struct text_event_desc *te,
 		     int id, const unsigned char *data, size_t n,
-		     struct text_comm_ctx *cc, struct text_buf *out)
+		     struct text_comm_ctx *cc, struct tdatfs_buf *out)
 {
-	int ret = text_fast_info(te->fast, t->big_endian, data, n, out);
+	int ret = text_compiled_info(te->fast, t->big_endian, data, n, out);
 
 	if (!ret && text_comms_learns(t->cm, id))
 		ret = text_comms_learn(t->cm, id, cc, data);
@@ -442,7 +442,7 @@ static void header_unknown(struct text_fmt *t, struct trace_seq *s,
  * no format: all of it through libtraceevent, as trace-cmd does.
  */
 static int format_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
-		       struct text_comm_ctx *cc, struct text_buf *out)
+		       struct text_comm_ctx *cc, struct tdatfs_buf *out)
 {
 	struct tep_handle *tep = text_tep_handle(t->tt);
 	struct trace_seq *s = &t->seq;
@@ -485,13 +485,13 @@ out:
 }
 
 /* "CPU:N [... EVENTS DROPPED]" before a record that follows a loss. */
-static int put_dropped(const struct text_rec *r, struct text_buf *out)
+static int put_dropped(const struct text_rec *r, struct tdatfs_buf *out)
 {
 	if (r->missed > 0)
-		return text_buf_printf(out, "CPU:%d [%lld EVENTS DROPPED]\n",
+		return tdatfs_buf_printf(out, "CPU:%d [%lld EVENTS DROPPED]\n",
 				       (int)r->cpu, r->missed);
 	if (r->missed < 0)
-		return text_buf_printf(out, "CPU:%d [EVENTS DROPPED]\n",
+		return tdatfs_buf_printf(out, "CPU:%d [EVENTS DROPPED]\n",
 				       (int)r->cpu);
 	return 0;
 }
@@ -501,7 +501,7 @@ static int put_dropped(const struct text_rec *r, struct text_buf *out)
  * @t: formatter
  * @r: the record
  * @src: the source @r was consumed from, to look at what follows it
- *	(tdatfs-text-source.h); may be NULL when nothing follows
+ *	(text/source.h); may be NULL when nothing follows
  * @cc: the stream's learned comms
  * @out: destination
  *
@@ -517,7 +517,7 @@ static int put_dropped(const struct text_rec *r, struct text_buf *out)
  */
 int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
-		       struct text_buf *out)
+		       struct tdatfs_buf *out)
 {
 	const unsigned char *data = r->data;
 	const struct text_event_desc *te = NULL;
@@ -545,7 +545,7 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 				 out);
 		if (ret < 0)
 			return ret;
-		ret = text_graph_info(t->graph, te, r, src, out);
+		ret = text_funcgraph_info(t->graph, te, r, src, out);
 		if (ret == 1)
 			ret = text_func_info(t->func, te, r, cc->fn, out);
 		if (ret == 1 && te->fast && text_event_whole(te, n))
@@ -554,7 +554,7 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 			ret = info_slow(t, r, n, te->ev, cc, out);
 	}
 	if (ret >= 0) {
-		int err = text_buf_put(out, "\n", 1);
+		int err = tdatfs_buf_put(out, "\n", 1);
 
 		if (err < 0)
 			ret = err;
@@ -593,7 +593,7 @@ int text_fmt_record_id(struct text_fmt *fm, const struct text_rec *r, int *id)
  */
 bool text_fmt_folds(const struct text_fmt *fm, int id)
 {
-	return text_graph_wants(fm->graph, id);
+	return text_funcgraph_wants(fm->graph, id);
 }
 
 /**
@@ -736,13 +736,13 @@ static int skip_call(struct text_fmt *fm, const struct text_rec *r,
  */
 int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		     struct text_source *src, struct text_comm_ctx *cc,
-		     struct text_buf *scratch)
+		     struct tdatfs_buf *scratch)
 {
 	int ret;
 
 	if (text_func_wants(fm->func, id))
 		return skip_call(fm, r, cc);
-	if (text_graph_wants(fm->graph, id)) {
+	if (text_funcgraph_wants(fm->graph, id)) {
 		scratch->len = 0;
 		ret = text_format_record(fm, r, src, cc, scratch);
 		scratch->len = 0;

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-line.h - the formatter: the report line(s) of one record,
+ * text/line.h - the formatter: the report line(s) of one record,
  * exactly as trace-cmd report (3.1.6) prints them.
  *
  * Invariants:
  *  - The text of a record depends only on the record, the trace's
  *    setup (event table, comms, timestamps) and the comms learned and
  *    function calls met before it in its stream (struct text_comm_ctx,
- *    tdatfs-text-func.h), never on what other streams or threads printed.
+ *    text/ftrace-function.h), never on what other streams or threads printed.
  *  - A formatter may look at the records after the current one through
- *    the record source it is given (tdatfs-text-source.h), and consume
+ *    the record source it is given (text/source.h), and consume
  *    them when it prints them with the current one: a function_graph
  *    entry looks at the next record of the whole buffer and takes the
- *    exit of a leaf (tdatfs-text-graph.h).  text_fmt_lookahead() says
+ *    exit of a leaf (text/ftrace-funcgraph.h).  text_fmt_lookahead() says
  *    whether that can reach other CPUs in this trace, and
  *    text_fmt_cpu_lookahead() whether one CPU holds a record that does.
  *  - Events with a compiled format are printed without the tep lock;
@@ -29,7 +29,7 @@
 #include <stdint.h>
 
 struct tdat_file;
-struct text_buf;
+struct tdatfs_buf;
 struct text_comm_ctx;
 struct text_comms;
 struct text_events;
@@ -38,12 +38,12 @@ struct text_func;
 struct text_rec;
 struct text_source;
 struct text_tep;
-struct text_ts;
+struct text_timestamp;
 struct trace_seq;
 
 struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 			      const struct text_comms *cm,
-			      const struct text_ts *ts, bool big_endian,
+			      const struct text_timestamp *ts, bool big_endian,
 			      size_t max_page);
 void text_fmt_free(struct text_fmt *fm);
 int text_fmt_enable_graph(struct text_fmt *fm, struct tdat_file *f);
@@ -54,10 +54,10 @@ bool text_fmt_peeks(const struct text_fmt *fm, int id);
 int text_fmt_cpu_lookahead(struct text_fmt *fm, struct text_source *src);
 int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
-		       struct text_buf *out);
+		       struct tdatfs_buf *out);
 
 
-/* For the views (tdatfs-text-stream.c): a record's event, its time as
+/* For the views (text/stream.c): a record's event, its time as
  * the line prints it, and passing over a record without its text. */
 int text_fmt_record_id(struct text_fmt *fm, const struct text_rec *r, int *id);
 bool text_fmt_in_usecs(const struct text_fmt *fm);
@@ -67,11 +67,11 @@ int text_fmt_time_put(const struct text_fmt *fm, uint64_t ts, char *out,
 		      size_t len);
 int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		     struct text_source *src, struct text_comm_ctx *cc,
-		     struct text_buf *scratch);
+		     struct tdatfs_buf *scratch);
 int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		      struct text_comm_ctx *cc);
 /*
- * What a formatter of the same records (tdatfs-text-fields.h) shares with
+ * What a formatter of the same records (text/fields-row.h) shares with
  * this one: the trace's setup, and the scratch record copy and sequence,
  * which are used under the tep lock only (the copy is all zeroes outside
  * it, and holds at most @max_rec bytes of record; the rest of its
@@ -82,7 +82,7 @@ struct text_fmt_share {
 	struct text_events *evs;
 	const struct text_comms *cm;
 	bool big_endian;
-	bool in_usecs;			/* text_ts_in_usecs() */
+	bool in_usecs;			/* text_timestamp_in_usecs() */
 	struct trace_seq *seq;
 	unsigned char *scratch;
 	size_t scratch_size;

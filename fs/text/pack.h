@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-pack.h - the bytes of a saved text state (a stream's
+ * text/pack.h - the bytes of a saved text state (a stream's
  * checkpoints, a comm model): numbers written in the machine's own byte
- * order into a text_buf, and read back from untrusted bytes (inline, no
+ * order into a tdatfs_buf, and read back from untrusted bytes (inline, no
  * state of its own).
  *
  * Invariants:
@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tdatfs-text-buf.h"
+#include "tdatfs-common.h"
 
 struct text_unpack {
 	const unsigned char *p;
@@ -30,17 +30,17 @@ struct text_unpack {
 };
 
 /* @n bytes of @v to @b, as they lie in memory. */
-static inline int text_pack(struct text_buf *b, const void *v, size_t n)
+static inline int text_pack(struct tdatfs_buf *b, const void *v, size_t n)
 {
-	return text_buf_put(b, (const char *)v, n);
+	return tdatfs_buf_put(b, (const char *)v, n);
 }
 
-static inline int text_pack_u64(struct text_buf *b, uint64_t v)
+static inline int text_pack_u64(struct tdatfs_buf *b, uint64_t v)
 {
 	return text_pack(b, &v, sizeof(v));
 }
 
-static inline int text_pack_u32(struct text_buf *b, uint32_t v)
+static inline int text_pack_u32(struct tdatfs_buf *b, uint32_t v)
 {
 	return text_pack(b, &v, sizeof(v));
 }

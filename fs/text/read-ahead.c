@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-ahead.c - stretches of finished texts produced ahead of
- * sequential readers on worker threads (tdatfs-text-ahead.h).
+ * text/read-ahead.c - stretches of finished texts produced ahead of
+ * sequential readers on worker threads (text/read-ahead.h).
  *
  * A job is one stretch of one text: queued, running on a worker, or done
  * (its bytes in a buffer).  Jobs are found by text and start; every field
@@ -20,9 +20,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "tdatfs-text-ahead.h"
-#include "tdatfs-text-stream.h"
 #include "tdatfs-text.h"
+#include "read-ahead.h"
+#include "stream.h"
 
 /* Recent readers remembered (where their last read ended). */
 #define NHINTS		8
@@ -31,7 +31,7 @@
 /*
  * How far from a reader's last end a read still counts as the next one:
  * the kernel's readahead sends a few requests at once (up to 1 MiB each,
- * tdatfs-fuse.c), which request threads may serve in any order.
+ * fuse/ops.c), which request threads may serve in any order.
  */
 #define SEQ_SLACK	(4u << 20)
 /* Text produced ahead of a sequential reader, at most. */
@@ -87,7 +87,7 @@ struct ahead_text {
 };
 
 struct ahead_worker {
-	struct text_ahead *a;
+	struct text_read_ahead *a;
 	pthread_t th;
 	struct text_stream *full;	/* the text of @mirror */
 	struct text_stream *mirror;
@@ -95,7 +95,7 @@ struct ahead_worker {
 	bool forgotten;			/* @full was freed: @mirror is stale */
 };
 
-struct text_ahead {
+struct text_read_ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t work;		/* a job queued, or stop */
 	pthread_cond_t done;		/* a job finished */
@@ -114,30 +114,30 @@ struct text_ahead {
 };
 
 /**
- * text_ahead_threads() - how many workers a pool has
+ * text_read_ahead_threads() - how many workers a pool has
  * @a: pool, or NULL
  *
  * For work of the same kind done elsewhere on as many threads (a view's
- * size, tdatfs-text-vcut.h).
+ * size, text/view-size.h).
  *
  * Return: its workers; 0 for NULL and for a pool of none.
  */
-unsigned int text_ahead_threads(const struct text_ahead *a)
+unsigned int text_read_ahead_threads(const struct text_read_ahead *a)
 {
 	return a ? a->nthreads : 0;
 }
 
 /**
- * text_ahead_new() - a pool of workers reading ahead
+ * text_read_ahead_new() - a pool of workers reading ahead
  * @nthreads: workers; 0 for none (every read is the text's own)
  *
  * The workers start at the first read that wants them.
  *
- * Return: the pool (free with text_ahead_free()), or NULL with errno set.
+ * Return: the pool (free with text_read_ahead_free()), or NULL with errno set.
  */
-struct text_ahead *text_ahead_new(unsigned int nthreads)
+struct text_read_ahead *text_read_ahead_new(unsigned int nthreads)
 {
-	struct text_ahead *a = calloc(1, sizeof(*a));
+	struct text_read_ahead *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return NULL;
@@ -155,7 +155,7 @@ struct text_ahead *text_ahead_new(unsigned int nthreads)
 	return a;
 }
 
-static void job_free(struct text_ahead *a, struct ahead_job *j)
+static void job_free(struct text_read_ahead *a, struct ahead_job *j)
 {
 	a->held -= j->end - j->start;
 	a->njobs--;
@@ -164,7 +164,7 @@ static void job_free(struct text_ahead *a, struct ahead_job *j)
 }
 
 /* Take @j off the job list (and the queue); lock held. */
-static void job_unlink(struct text_ahead *a, struct ahead_job *j)
+static void job_unlink(struct text_read_ahead *a, struct ahead_job *j)
 {
 	struct ahead_job **pp;
 
@@ -190,7 +190,7 @@ static void job_unlink(struct text_ahead *a, struct ahead_job *j)
 }
 
 /* Drop @j: freed, or, while a worker runs it, left to the worker. */
-static void job_drop(struct text_ahead *a, struct ahead_job *j)
+static void job_drop(struct text_read_ahead *a, struct ahead_job *j)
 {
 	job_unlink(a, j);
 	if (j->state == JOB_RUNNING)
@@ -200,12 +200,12 @@ static void job_drop(struct text_ahead *a, struct ahead_job *j)
 }
 
 /**
- * text_ahead_free() - stop the workers and free the pool; NULL is fine
+ * text_read_ahead_free() - stop the workers and free the pool; NULL is fine
  * @a: pool
  *
  * Running jobs are cancelled; the call returns once every worker ended.
  */
-void text_ahead_free(struct text_ahead *a)
+void text_read_ahead_free(struct text_read_ahead *a)
 {
 	unsigned int i;
 
@@ -239,7 +239,7 @@ static bool worker_cancelled(void *ctx)
 /*
  * The mirror of @j's text for @w, made when it is not the one of the
  * last job (or that text was freed since); lock held, so that a view's
- * stream is not freed while its mirror is made (text_ahead_forget()
+ * stream is not freed while its mirror is made (text_read_ahead_forget()
  * takes the lock).  Return: 0, or a negative errno.
  */
 static int mirror_get(struct ahead_worker *w, const struct ahead_job *j)
@@ -281,7 +281,7 @@ static int job_run(struct ahead_worker *w, struct ahead_job *j)
 static void *worker_main(void *arg)
 {
 	struct ahead_worker *w = arg;
-	struct text_ahead *a = w->a;
+	struct text_read_ahead *a = w->a;
 	struct ahead_job *j;
 	bool ok;
 
@@ -314,7 +314,7 @@ static void *worker_main(void *arg)
 }
 
 /* Start the workers once; lock held.  Those that do not start are not there. */
-static void workers_start(struct text_ahead *a)
+static void workers_start(struct text_read_ahead *a)
 {
 	unsigned int i;
 
@@ -332,7 +332,7 @@ static void workers_start(struct text_ahead *a)
 }
 
 /* The job of @full holding @off, or NULL; lock held. */
-static struct ahead_job *job_find(struct text_ahead *a,
+static struct ahead_job *job_find(struct text_read_ahead *a,
 				  const struct text_stream *full, uint64_t off)
 {
 	struct ahead_job *j;
@@ -368,7 +368,7 @@ static uint64_t stretch_end(const struct ahead_text *tx, size_t k)
  * The checkpoints of @full into *@out, remembered: false while it is not
  * finished.  Takes the lock of @full (not ours) the first time.
  */
-static bool text_get(struct text_ahead *a, struct text_stream *full,
+static bool text_get(struct text_read_ahead *a, struct text_stream *full,
 		     struct ahead_text *out)
 {
 	struct ahead_text *tx, *victim = &a->text[0];
@@ -399,7 +399,7 @@ static bool text_get(struct text_ahead *a, struct text_stream *full,
 }
 
 /* The reader of @full whose last read ended nearest @off, or NULL. */
-static struct ahead_hint *hint_find(struct text_ahead *a,
+static struct ahead_hint *hint_find(struct text_read_ahead *a,
 				    const struct text_stream *full, uint64_t off)
 {
 	struct ahead_hint *best = NULL;
@@ -424,7 +424,7 @@ static struct ahead_hint *hint_find(struct text_ahead *a,
  * A read of @full ended at @end: its reader @h moves on, or is new.
  * Return: its hint.
  */
-static struct ahead_hint *hint_note(struct text_ahead *a, struct ahead_hint *h,
+static struct ahead_hint *hint_note(struct text_read_ahead *a, struct ahead_hint *h,
 		      struct text_stream *full, uint64_t end)
 {
 	unsigned int i;
@@ -444,7 +444,7 @@ static struct ahead_hint *hint_note(struct text_ahead *a, struct ahead_hint *h,
 }
 
 /* Whether no reader of its text is near @j any more. */
-static bool job_stale(const struct text_ahead *a, const struct ahead_job *j)
+static bool job_stale(const struct text_read_ahead *a, const struct ahead_job *j)
 {
 	unsigned int i;
 
@@ -459,7 +459,7 @@ static bool job_stale(const struct text_ahead *a, const struct ahead_job *j)
 }
 
 /* Drop the stale jobs; lock held. */
-static void sweep(struct text_ahead *a)
+static void sweep(struct text_read_ahead *a)
 {
 	struct ahead_job *j, *next;
 
@@ -474,7 +474,7 @@ static void sweep(struct text_ahead *a)
  * Queue the stretches of @tx that start in [@pos, @to) and have no job,
  * as the budget allows; lock held.
  */
-static void queue_range(struct text_ahead *a, const struct ahead_text *tx,
+static void queue_range(struct text_read_ahead *a, const struct ahead_text *tx,
 			uint64_t pos, uint64_t to)
 {
 	struct ahead_job *j;
@@ -526,7 +526,7 @@ static void queue_range(struct text_ahead *a, const struct ahead_text *tx,
 }
 
 /* The stretches after @pos, as far as a reader is read ahead; lock held. */
-static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
+static void queue_ahead(struct text_read_ahead *a, const struct ahead_text *tx,
 			uint64_t pos)
 {
 	queue_range(a, tx, pos, pos + AHEAD_WINDOW);
@@ -537,14 +537,14 @@ static void queue_ahead(struct text_ahead *a, const struct ahead_text *tx,
  * at once, so that a read served out of order beside it does not queue
  * the text it passed.  Lock held.
  */
-static void progress(struct text_ahead *a, struct text_stream *full,
+static void progress(struct text_read_ahead *a, struct text_stream *full,
 		     uint64_t off, uint64_t end)
 {
 	hint_note(a, hint_find(a, full, off), full, end);
 }
 
 /* Wait a while for a job to finish; lock held. */
-static void wait_done(struct text_ahead *a)
+static void wait_done(struct text_read_ahead *a)
 {
 	struct timespec ts;
 
@@ -562,7 +562,7 @@ static void wait_done(struct text_ahead *a)
  * from the text's stream where not.  Lock held (dropped while the stream
  * reads).  Return: bytes, or a negative errno with none.
  */
-static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
+static ssize_t serve(struct text_read_ahead *a, const struct ahead_text *tx,
 		     char *buf, size_t len, uint64_t off, bool span)
 {
 	struct ahead_job *j;
@@ -617,7 +617,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
 }
 
 /**
- * text_ahead_read() - text_stream_read() of a text, helped by the workers
+ * text_read_ahead_read() - text_stream_read() of a text, helped by the workers
  * @a: pool; NULL: none
  * @full: the text's stream
  * @buf: destination
@@ -633,7 +633,7 @@ static ssize_t serve(struct text_ahead *a, const struct ahead_text *tx,
  * end), or a negative errno (-EINTR when this thread's cancel hook says so).
  * Context: takes the pool's lock, and the locks text_stream_read() takes.
  */
-ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
+ssize_t text_read_ahead_read(struct text_read_ahead *a, struct text_stream *full,
 			char *buf, size_t len, uint64_t off, bool span)
 {
 	struct ahead_text tx;
@@ -665,7 +665,7 @@ ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
 }
 
 /**
- * text_ahead_forget() - a text is about to be freed
+ * text_read_ahead_forget() - a text is about to be freed
  * @a: pool; NULL: none
  * @full: the text's stream, still alive
  *
@@ -673,7 +673,7 @@ ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
  * it), and nothing remembers it any more, so that a stream made later at
  * the same address is not taken for it.
  */
-void text_ahead_forget(struct text_ahead *a, struct text_stream *full)
+void text_read_ahead_forget(struct text_read_ahead *a, struct text_stream *full)
 {
 	struct ahead_job *j, *next;
 	unsigned int i;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-ahead.h - reading ahead of a sequential reader of a
+ * text/read-ahead.h - reading ahead of a sequential reader of a
  * finished text on worker threads (the engine's "decode_threads").
  *
  * Invariants:
@@ -24,10 +24,10 @@
  *  - A reader that stops waiting (its cancel hook, tdatfs_text_cancel_set())
  *    returns -EINTR and leaves its stretches to the next read; a
  *    stretch no reader wants any more is freed by whoever holds it last.
- *  - text_ahead_free() stops the workers (their reads are cancelled) and
+ *  - text_read_ahead_free() stops the workers (their reads are cancelled) and
  *    joins them before it returns; the texts must outlive the call.  A
  *    text freed before the pool (a view's) is forgotten first
- *    (text_ahead_forget()).
+ *    (text_read_ahead_forget()).
  *  - All calls are thread-safe.
  */
 #ifndef TDATFS_TEXT_AHEAD_H
@@ -38,7 +38,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct text_ahead;
+struct text_read_ahead;
 struct text_stream;
 
 /*
@@ -49,11 +49,11 @@ struct text_stream;
  */
 #define AHEAD_BUDGET	(4u << 20)
 
-struct text_ahead *text_ahead_new(unsigned int nthreads);
-void text_ahead_free(struct text_ahead *a);
-unsigned int text_ahead_threads(const struct text_ahead *a);
-ssize_t text_ahead_read(struct text_ahead *a, struct text_stream *full,
+struct text_read_ahead *text_read_ahead_new(unsigned int nthreads);
+void text_read_ahead_free(struct text_read_ahead *a);
+unsigned int text_read_ahead_threads(const struct text_read_ahead *a);
+ssize_t text_read_ahead_read(struct text_read_ahead *a, struct text_stream *full,
 			char *buf, size_t len, uint64_t off, bool span);
-void text_ahead_forget(struct text_ahead *a, struct text_stream *full);
+void text_read_ahead_forget(struct text_read_ahead *a, struct text_stream *full);
 
 #endif /* TDATFS_TEXT_AHEAD_H */

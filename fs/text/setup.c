@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-setup.c - the layers an engine prints with, built in
- * trace-cmd's order (tdatfs-text-setup.h).
+ * text/setup.c - the layers an engine prints with, built in
+ * trace-cmd's order (text/setup.h).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-setup.h"
-#include "tdatfs-text-tep.h"
-#include "tdatfs-text-ts.h"
+#include "comm.h"
+#include "event-table.h"
+#include "line.h"
+#include "setup.h"
+#include "tep.h"
+#include "timestamp.h"
 
 /* saved_cmdlines into the handle and into the comms of the engine. */
 static int parse_cmdlines(struct text_layers *t)
@@ -95,7 +95,7 @@ static size_t max_page_size(struct tdat_file *f)
  * Build the layers as trace-cmd builds its handle: plugins first (their
  * handlers attach when the formats are parsed), then the metadata.
  * Formats are parsed when first met where that prints the same
- * (tdatfs-text-event.c) and kallsyms is read at the first address lookup.
+ * (text/event-table.c) and kallsyms is read at the first address lookup.
  */
 static int setup(struct text_layers *t)
 {
@@ -111,7 +111,7 @@ static int setup(struct text_layers *t)
 	if (ret < 0)
 		return ret;
 	text_tep_page_fmt(t->tep, &t->pf);
-	t->ts = text_ts_new(t->f);
+	t->ts = text_timestamp_new(t->f);
 	if (!t->ts)
 		return -ENOMEM;
 	ret = text_tep_sort_comms(t->tep);
@@ -141,7 +141,7 @@ static int setup(struct text_layers *t)
  */
 int text_layers_setup(struct text_layers *l, struct tdat_file *f,
 		      const struct tdatfs_text_opts *opts,
-		      struct text_ksym_share *ksyms)
+		      struct text_kallsyms_share *ksyms)
 {
 	l->f = f;
 	l->opts = *opts;
@@ -160,7 +160,7 @@ void text_layers_release(struct text_layers *l)
 	text_fmt_free(l->fmt);
 	text_events_free(l->evs);
 	text_comms_free(l->comms);
-	text_ts_free(l->ts);
+	text_timestamp_free(l->ts);
 	text_tep_free(l->tep);
 	l->fmt = NULL;
 	l->evs = NULL;

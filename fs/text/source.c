@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-source.c - the records of some CPUs of a buffer, page by
- * page, walked as kbuffer walks them (tdatfs-text-kbuf.h); damaged pages
+ * text/source.c - the records of some CPUs of a buffer, page by
+ * page, walked as kbuffer walks them (text/kbuffer.h); damaged pages
  * become marker lines.
  */
 #include <errno.h>
@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-kbuf.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-tep.h"
-#include "tdatfs-text-ts.h"
+#include "tdatfs-common.h"
+#include "bytes.h"
+#include "kbuffer.h"
+#include "source.h"
+#include "tep.h"
+#include "timestamp.h"
 
 #define COMMIT_MASK	((1u << 27) - 1)
 #define MISSED_EVENTS	(1ull << 31)
@@ -24,12 +24,12 @@
 struct src_cpu {
 	size_t c;		/* index in the buffer's cpus */
 	unsigned int cpu;	/* CPU number */
-	int ts_slot;		/* text_ts_slot() of the CPU */
+	int ts_slot;		/* text_timestamp_slot() of the CPU */
 	uint64_t npages;
 	struct text_pos pos;
 	bool loaded;		/* pos.page is in @kbuf */
 	bool have;		/* a record is peeked */
-	struct text_kbuf kbuf;
+	struct text_kbuffer kbuf;
 	unsigned char *page;	/* page_size bytes + slack; @kbuf reads it */
 	unsigned char *spare;	/* the page before, still valid */
 	struct text_rec rec;	/* the peeked record */
@@ -40,10 +40,10 @@ struct text_source {
 	size_t b;
 	uint32_t page_size;
 	struct text_page_fmt pf;
-	const struct text_ts *ts;
+	const struct text_timestamp *ts;
 	unsigned int ncpu;
 	struct src_cpu *cpus;
-	struct text_buf aside;	/* markers met by text_source_peek() */
+	struct tdatfs_buf aside;	/* markers met by text_source_peek() */
 	uint64_t consumed;	/* records consumed since made, in all */
 };
 
@@ -64,7 +64,7 @@ void text_source_free(struct text_source *src)
 		}
 	}
 	free(src->cpus);
-	text_buf_release(&src->aside);
+	tdatfs_buf_release(&src->aside);
 	free(src);
 }
 
@@ -86,7 +86,7 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 				    const size_t *cidx, const uint64_t *npages,
 				    unsigned int ncpu,
 				    const struct text_page_fmt *pf,
-				    const struct text_ts *ts)
+				    const struct text_timestamp *ts)
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(f, b);
 	struct text_source *src;
@@ -113,9 +113,9 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 
 		tc->c = cidx[i];
 		tc->cpu = buf->cpus[tc->c].cpu;
-		tc->ts_slot = text_ts_slot(ts, b, tc->c);
+		tc->ts_slot = text_timestamp_slot(ts, b, tc->c);
 		tc->npages = npages[i];
-		text_kbuf_init(&tc->kbuf, pf->kernel_long == 8, pf->big_endian,
+		text_kbuffer_init(&tc->kbuf, pf->kernel_long == 8, pf->big_endian,
 			       pf->old_format);
 		/* slack: an event header may be read past the data */
 		tc->page = calloc(1, (size_t)src->page_size + 64);
@@ -190,9 +190,9 @@ static int load_page(struct text_source *st, struct src_cpu *tc)
 	if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
 	    start + size + pf->kernel_long > ps)
 		return -EBADMSG;
-	text_kbuf_load(&tc->kbuf, tc->page);
+	text_kbuffer_load(&tc->kbuf, tc->page);
 	for (i = 0; i < tc->pos.idx; i++)
-		text_kbuf_next(&tc->kbuf);
+		text_kbuffer_next(&tc->kbuf);
 	return 0;
 }
 
@@ -228,7 +228,7 @@ static bool is_damage(int err)
  * after the run loaded, if any.
  */
 static int skip_damaged(struct text_source *st, struct src_cpu *tc, int err,
-			struct text_buf *markers)
+			struct tdatfs_buf *markers)
 {
 	uint64_t first = tc->pos.page, bad_first = first;
 	bool bad = err == -EBADMSG;
@@ -261,7 +261,7 @@ static int skip_damaged(struct text_source *st, struct src_cpu *tc, int err,
 	}
 	if (bad)
 		mark_unparsed(st, tc, bad_first, tc->pos.page);
-	return text_buf_printf(markers,
+	return tdatfs_buf_printf(markers,
 		"[tdatfs: CPU %u: %llu bytes at offset %llu skipped: damaged data]\n",
 		tc->cpu, (unsigned long long)(tc->pos.page - first) * st->page_size,
 		(unsigned long long)(first * st->page_size));
@@ -269,7 +269,7 @@ static int skip_damaged(struct text_source *st, struct src_cpu *tc, int err,
 
 /* Load tc->pos.page into the other page buffer; a damaged run is skipped. */
 static int next_page(struct text_source *st, struct src_cpu *tc,
-		     struct text_buf *markers)
+		     struct tdatfs_buf *markers)
 {
 	unsigned char *p = tc->page;
 	int ret;
@@ -293,13 +293,13 @@ static int next_page(struct text_source *st, struct src_cpu *tc,
 static void set_rec(struct text_source *st, struct src_cpu *tc, const void *data,
 		    uint64_t ts)
 {
-	int sz = text_kbuf_event_size(&tc->kbuf);
+	int sz = text_kbuffer_event_size(&tc->kbuf);
 	size_t avail = tc->page + st->page_size - (unsigned char *)data;
 
 	tc->have = true;
-	tc->rec.ts = text_ts_calc(st->ts, tc->ts_slot, ts);
+	tc->rec.ts = text_timestamp_calc(st->ts, tc->ts_slot, ts);
 	tc->rec.cpu = tc->cpu;
-	tc->rec.missed = text_kbuf_missed(&tc->kbuf);
+	tc->rec.missed = text_kbuffer_missed(&tc->kbuf);
 	tc->rec.data = data;
 	if ((unsigned char *)data < tc->page ||
 	    (unsigned char *)data > tc->page + st->page_size)
@@ -324,7 +324,7 @@ static void set_rec(struct text_source *st, struct src_cpu *tc, const void *data
  * Return: 0 or a negative errno (-ENOMEM for a marker line).
  */
 int text_source_peek_index(struct text_source *src, unsigned int i,
-			   struct text_buf *markers, const struct text_rec **rec)
+			   struct tdatfs_buf *markers, const struct text_rec **rec)
 {
 	struct src_cpu *tc = &src->cpus[i];
 	const void *data;
@@ -342,7 +342,7 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
 				return ret;
 			continue;
 		}
-		data = text_kbuf_read(&tc->kbuf, &ts);
+		data = text_kbuffer_read(&tc->kbuf, &ts);
 		if (!data) {
 			tc->pos.page++;
 			tc->pos.idx = 0;
@@ -367,7 +367,7 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
  * Return: 1 consumed, 0 at the end, or a negative errno.
  */
 int text_source_consume_index(struct text_source *src, unsigned int i,
-			      struct text_buf *markers)
+			      struct tdatfs_buf *markers)
 {
 	struct src_cpu *tc = &src->cpus[i];
 	const struct text_rec *rec;
@@ -376,7 +376,7 @@ int text_source_consume_index(struct text_source *src, unsigned int i,
 	ret = text_source_peek_index(src, i, markers, &rec);
 	if (ret < 0 || !rec)
 		return ret;
-	text_kbuf_next(&tc->kbuf);
+	text_kbuffer_next(&tc->kbuf);
 	tc->pos.idx++;
 	tc->have = false;
 	src->consumed++;
@@ -403,12 +403,12 @@ uint64_t text_source_consumed(const struct text_source *src)
  *
  * Return: 0 or -ENOMEM.
  */
-int text_source_flush(struct text_source *src, struct text_buf *out)
+int text_source_flush(struct text_source *src, struct tdatfs_buf *out)
 {
 	int ret = 0;
 
 	if (src->aside.len)
-		ret = text_buf_put(out, src->aside.p, src->aside.len);
+		ret = tdatfs_buf_put(out, src->aside.p, src->aside.len);
 	src->aside.len = 0;
 	return ret;
 }

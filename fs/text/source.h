@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-source.h - the records of a set of CPUs of one buffer, read
+ * text/source.h - the records of a set of CPUs of one buffer, read
  * page by page: the reading cursor under a text stream, and what a
  * formatter sees of it.
  *
@@ -31,10 +31,10 @@
 #include <stdint.h>
 
 struct tdat_file;
-struct text_buf;
+struct tdatfs_buf;
 struct text_page_fmt;
 struct text_source;
-struct text_ts;
+struct text_timestamp;
 
 /* Position of one CPU. */
 struct text_pos {
@@ -59,15 +59,15 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 				    const size_t *cidx, const uint64_t *npages,
 				    unsigned int ncpu,
 				    const struct text_page_fmt *pf,
-				    const struct text_ts *ts);
+				    const struct text_timestamp *ts);
 void text_source_free(struct text_source *src);
 void text_source_seek(struct text_source *src, const struct text_pos *pos);
 void text_source_tell(const struct text_source *src, struct text_pos *pos);
 int text_source_peek_index(struct text_source *src, unsigned int i,
-			   struct text_buf *markers, const struct text_rec **rec);
+			   struct tdatfs_buf *markers, const struct text_rec **rec);
 int text_source_consume_index(struct text_source *src, unsigned int i,
-			      struct text_buf *markers);
-int text_source_flush(struct text_source *src, struct text_buf *out);
+			      struct tdatfs_buf *markers);
+int text_source_flush(struct text_source *src, struct tdatfs_buf *out);
 uint64_t text_source_consumed(const struct text_source *src);
 
 /* For a formatter: the CPU of a record, by CPU number, or the whole

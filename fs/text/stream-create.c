@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-stream-new.c - text streams made: the slots of their parts
+ * text/stream-create.c - text streams made: the slots of their parts
  * (which CPUs each reads, and a CPU's text whether alone or among every
  * CPU), their tables, and checkpoint 0.  Reading them is
- * tdatfs-text-stream.c's (tdatfs-text-stream.h has the invariants).
+ * text/stream.c's (text/stream.h has the invariants).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -11,12 +11,12 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-stream-int.h"
+#include "account.h"
+#include "comm.h"
+#include "line.h"
+#include "source.h"
+#include "stream-internal.h"
+#include "stream.h"
 
 /**
  * text_stream_cpu_pages() - the page count of a CPU as a stream counts it
@@ -119,12 +119,12 @@ static int stream_setup(struct text_stream *st, int cpu)
 		st->ckpt_max = st->env.max_checkpoints < 2 ? 2 :
 			       st->env.max_checkpoints;
 	st->ov = text_overlay_new();
-	st->acct = text_acct_new();
+	st->acct = text_account_new();
 	if (!st->ov || !st->acct)
 		return -ENOMEM;
 	/* event views are cut from one buffer's merged text alone */
 	if (st->nparts > 1 || cpu >= 0 || st->only >= 0)
-		text_acct_times_only(st->acct);
+		text_account_times_only(st->acct);
 	return text_stream_ckpt_add(st, 0, NULL);
 }
 

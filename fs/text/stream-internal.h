@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-stream-int.h - the inside of a text stream, shared by
- * tdatfs-text-stream.c (producing text) and tdatfs-text-state.c (saving
+ * text/stream-internal.h - the inside of a text stream, shared by
+ * text/stream.c (producing text) and text/stream-state.c (saving
  * and loading a stream's state).  Not a public header.
  *
  * Invariants:
@@ -21,11 +21,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream.h"
+#include "tdatfs-common.h"
+#include "source.h"
+#include "stream.h"
 
-struct text_acct;
+struct text_account;
 
 #define NCURSORS	4
 #define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
@@ -48,7 +48,7 @@ struct text_cursor {
 	bool valid;
 	uint64_t used;		/* LRU tick */
 	struct text_source **src;	/* one per part */
-	struct text_buf line;	/* text [off, off + line.len) */
+	struct tdatfs_buf line;	/* text [off, off + line.len) */
 	uint64_t off;
 	size_t seen;		/* learned comms visible here */
 	struct text_fnstack *fn;	/* function call stacks here */
@@ -79,7 +79,7 @@ struct text_stream {
 	int only;		/* the one slot printed, or -1: all of them */
 	bool trying;		/* TEXT_CPU_TRY_ALONE */
 	bool must_look;		/* ...and a record that looks ahead was met */
-	struct text_buf discard;	/* markers of slots not printed */
+	struct tdatfs_buf discard;	/* markers of slots not printed */
 	uint64_t *npages;
 	char *head;		/* text before the first record's */
 	size_t hlen;
@@ -101,7 +101,7 @@ struct text_stream {
 	uint64_t size;
 
 	/* what the text holds between checkpoints; NULL in a view */
-	struct text_acct *acct;
+	struct text_account *acct;
 	uint64_t front;		/* text produced at the frontier */
 
 	/*

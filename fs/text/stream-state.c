@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-state.c - a text stream's state saved as bytes and loaded
+ * text/stream-state.c - a text stream's state saved as bytes and loaded
  * into a new stream of the same text: the layer above the stream (it
- * reads the stream's inside, tdatfs-text-stream-int.h), below the engine.
+ * reads the stream's inside, text/stream-internal.h), below the engine.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -11,15 +11,15 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-func.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-pack.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-state.h"
-#include "tdatfs-text-stream-int.h"
+#include "tdatfs-common.h"
+#include "account.h"
+#include "comm.h"
+#include "ftrace-function.h"
+#include "line.h"
+#include "pack.h"
+#include "source.h"
+#include "stream-internal.h"
+#include "stream-state.h"
 
 #define STATE_MAGIC	0x74737473u	/* "stst" */
 /* 2: the account after the checkpoints; 3: then their function call stacks */
@@ -48,7 +48,7 @@ struct state_dst {
 	uint64_t *off;
 	size_t *seen;
 	struct text_pos *pos;
-	struct text_acct *acct;
+	struct text_account *acct;
 	struct text_fnsnap **fn;
 	struct text_func *func;		/* resolves the stacks' names */
 };
@@ -148,11 +148,11 @@ static int state_pos_read(struct text_unpack *u, const struct state_shape *sh,
  * Return: 0, -EINVAL, -ENOMEM.
  */
 static int state_acct_read(struct text_unpack *u, uint64_t nckpt,
-			   struct text_acct *acct)
+			   struct text_account *acct)
 {
 	if (!acct)
-		return text_acct_check(u, nckpt);
-	return text_acct_load(acct, u, nckpt);
+		return text_account_check(u, nckpt);
+	return text_account_load(acct, u, nckpt);
 }
 
 /*
@@ -363,7 +363,7 @@ static int stream_shape(struct text_stream *st, struct state_shape *sh)
 }
 
 /* The bytes of @st's state (stream lock held). */
-static int state_pack(struct text_stream *st, struct text_buf *b)
+static int state_pack(struct text_stream *st, struct tdatfs_buf *b)
 {
 	size_t k, s;
 
@@ -385,7 +385,7 @@ static int state_pack(struct text_stream *st, struct text_buf *b)
 			    text_pack_u32(b, pos[s].done) < 0)
 				return -ENOMEM;
 	}
-	if (text_acct_save(st->acct, b) < 0)
+	if (text_account_save(st->acct, b) < 0)
 		return -ENOMEM;
 	for (k = 0; k < st->nckpt; k++)
 		if (text_fnsnap_save(st->ckpt_fn[k], b) < 0)
@@ -408,7 +408,7 @@ static int state_pack(struct text_stream *st, struct text_buf *b)
  */
 int text_stream_state_save(struct text_stream *st, void **blob, size_t *len)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	int ret = -EAGAIN;
 
 	pthread_mutex_lock(&st->lock);
@@ -416,7 +416,7 @@ int text_stream_state_save(struct text_stream *st, void **blob, size_t *len)
 		ret = state_pack(st, &b);
 	pthread_mutex_unlock(&st->lock);
 	if (ret < 0) {
-		text_buf_release(&b);
+		tdatfs_buf_release(&b);
 		return ret;
 	}
 	*blob = b.p;
@@ -437,7 +437,7 @@ static void state_install(struct text_stream *st, const struct state_head *h,
 	free(st->ckpt_seen);
 	free(st->ckpt_pos);
 	text_overlay_free(st->ov);
-	text_acct_free(st->acct);
+	text_account_free(st->acct);
 	st->acct = dst->acct;
 	st->ckpt_off = dst->off;
 	st->ckpt_seen = dst->seen;
@@ -471,7 +471,7 @@ static int state_apply(struct text_stream *st, const struct text_comms *cm,
 	dst.off = malloc(h->nckpt * sizeof(*dst.off));
 	dst.seen = malloc(h->nckpt * sizeof(*dst.seen));
 	dst.pos = malloc(h->nckpt * st->ncpu * sizeof(*dst.pos) + 1);
-	dst.acct = text_acct_new();
+	dst.acct = text_account_new();
 	dst.fn = calloc(h->nckpt, sizeof(*dst.fn));
 	dst.func = text_fmt_func(st->env.fmt);
 	if (!ov || !dst.off || !dst.seen || !dst.pos || !dst.acct || !dst.fn)
@@ -488,7 +488,7 @@ static int state_apply(struct text_stream *st, const struct text_comms *cm,
 	st->charged = h->nckpt * (sizeof(*dst.off) + sizeof(*dst.seen) +
 				  st->ncpu * sizeof(*dst.pos) +
 				  sizeof(*dst.fn)) +
-		      st->fn_bytes + text_acct_bytes(st->acct);
+		      st->fn_bytes + text_account_bytes(st->acct);
 	tdat_cache_charge(st->env.f, st->charged, false);
 	return 0;
 fail:
@@ -496,7 +496,7 @@ fail:
 	free(dst.off);
 	free(dst.seen);
 	free(dst.pos);
-	text_acct_free(dst.acct);
+	text_account_free(dst.acct);
 	for (k = 0; dst.fn && k < h->nckpt; k++)
 		text_fnsnap_free(dst.fn[k]);
 	free(dst.fn);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-state.h - a text stream's state as bytes: what producing
+ * text/stream-state.h - a text stream's state as bytes: what producing
  * its text to the end learned (its size, checkpoints, comm model, the
  * function call stacks at each checkpoint), saved
  * and loaded into a new stream of the same text.
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tdatfs-text-stream.h"
+#include "stream.h"
 
 struct tdat_file;
 struct text_comms;

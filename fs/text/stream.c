@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-stream.c - text of one buffer (merged or one CPU), or of
+ * text/stream.c - text of one buffer (merged or one CPU), or of
  * several merged, produced on demand from record sources (one per
  * buffer), with checkpoints and a few cursors.  The streams are made in
- * tdatfs-text-stream-new.c.
+ * text/stream-create.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,16 +14,16 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-fields.h"
-#include "tdatfs-text-func.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-stream-int.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
+#include "account.h"
+#include "comm.h"
+#include "fields-row.h"
+#include "ftrace-function.h"
+#include "line.h"
+#include "source.h"
+#include "stream-internal.h"
+#include "stream.h"
 
 /* Lines produced between two polls of this thread's cancel hook. */
 #define CANCEL_EVERY	64
@@ -66,7 +66,7 @@ static void cursor_release(struct text_stream *st, struct text_cursor *cu)
 		text_source_free(cu->src[p]);
 	free(cu->src);
 	text_fnstack_free(cu->fn);
-	text_buf_release(&cu->line);
+	tdatfs_buf_release(&cu->line);
 	memset(cu, 0, sizeof(*cu));
 }
 
@@ -87,7 +87,7 @@ void text_stream_free(struct text_stream *st)
 		free(st->parts[p].prefix);
 	free(st->parts);
 	free(st->head);
-	text_buf_release(&st->discard);
+	tdatfs_buf_release(&st->discard);
 	free(st->cidx);
 	free(st->npages);
 	if (!st->ckpt_borrowed) {
@@ -102,7 +102,7 @@ void text_stream_free(struct text_stream *st)
 	free(st->vend);
 	if (st->charged)
 		tdat_cache_charge(st->env.f, st->charged, true);
-	text_acct_free(st->acct);
+	text_account_free(st->acct);
 	if (!st->ov_borrowed)
 		text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
@@ -172,7 +172,7 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 	int ret;
 
 	if (st->nckpt >= st->ckpt_max || st->fn_bytes > CKPT_FN_MEM) {
-		ret = text_acct_thin(st->acct);
+		ret = text_account_thin(st->acct);
 		if (ret < 0)
 			return ret;
 		ckpt_thin(st);
@@ -194,7 +194,7 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 		if (ret < 0)
 			return ret;
 	}
-	ret = text_acct_open(st->acct, cu ? cu->nrec : 0);
+	ret = text_account_open(st->acct, cu ? cu->nrec : 0);
 	if (ret < 0) {
 		text_fnsnap_free(st->ckpt_fn[st->nckpt]);
 		return ret;
@@ -223,12 +223,12 @@ static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 	if (st->is_view)
 		cu->nrec = st->vstart[k];
 	else
-		cu->nrec = st->acct ? text_acct_nrec(st->acct, k) : 0;
+		cu->nrec = st->acct ? text_account_nrec(st->acct, k) : 0;
 	cu->j = k;
 	cu->line.len = 0;
 	cu->eof = false;
 	cu->valid = true;
-	if (k == 0 && st->hlen && text_buf_put(&cu->line, st->head, st->hlen) < 0) {
+	if (k == 0 && st->hlen && tdatfs_buf_put(&cu->line, st->head, st->hlen) < 0) {
 		cu->valid = false;
 		return -ENOMEM;
 	}
@@ -251,7 +251,7 @@ static int next_slot(struct text_stream *st, struct text_cursor *cu,
 	*best = NULL;
 	for (p = 0; p < st->nparts; p++) {
 		for (i = 0; i < st->parts[p].ncpu; i++) {
-			struct text_buf *markers = st->only < 0 ||
+			struct tdatfs_buf *markers = st->only < 0 ||
 						   (int)i == st->only ?
 						   &cu->line : &st->discard;
 
@@ -274,7 +274,7 @@ static int next_slot(struct text_stream *st, struct text_cursor *cu,
 	return 0;
 }
 
-/* What a step met: its record's event and times (tdatfs-text-acct.h). */
+/* What a step met: its record's event and times (text/account.h). */
 struct step_info {
 	int id;			/* INT_MIN: no record; -1: its type not read */
 	uint64_t key, ts;
@@ -358,7 +358,7 @@ static int step_print(struct text_stream *st, struct text_cursor *cu,
 	const struct stream_part *pt = &st->parts[p];
 	int ret;
 
-	if (pt->plen && text_buf_put(&cu->line, pt->prefix, pt->plen) < 0)
+	if (pt->plen && tdatfs_buf_put(&cu->line, pt->prefix, pt->plen) < 0)
 		return -ENOMEM;
 	if (st->is_view && st->flt.kind == TEXT_FILTER_FIELDS)
 		ret = text_fields_row(st->env.fmt, rec, cc, &cu->line);
@@ -492,7 +492,7 @@ static void reach_end(struct text_stream *st, struct text_cursor *cu)
 {
 	cu->eof = true;
 	if (!st->size_known && !st->is_view)
-		text_acct_finish(st->acct, cu->nrec);
+		text_account_finish(st->acct, cu->nrec);
 	st->size_known = true;
 	st->size = cu->off;
 }
@@ -517,7 +517,7 @@ static int advance(struct text_stream *st, struct text_cursor *cu)
 	}
 	ret = step(st, cu, &si);
 	if (ret > 0 && front) {
-		ret = text_acct_step(st->acct, si.id, si.key, si.ts, cu->line.len);
+		ret = text_account_step(st->acct, si.id, si.key, si.ts, cu->line.len);
 		if (!ret)
 			ret = 1;
 	}
@@ -593,15 +593,15 @@ static int view_advance(struct text_stream *st, struct text_cursor *cu)
  * cut keeps all of its text or none).  Return: 0 or -ENOMEM.
  */
 static int cut_take(struct text_cursor *cu, uint64_t *bytes,
-		    struct text_buf *keep, size_t max, bool *whole)
+		    struct tdatfs_buf *keep, size_t max, bool *whole)
 {
 	*bytes += cu->line.len;
 	if (*whole && keep->len + cu->line.len > max) {
 		*whole = false;
-		text_buf_release(keep);
+		tdatfs_buf_release(keep);
 	}
 	if (*whole && cu->line.len &&
-	    text_buf_put(keep, cu->line.p, cu->line.len) < 0)
+	    tdatfs_buf_put(keep, cu->line.p, cu->line.len) < 0)
 		return -ENOMEM;
 	cu->line.len = 0;
 	return 0;
@@ -620,7 +620,7 @@ static bool cut_stops(const _Atomic bool *stop, unsigned int *lines)
  */
 static int cut_entries(struct text_stream *v, struct text_cursor *cu,
 		       size_t j0, size_t j1, uint64_t *bytes,
-		       struct text_buf *keep, size_t max,
+		       struct tdatfs_buf *keep, size_t max,
 		       const _Atomic bool *stop)
 {
 	unsigned int lines = 0;
@@ -678,7 +678,7 @@ static int cut_entries(struct text_stream *v, struct text_cursor *cu,
  * Context: holds @v's lock for the whole cut.
  */
 int text_stream_view_cut(struct text_stream *v, size_t j0, size_t j1,
-			 uint64_t *bytes, struct text_buf *keep, size_t max,
+			 uint64_t *bytes, struct tdatfs_buf *keep, size_t max,
 			 const _Atomic bool *stop)
 {
 	struct text_cursor cu;
@@ -693,7 +693,7 @@ int text_stream_view_cut(struct text_stream *v, size_t j0, size_t j1,
 	cursor_release(v, &cu);
 	pthread_mutex_unlock(&v->lock);
 	if (ret < 0)
-		text_buf_release(keep);
+		tdatfs_buf_release(keep);
 	return ret;
 }
 

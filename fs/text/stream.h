@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-stream.h - the text of one buffer (all CPUs merged, or one
+ * text/stream.h - the text of one buffer (all CPUs merged, or one
  * CPU), or of several buffers merged, produced on demand, with
  * checkpoints and a few cursors.
  *
@@ -26,18 +26,18 @@
  *    plus one marker line for each run of damaged pages met while looking
  *    for it.
  *  - A checkpoint is the position of the record sources at a step
- *    boundary (tdatfs-text-source.h), the count of learned comms visible
+ *    boundary (text/source.h), the count of learned comms visible
  *    there, a copy of the function tracer's call stacks there
- *    (tdatfs-text-func.h) and the text offset it starts at; text produced again from a
+ *    (text/ftrace-function.h) and the text offset it starts at; text produced again from a
  *    checkpoint is byte-identical each time.  Checkpoint memory is
  *    bounded: past a count every other one is dropped and the spacing
  *    doubles (also when the copies of the call stacks pass their own
  *    bound).
  *  - Once the text was produced to its end its size is exact.
  *  - Its state (size, checkpoints, comm model, account, call stacks) can be saved
- *    and loaded into a new stream of the same text (tdatfs-text-state.h).
+ *    and loaded into a new stream of the same text (text/stream-state.h).
  *  - The frontier keeps an account of the text between checkpoints
- *    (tdatfs-text-acct.h).  A view of a finished one-buffer stream
+ *    (text/account.h).  A view of a finished one-buffer stream
  *    (text_stream_new_view()) is a stream of its own whose checkpoints
  *    are the full text's at the stretches holding records it keeps: it
  *    passes over the records it does not keep as printing them would
@@ -65,19 +65,19 @@
 #include <sys/types.h>
 
 struct tdat_file;
-struct text_acct;
+struct text_account;
 struct text_comms;
 struct text_fmt;
 struct text_page_fmt;
 struct text_stream;
-struct text_ts;
+struct text_timestamp;
 
 /* What a stream reads and formats with; all must outlive the stream. */
 struct text_stream_env {
 	struct tdat_file *f;
 	struct text_fmt *fmt;
 	const struct text_page_fmt *pf;
-	const struct text_ts *ts;
+	const struct text_timestamp *ts;
 	unsigned int max_checkpoints;	/* 0: the memory bound */
 };
 
@@ -122,19 +122,19 @@ struct text_stream *text_stream_new_view(struct text_stream *full,
 					 const struct text_filter *flt,
 					 const char *head);
 struct text_stream *text_stream_new_mirror(struct text_stream *full);
-/* A view's text cut in parts on several threads (tdatfs-text-vcut.h). */
-struct text_buf;
+/* A view's text cut in parts on several threads (text/view-size.h). */
+struct tdatfs_buf;
 size_t text_stream_view_entries(struct text_stream *v);
 void text_stream_view_split(struct text_stream *v, size_t parts, size_t *bounds);
 struct text_stream *text_stream_view_alike(struct text_stream *v);
 int text_stream_view_cut(struct text_stream *v, size_t j0, size_t j1,
-			 uint64_t *bytes, struct text_buf *keep, size_t max,
+			 uint64_t *bytes, struct tdatfs_buf *keep, size_t max,
 			 const _Atomic bool *stop);
 int text_stream_view_learn(struct text_stream *v, const uint64_t *bytes,
 			   size_t n);
 int text_stream_finished(struct text_stream *st, const uint64_t **ckpt,
 			 size_t *n, uint64_t *size);
-const struct text_acct *text_stream_acct(struct text_stream *st);
+const struct text_account *text_stream_acct(struct text_stream *st);
 void text_stream_free(struct text_stream *st);
 ssize_t text_stream_read(struct text_stream *st, char *buf, size_t len,
 			 uint64_t off);

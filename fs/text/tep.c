@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-tep.c - the libtraceevent handle of a trace: made with
+ * text/tep.c - the libtraceevent handle of a trace: made with
  * trace-cmd's settings, fed only text it survives, and locked.
  */
 #include <errno.h>
@@ -10,10 +10,10 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-limits.h"
-#include "tdatfs-text-ksym.h"
-#include "tdatfs-text-tep.h"
+#include "bytes.h"
+#include "format-limits.h"
+#include "kallsyms.h"
+#include "tep.h"
 
 struct text_tep {
 	struct tdat_file *f;
@@ -24,8 +24,8 @@ struct text_tep {
 	 * kallsyms, taken from @share at the first address lookup (under
 	 * @lock); @ksyms is ours to free only when @ksyms_copy says so
 	 */
-	struct text_ksym_share *share;
-	struct text_ksym *ksyms;
+	struct text_kallsyms_share *share;
+	struct text_kallsyms *ksyms;
 	bool ksyms_read;
 	bool ksyms_copy;
 	/*
@@ -382,7 +382,7 @@ int text_tep_parse_printk(struct text_tep *tt)
 	return ret;
 }
 
-/* text_ksym_read_fn: the trace's kallsyms; one that does not read is none. */
+/* text_kallsyms_read_fn: the trace's kallsyms; one that does not read is none. */
 static int ksym_read(void *arg, char **text)
 {
 	struct text_tep *tt = arg;
@@ -407,7 +407,7 @@ static int ksym_read(void *arg, char **text)
  */
 static int ksym_load(struct text_tep *tt)
 {
-	int ret = text_ksym_share_get(tt->share, ksym_read, tt, &tt->ksyms,
+	int ret = text_kallsyms_share_get(tt->share, ksym_read, tt, &tt->ksyms,
 				      &tt->ksyms_copy);
 
 	if (!ret)
@@ -418,7 +418,7 @@ static int ksym_load(struct text_tep *tt)
 /*
  * libtraceevent's function resolver: the symbol holding *@addrp, looked up
  * in the kallsyms table read on the first call, which answers as
- * tep_parse_kallsyms() into the main handle would (tdatfs-text-ksym.h).
+ * tep_parse_kallsyms() into the main handle would (text/kallsyms.h).
  * The resolver can only answer a name or none, and none prints as an
  * address: a table that could not be loaded for want of memory leaves
  * -ENOMEM for text_tep_take_error().  Called by libtraceevent, so with
@@ -435,7 +435,7 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 	}
 	if (!tt->ksyms)
 		return NULL;
-	return (char *)text_ksym_find(tt->ksyms, *addrp, addrp);
+	return (char *)text_kallsyms_find(tt->ksyms, *addrp, addrp);
 }
 
 /**
@@ -447,7 +447,7 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
  * Return: 0, or -ENOMEM (nothing is kept; the next call tries again).
  * Context: the tep lock is held.  The table lives as long as @tt.
  */
-int text_tep_ksyms(struct text_tep *tt, struct text_ksym **ks)
+int text_tep_ksyms(struct text_tep *tt, struct text_kallsyms **ks)
 {
 	*ks = NULL;
 	if (!tt->ksyms_read && ksym_load(tt) < 0)
@@ -533,7 +533,7 @@ void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf)
  *
  * Return: the handle (free with text_tep_free()), or NULL with errno set.
  */
-struct text_tep *text_tep_new(struct tdat_file *f, struct text_ksym_share *share)
+struct text_tep *text_tep_new(struct tdat_file *f, struct text_kallsyms_share *share)
 {
 	struct text_tep *tt = calloc(1, sizeof(*tt));
 	bool oom;
@@ -565,7 +565,7 @@ struct text_tep *text_tep_new(struct tdat_file *f, struct text_ksym_share *share
 	tep_set_page_size(tt->tep, tdat_page_size(f));
 	if (tdat_cpu_count(f))
 		tep_set_cpus(tt->tep, tdat_cpu_count(f));
-	tt->share = share ? text_ksym_share_ref(share) : text_ksym_share_new();
+	tt->share = share ? text_kallsyms_share_ref(share) : text_kallsyms_share_new();
 	if (!tt->share)
 		goto fail;
 	if (tep_set_function_resolver(tt->tep, ksym_resolve, tt) < 0)
@@ -592,8 +592,8 @@ void text_tep_free(struct text_tep *tt)
 		tep_free(tt->tep);
 	}
 	if (tt->ksyms_copy)
-		text_ksym_free(tt->ksyms);
-	text_ksym_share_free(tt->share);
+		text_kallsyms_free(tt->ksyms);
+	text_kallsyms_share_free(tt->share);
 	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }

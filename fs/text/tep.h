@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-tep.h - the libtraceevent handle of a trace and its lock.
+ * text/tep.h - the libtraceevent handle of a trace and its lock.
  *
  * Invariants:
  *  - One struct text_tep per engine owns one tep_handle and the plugins
  *    loaded into it, and holds a reference to a kallsyms share
- *    (tdatfs-text-ksym.h).
+ *    (text/kallsyms.h).
  *  - libtraceevent is not thread-safe (it caches the last event looked
  *    up, sorts the cmdline table on first use, plugins keep static
  *    state), so every call into the handle after setup, by any module, is
@@ -18,7 +18,7 @@
  *    text_tep_parse_header_page(), text_tep_new(), text_tep_free() and
  *    text_tep_print_info() take it themselves, so engines on several
  *    threads (the index build's workers) never share that state at once.
- *  - kallsyms is taken from the handle's share (tdatfs-text-ksym.h) the
+ *  - kallsyms is taken from the handle's share (text/kallsyms.h) the
  *    first time libtraceevent looks an address up (so under the lock):
  *    most traces never print a symbol, and the engines of one trace
  *    given one share parse it once.
@@ -26,7 +26,7 @@
  *    the caller, still under the lock, gets -ENOMEM from
  *    text_tep_take_error() and must not use the text; the next lookup
  *    tries again.  text_tep_ksyms() reads it early, for the compiled
- *    formats (tdatfs-text-fast.h), which then search it without a lock.
+ *    formats (text/compiled.h), which then search it without a lock.
  *  - Text handed to the handle passes the checks that keep libtraceevent
  *    1.7.1 from crashing on malformed input; what fails them is left out,
  *    as a format that does not parse is.
@@ -53,8 +53,8 @@ struct text_page_fmt {
 	bool ts_ok;			/* header_page timestamp is 8 bytes */
 };
 
-struct text_ksym_share;
-struct text_tep *text_tep_new(struct tdat_file *f, struct text_ksym_share *share);
+struct text_kallsyms_share;
+struct text_tep *text_tep_new(struct tdat_file *f, struct text_kallsyms_share *share);
 void text_tep_free(struct text_tep *tt);
 struct tep_handle *text_tep_handle(struct text_tep *tt);
 void text_tep_lock(struct text_tep *tt);
@@ -72,8 +72,8 @@ int text_tep_parse_header_page(struct text_tep *tt);
 int text_tep_parse_cmdlines(struct text_tep *tt, const char *buf);
 int text_tep_sort_comms(struct text_tep *tt);
 int text_tep_take_error(struct text_tep *tt);
-struct text_ksym;
-int text_tep_ksyms(struct text_tep *tt, struct text_ksym **ks);
+struct text_kallsyms;
+int text_tep_ksyms(struct text_tep *tt, struct text_kallsyms **ks);
 void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf);
 
 #endif /* TDATFS_TEXT_TEP_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-timeline.c - the gathering pass of timeline.svg
- * (tdatfs-text-timeline.h): per CPU of a buffer, a source of that CPU
+ * text/timeline-pass.c - the gathering pass of timeline.svg
+ * (text/timeline-pass.h): per CPU of a buffer, a source of that CPU
  * alone, its records' sched_switch pids and comms and ftrace print texts
  * read from the fields' places (found once in libtraceevent's formats,
  * under the tep lock), fed to the picture (tdatfs-timeline.h).
@@ -14,7 +14,7 @@
  * reading back; a CPU that never switched before T1 runs its first
  * switch's prev_pid, found reading on (both pass over the stretches
  * without sched_switch records).  Above the stream: it reads the stream's slots and
- * checkpoints (tdatfs-text-stream-int.h), as the views do.
+ * checkpoints (text/stream-internal.h), as the views do.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,18 +22,18 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-event.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-stream-int.h"
-#include "tdatfs-text-tep.h"
-#include "tdatfs-text-timeline.h"
+#include "tdatfs-common.h"
 #include "tdatfs-timeline.h"
+#include "account.h"
+#include "bytes.h"
+#include "engine.h"
+#include "event-table.h"
+#include "line.h"
+#include "source.h"
+#include "stream-internal.h"
+#include "stream.h"
+#include "tep.h"
+#include "timeline-pass.h"
 
 /* Records read between two polls of the cancel hook. */
 #define POLL_EVERY	4096
@@ -61,11 +61,11 @@ struct pass {
 	struct text_fmt *fmt;
 	struct text_fmt_share sh;
 	struct tdatfs_timeline *tl;
-	struct text_buf markers;	/* damage markers: not shown */
+	struct tdatfs_buf markers;	/* damage markers: not shown */
 	struct tdat_file *f;
 	size_t b;
 	const struct text_page_fmt *pf;
-	const struct text_ts *ts;
+	const struct text_timestamp *ts;
 	unsigned int ncpu;
 	size_t *cidx;
 	uint64_t *npages;
@@ -75,7 +75,7 @@ struct pass {
 	/* a window: its keys, and the full text's stretches */
 	bool window;
 	uint64_t k0, k1;
-	const struct text_acct *acct;
+	const struct text_account *acct;
 	size_t nst;
 	struct text_pos *spos;		/* (nst + 1) * ncpu */
 };
@@ -360,7 +360,7 @@ static int task_before(struct pass *p, unsigned int c, struct text_source *src,
 
 	*pid = -1;
 	for (; !ret && *pid < 0 && k > 0; k--)
-		if (text_acct_find(p->acct, k - 1, p->sw) &&
+		if (text_account_find(p->acct, k - 1, p->sw) &&
 		    pos_before(spos(p, k - 1, c), spos(p, k, c)))
 			ret = stretch_switch(p, c, src, k - 1, false, pid);
 	return ret;
@@ -378,7 +378,7 @@ static int task_after(struct pass *p, unsigned int c, struct text_source *src,
 
 	*pid = -1;
 	for (k = from; !ret && *pid < 0 && k < p->nst; k++)
-		if (text_acct_find(p->acct, k, p->sw) &&
+		if (text_account_find(p->acct, k, p->sw) &&
 		    pos_before(spos(p, k, c), spos(p, k + 1, c)))
 			ret = stretch_switch(p, c, src, k, true, pid);
 	return ret;
@@ -512,7 +512,7 @@ static void pass_release(struct pass *p)
 	free(p->cidx);
 	free(p->npages);
 	free(p->spos);
-	text_buf_release(&p->markers);
+	tdatfs_buf_release(&p->markers);
 }
 
 /* A window's stretches: the finished merged text's checkpoints (lock held). */
@@ -523,7 +523,7 @@ static int stretches_copy(struct pass *p, const struct text_stream *st)
 	if (!st->size_known || !st->acct)
 		return -EAGAIN;
 	p->acct = st->acct;
-	p->nst = text_acct_stretches(st->acct);
+	p->nst = text_account_stretches(st->acct);
 	if (p->nst > st->nckpt)
 		p->nst = st->nckpt;
 	p->spos = calloc((p->nst + 1) * (size_t)p->ncpu + 1, sizeof(*p->spos));
@@ -598,17 +598,17 @@ static void whole_span(struct pass *p, struct tdatfs_timeline_opts *o)
 /* The first stretch whose records reach T0, and the window's switches. */
 static size_t window_start(struct pass *p, uint64_t *nswitch)
 {
-	const struct text_acct_total *tot;
+	const struct text_account_total *tot;
 	uint64_t lo, hi;
 	size_t k, i, n;
 
-	tot = text_acct_totals(p->acct, &n);
+	tot = text_account_totals(p->acct, &n);
 	*nswitch = 0;
 	for (i = 0; i < n; i++)
 		if (tot[i].id == p->sw)
 			*nswitch = tot[i].records;
 	for (k = 0; k < p->nst; k++)
-		if (text_acct_times(p->acct, k, &lo, &hi) && hi >= p->k0)
+		if (text_account_times(p->acct, k, &lo, &hi) && hi >= p->k0)
 			break;
 	return k;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-timeline.h - the pass over a buffer's records that draws
+ * text/timeline-pass.h - the pass over a buffer's records that draws
  * its timeline.svg (tdatfs-timeline.h): each CPU's records read alone,
  * no text formatted, sched_switch and ftrace print fields read straight
  * from the records.

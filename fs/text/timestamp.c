@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-ts.c - the time options of a trace and trace-cmd's
+ * text/timestamp.c - the time options of a trace and trace-cmd's
  * timestamp_calc().
  */
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-ts.h"
+#include "timestamp.h"
 
 /* The guest-to-host samples of one CPU slot, sorted by time, no repeats. */
 struct ts_sync_cpu {
@@ -18,7 +18,7 @@ struct ts_sync_cpu {
 	struct tdat_time_sample *s;
 };
 
-struct text_ts {
+struct text_timestamp {
 	int64_t offset;		/* DATE and OFFSET, in nanoseconds */
 	uint32_t tsc_mult;	/* TSC2NSEC; 0: none */
 	uint32_t tsc_shift;
@@ -40,7 +40,7 @@ static void option_string(const struct tdat_option *o, char *dst, size_t len)
 }
 
 /* As trace-cmd's extract_trace_clock(): keep usecs for nsec clocks only. */
-static void apply_clock(struct text_ts *t, const char *text)
+static void apply_clock(struct text_timestamp *t, const char *text)
 {
 	char buf[512], word[128];
 	const char *p;
@@ -74,7 +74,7 @@ static void apply_clock(struct text_ts *t, const char *text)
 		t->in_usecs = false;
 }
 
-static void free_sync(struct text_ts *t)
+static void free_sync(struct text_timestamp *t)
 {
 	uint32_t i;
 
@@ -138,7 +138,7 @@ static int load_sync_cpu(struct ts_sync_cpu *sc, const struct tdat_time_sample *
  * trace-cmd; one under 16 bytes is ignored.  One that does not decode
  * (trace-cmd then refuses the whole file) leaves no correction.
  */
-static int read_time_shift(struct text_ts *t, struct tdat_file *f,
+static int read_time_shift(struct text_timestamp *t, struct tdat_file *f,
 			   const struct tdat_option *o)
 {
 	struct tdat_time_shift *ts = tdat_time_shift_decode(o, tdat_big_endian(f),
@@ -169,7 +169,7 @@ out:
 }
 
 /* DATE, OFFSET, TSC2NSEC and TRACECLOCK, in file order as trace-cmd. */
-static int read_time_options(struct text_ts *t, struct tdat_file *f)
+static int read_time_options(struct text_timestamp *t, struct tdat_file *f)
 {
 	size_t i, n = tdat_option_count(f);
 	bool have_clock_opt = false;
@@ -253,14 +253,14 @@ static size_t find_top(struct tdat_file *f)
 }
 
 /**
- * text_ts_new() - the timestamp settings of a trace
+ * text_timestamp_new() - the timestamp settings of a trace
  * @f: the trace; must outlive the settings
  *
- * Return: the settings (free with text_ts_free()), or NULL with errno set.
+ * Return: the settings (free with text_timestamp_free()), or NULL with errno set.
  */
-struct text_ts *text_ts_new(struct tdat_file *f)
+struct text_timestamp *text_timestamp_new(struct tdat_file *f)
 {
-	struct text_ts *t = calloc(1, sizeof(*t));
+	struct text_timestamp *t = calloc(1, sizeof(*t));
 	int ret;
 
 	if (!t)
@@ -269,7 +269,7 @@ struct text_ts *text_ts_new(struct tdat_file *f)
 	t->top = find_top(f);
 	ret = read_time_options(t, f);
 	if (ret < 0) {
-		text_ts_free(t);
+		text_timestamp_free(t);
 		errno = -ret;
 		return NULL;
 	}
@@ -277,10 +277,10 @@ struct text_ts *text_ts_new(struct tdat_file *f)
 }
 
 /**
- * text_ts_free() - free the settings; NULL is fine
+ * text_timestamp_free() - free the settings; NULL is fine
  * @ts: settings
  */
-void text_ts_free(struct text_ts *ts)
+void text_timestamp_free(struct text_timestamp *ts)
 {
 	if (!ts)
 		return;
@@ -289,7 +289,7 @@ void text_ts_free(struct text_ts *ts)
 }
 
 /**
- * text_ts_slot() - which TIME_SHIFT samples correct a CPU of a buffer
+ * text_timestamp_slot() - which TIME_SHIFT samples correct a CPU of a buffer
  * @ts: settings
  * @b: buffer index
  * @c: index into the buffer's cpus
@@ -299,9 +299,9 @@ void text_ts_free(struct text_ts *ts)
  * buffer's CPU list in a v7 file.  Instances are copies of the handle
  * without the samples.
  *
- * Return: the slot for text_ts_calc(), or -1 for no correction.
+ * Return: the slot for text_timestamp_calc(), or -1 for no correction.
  */
-int text_ts_slot(const struct text_ts *ts, size_t b, size_t c)
+int text_timestamp_slot(const struct text_timestamp *ts, size_t b, size_t c)
 {
 	const struct tdat_buffer *buf;
 	size_t slot;
@@ -321,7 +321,7 @@ int text_ts_slot(const struct text_ts *ts, size_t b, size_t c)
  * as the x86-64 code trace-cmd compiles to: s64 products modulo 2^64, a
  * shift count modulo 64.
  */
-static uint64_t sync_corr(const struct text_ts *t, uint64_t ts,
+static uint64_t sync_corr(const struct text_timestamp *t, uint64_t ts,
 			  const struct tdat_time_sample *min,
 			  const struct tdat_time_sample *max)
 {
@@ -346,7 +346,7 @@ static uint64_t sync_corr(const struct text_ts *t, uint64_t ts,
  * first or last two outside them).  @ts compares as unsigned with the
  * sample times, as in trace-cmd.
  */
-static uint64_t host_sync(const struct text_ts *t, int slot, uint64_t ts)
+static uint64_t host_sync(const struct text_timestamp *t, int slot, uint64_t ts)
 {
 	const struct ts_sync_cpu *sc = &t->sync[slot];
 	const struct tdat_time_sample *s = sc->s;
@@ -379,14 +379,14 @@ static uint64_t host_sync(const struct text_ts *t, int slot, uint64_t ts)
 }
 
 /**
- * text_ts_calc() - a raw ring-buffer timestamp as trace-cmd shows it
+ * text_timestamp_calc() - a raw ring-buffer timestamp as trace-cmd shows it
  * @ts: settings
- * @slot: text_ts_slot() of the record's buffer and CPU
+ * @slot: text_timestamp_slot() of the record's buffer and CPU
  * @raw: timestamp from kbuffer
  *
  * Return: the timestamp after TIME_SHIFT, TSC2NSEC, DATE and OFFSET.
  */
-uint64_t text_ts_calc(const struct text_ts *ts, int slot, uint64_t raw)
+uint64_t text_timestamp_calc(const struct text_timestamp *ts, int slot, uint64_t raw)
 {
 	uint64_t v = raw;
 
@@ -398,12 +398,12 @@ uint64_t text_ts_calc(const struct text_ts *ts, int slot, uint64_t raw)
 }
 
 /**
- * text_ts_in_usecs() - whether times print as seconds.microseconds
+ * text_timestamp_in_usecs() - whether times print as seconds.microseconds
  * @ts: settings
  *
  * Return: true for a nanosecond clock (or TSC2NSEC), false for a counter.
  */
-bool text_ts_in_usecs(const struct text_ts *ts)
+bool text_timestamp_in_usecs(const struct text_timestamp *ts)
 {
 	return ts->in_usecs;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-vcut.c - a view's size made on several threads: its
+ * text/view-size.c - a view's size made on several threads: its
  * entries cut in parts of like work, their lengths learned by the view
- * (invariants in tdatfs-text-vcut.h).  Above the view's stream, below
+ * (invariants in text/view-size.h).  Above the view's stream, below
  * the views.
  */
 #include <errno.h>
@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-vcut.h"
+#include "tdatfs-common.h"
+#include "stream.h"
+#include "view-size.h"
 
 /* One part of a cut: entries [j0, j1) of a view. */
 struct part {
 	struct text_stream *v;		/* the caller's view, or one of its own */
 	size_t j0, j1;
 	uint64_t *bytes;		/* into the cut's table, at j0 */
-	struct text_buf text;
+	struct tdatfs_buf text;
 	size_t max;
 	_Atomic bool *stop;
 	bool started;			/* a thread of its own cuts it */
@@ -91,7 +91,7 @@ static int parts_run(struct part *parts, size_t n)
  * is freed once copied, so the join holds little more than the text.
  */
 static int parts_join(struct part *parts, size_t n, uint64_t size, size_t max,
-		      struct text_buf *text)
+		      struct tdatfs_buf *text)
 {
 	uint64_t sum = 0;
 	char *o;
@@ -100,17 +100,17 @@ static int parts_join(struct part *parts, size_t n, uint64_t size, size_t max,
 		sum += parts[i].text.len;
 	if (sum != size || size > max || !size)
 		return 0;
-	/* the exact size, not a text_buf's doubling: the views keep it */
+	/* the exact size, not a tdatfs_buf's doubling: the views keep it */
 	o = malloc(size + 1);
 	if (!o)
 		return -ENOMEM;
-	*text = (struct text_buf){ .p = o, .cap = size + 1 };
+	*text = (struct tdatfs_buf){ .p = o, .cap = size + 1 };
 	for (size_t i = 0; i < n; i++) {
 		/* a part whose entries printed nothing may have no buffer */
 		if (parts[i].text.len)
 			memcpy(o, parts[i].text.p, parts[i].text.len);
 		o += parts[i].text.len;
-		text_buf_release(&parts[i].text);
+		tdatfs_buf_release(&parts[i].text);
 	}
 	text->len = size;
 	return 0;
@@ -121,7 +121,7 @@ static void parts_free(struct text_stream *v, struct part *parts, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (parts[i].v && parts[i].v != v)
 			text_stream_free(parts[i].v);
-		text_buf_release(&parts[i].text);
+		tdatfs_buf_release(&parts[i].text);
 	}
 	free(parts);
 }
@@ -153,12 +153,12 @@ static struct part *parts_make(struct text_stream *v, size_t n, size_t max,
 }
 
 /**
- * text_vcut() - make a view's size by cutting its text on several threads
+ * text_view_size_cut() - make a view's size by cutting its text on several threads
  * @v: a view (text_stream_new_view()) of the engine's, read by others too
  * @threads: threads to cut on, the caller's one of them (0 counts as 1)
  * @max: bytes of text to hand back, at most (each part keeps its share)
  * @text: empty; set to the view's whole text when it is at most @max
- *	bytes (the caller's, text_buf_release()), else left empty
+ *	bytes (the caller's, tdatfs_buf_release()), else left empty
  *
  * On success @v is finished: its size and offsets known, as a read to its
  * end leaves it (text_stream_size()).
@@ -168,8 +168,8 @@ static struct part *parts_make(struct text_stream *v, size_t n, size_t max,
  * Context: takes @v's lock while the caller's part is cut, and its full
  * text's as each other view is made.
  */
-int text_vcut(struct text_stream *v, unsigned int threads, size_t max,
-	      struct text_buf *text)
+int text_view_size_cut(struct text_stream *v, unsigned int threads, size_t max,
+	      struct tdatfs_buf *text)
 {
 	size_t n = text_stream_view_entries(v), nparts = threads ? threads : 1;
 	_Atomic bool stop = false;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-vcut.h - the size of a view whose offsets are not known
+ * text/view-size.h - the size of a view whose offsets are not known
  * (one of fields, of a time window), made by cutting its text in parts
  * on several threads at once.
  *
@@ -22,10 +22,10 @@
 
 #include <stddef.h>
 
-struct text_buf;
+struct tdatfs_buf;
 struct text_stream;
 
-int text_vcut(struct text_stream *v, unsigned int threads, size_t max,
-	      struct text_buf *text);
+int text_view_size_cut(struct text_stream *v, unsigned int threads, size_t max,
+	      struct tdatfs_buf *text);
 
 #endif /* TDATFS_TEXT_VCUT_H */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-vstream.c - a view's stream, made from a finished stream
+ * text/view-stream.c - a view's stream, made from a finished stream
  * of the full text: its entries are the stretches of that text holding
- * records the view keeps (tdatfs-text-stream.h).  Above the stream (it
- * reads the stream's inside, tdatfs-text-stream-int.h), beside its
+ * records the view keeps (text/stream.h).  Above the stream (it
+ * reads the stream's inside, text/stream-internal.h), beside its
  * saved states.
  */
 #include <errno.h>
@@ -12,28 +12,28 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-stream-int.h"
+#include "account.h"
+#include "source.h"
+#include "stream-internal.h"
+#include "stream.h"
 
 /*
  * Whether stretch @k of @a holds records @flt keeps; of an event, the
  * bytes of their text in *@bytes.
  */
-static bool selects(const struct text_acct *a, size_t k,
+static bool selects(const struct text_account *a, size_t k,
 		    const struct text_filter *flt, uint64_t *bytes)
 {
-	const struct text_acct_ev *e;
+	const struct text_account_ev *e;
 	uint64_t lo, hi;
 
 	*bytes = 0;
 	if (flt->every)
 		return true;
 	if (flt->kind == TEXT_FILTER_WINDOW)
-		return text_acct_times(a, k, &lo, &hi) && hi >= flt->k0 &&
+		return text_account_times(a, k, &lo, &hi) && hi >= flt->k0 &&
 		       lo < flt->k1;
-	e = text_acct_find(a, k, flt->id);
+	e = text_account_find(a, k, flt->id);
 	if (e)
 		*bytes = e->bytes;
 	return e;
@@ -73,8 +73,8 @@ static int entries_alloc(struct text_stream *v, size_t n)
  */
 static int entries_fill(struct text_stream *v, const struct text_stream *full)
 {
-	const struct text_acct *a = full->acct;
-	size_t k, j = 0, n = text_acct_stretches(a), nsel = 0;
+	const struct text_account *a = full->acct;
+	size_t k, j = 0, n = text_account_stretches(a), nsel = 0;
 	uint64_t bytes, off = v->hlen;
 	int ret;
 
@@ -91,8 +91,8 @@ static int entries_fill(struct text_stream *v, const struct text_stream *full)
 		v->ckpt_fn[j] = full->ckpt_fn[k];	/* borrowed */
 		memcpy(&v->ckpt_pos[j * v->ncpu], &full->ckpt_pos[k * full->ncpu],
 		       v->ncpu * sizeof(*v->ckpt_pos));
-		v->vstart[j] = text_acct_nrec(a, k);
-		v->vend[j] = text_acct_nrec(a, k + 1);
+		v->vstart[j] = text_account_nrec(a, k);
+		v->vend[j] = text_account_nrec(a, k + 1);
 		off += bytes;
 		j++;
 	}
@@ -197,9 +197,9 @@ struct text_stream *text_stream_new_view(struct text_stream *full,
  * Return: the account, unchanged from now on, or NULL while the text was
  * not produced to its end (and for a view).
  */
-const struct text_acct *text_stream_acct(struct text_stream *st)
+const struct text_account *text_stream_acct(struct text_stream *st)
 {
-	const struct text_acct *a = NULL;
+	const struct text_account *a = NULL;
 
 	pthread_mutex_lock(&st->lock);
 	if (st->size_known)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-view.c - the views of SPEC 2.6 (tdatfs-text.h, "views"):
+ * text/views.c - the views of SPEC 2.6 (tdatfs-text.h, "views"):
  * the layer above the engine.  It keeps, per engine (its ext slot),
  * each buffer's event stats and the streams of the views asked for.
  *
@@ -10,7 +10,7 @@
  * freed) and remembers the sizes of VIEW_MAX views, so a stat after a
  * read costs nothing.  The size of a view whose offsets its account does
  * not give (fields, a window) is made by cutting its text on the
- * read-ahead threads (tdatfs-text-vcut.h), and a small one's text is
+ * read-ahead threads (text/view-size.h), and a small one's text is
  * kept whole (KEPT_BYTES in all) for the reads that follow.
  */
 #include <errno.h>
@@ -20,16 +20,16 @@
 #include <string.h>
 
 #include "tdat.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-ahead.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-fields.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-timeline.h"
-#include "tdatfs-text-vcut.h"
+#include "account.h"
+#include "engine.h"
+#include "fields-row.h"
+#include "line.h"
+#include "read-ahead.h"
+#include "stream.h"
+#include "timeline-pass.h"
+#include "view-size.h"
 
 #define VIEW_STREAMS	64
 #define VIEW_MAX	4096
@@ -143,14 +143,14 @@ static int full_stream(struct tdatfs_text *t, size_t buffer, int cpu,
 /* @buffer's stats from its account, into @out (vw->lock not held). */
 static int stats_make(struct tdatfs_text *t, size_t buffer, struct buf_stats *out)
 {
-	const struct text_acct_total *tot;
+	const struct text_account_total *tot;
 	struct text_stream *st;
 	size_t i, n;
 	int ret = full_stream(t, buffer, -1, &st);
 
 	if (ret < 0)
 		return ret;
-	tot = text_acct_totals(text_stream_acct(st), &n);
+	tot = text_account_totals(text_stream_acct(st), &n);
 	out->buffer = buffer;
 	out->n = n;
 	out->s = calloc(n + 1, sizeof(*out->s));
@@ -344,7 +344,7 @@ static int view_full(struct tdatfs_text *t, const struct tdatfs_text_view *k,
 static int view_head(struct text_fmt *fmt, const struct text_filter *flt,
 		     char **head)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	int ret;
 
 	*head = NULL;
@@ -354,9 +354,9 @@ static int view_head(struct text_fmt *fmt, const struct text_filter *flt,
 	}
 	ret = text_fields_header(fmt, flt->id, &b);
 	if (!ret)
-		ret = text_buf_put(&b, "", 1);	/* the NUL */
+		ret = tdatfs_buf_put(&b, "", 1);	/* the NUL */
 	if (ret < 0) {
-		text_buf_release(&b);
+		tdatfs_buf_release(&b);
 		return ret;
 	}
 	*head = b.p;
@@ -507,7 +507,7 @@ static void kept_drop(struct text_views *vw, struct view_entry *e)
  * lock held.
  */
 static void kept_store(struct text_views *vw, struct tdat_file *f,
-		       struct view_entry *e, struct text_buf *text)
+		       struct view_entry *e, struct tdatfs_buf *text)
 {
 	if (e->kept || !text->len || text->len > KEPT_BYTES)
 		return;
@@ -526,7 +526,7 @@ static void kept_store(struct text_views *vw, struct tdat_file *f,
 	e->kept = text->p;
 	e->klen = text->len;
 	vw->kept_bytes += text->len;
-	*text = (struct text_buf){ 0 };
+	*text = (struct tdatfs_buf){ 0 };
 }
 
 /*
@@ -560,14 +560,14 @@ static bool kept_read(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 }
 
 /* Free a view's stream that the read-ahead workers of @a may know. */
-static void stream_drop(struct text_ahead *a, struct text_stream *st)
+static void stream_drop(struct text_read_ahead *a, struct text_stream *st)
 {
-	text_ahead_forget(a, st);
+	text_read_ahead_forget(a, st);
 	text_stream_free(st);
 }
 
 /* Free the stream of the least recently used entry not in use. */
-static void streams_trim(struct text_views *vw, struct text_ahead *a)
+static void streams_trim(struct text_views *vw, struct text_read_ahead *a)
 {
 	struct view_entry *lru = NULL;
 	size_t i;
@@ -590,7 +590,7 @@ static void streams_trim(struct text_views *vw, struct text_ahead *a)
 /* The entry of @k, made when new; NULL when out of memory (lock held). */
 static struct view_entry *entry_find(struct text_views *vw,
 				     const struct tdatfs_text_view *k,
-				     struct text_ahead *a)
+				     struct text_read_ahead *a)
 {
 	struct view_entry *e, **arr;
 	size_t i, lru = vw->n;
@@ -721,7 +721,7 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 	if (ret < 0)
 		return ret;
 	/* an event's view is read ahead as a finished text is */
-	n = text_ahead_read(text_engine_ahead(t), e->st, buf, len, off, true);
+	n = text_read_ahead_read(text_engine_ahead(t), e->st, buf, len, off, true);
 	entry_put(t, e);
 	return n;
 }
@@ -756,9 +756,9 @@ static bool size_cached(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 static int view_cut(struct tdatfs_text *t, struct view_entry *e, uint64_t *size)
 {
 	struct text_views *vw = views_get(t);
-	unsigned int threads = text_ahead_threads(text_engine_ahead(t));
-	struct text_buf text = { 0 };
-	int ret = text_vcut(e->st, threads, KEPT_BYTES, &text);
+	unsigned int threads = text_read_ahead_threads(text_engine_ahead(t));
+	struct tdatfs_buf text = { 0 };
+	int ret = text_view_size_cut(e->st, threads, KEPT_BYTES, &text);
 
 	if (!ret)
 		ret = text_stream_size(e->st, size);
@@ -767,7 +767,7 @@ static int view_cut(struct tdatfs_text *t, struct view_entry *e, uint64_t *size)
 		kept_store(vw, text_engine_file(t), e, &text);
 		pthread_mutex_unlock(&vw->lock);
 	}
-	text_buf_release(&text);
+	tdatfs_buf_release(&text);
 	return ret;
 }
 

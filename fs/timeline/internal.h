@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-timeline-int.h - the inside of a picture, shared by its model
- * (tdatfs-timeline.c: feeding, merging, coarsening) and its drawing
- * (tdatfs-timeline-svg.c).  Not a public header.
+ * timeline/internal.h - the inside of a picture, shared by its model
+ * (timeline/model.c: feeding, merging, coarsening) and its drawing
+ * (timeline/svg.c).  Not a public header.
  *
  * Invariants:
  *  - x positions and widths are px from the plot's left edge, doubles.
@@ -103,16 +103,16 @@ static inline size_t tl_pid_hash(int pid)
 	return h ^ (h >> 16);
 }
 
-/* The drawing's look-ups (tdatfs-timeline-svg.c). */
+/* The drawing's look-ups (timeline/svg.c). */
 const struct tl_task *tl_task_find(const struct tdatfs_timeline *tl, int pid);
 uint32_t tl_colour(int pid);
 
-/* The drawing (tdatfs-timeline-svg.c), into @out; per part the bytes. */
-struct text_buf;
+/* The drawing (timeline/svg.c), into @out; per part the bytes. */
+struct tdatfs_buf;
 struct tl_bytes {
 	size_t bars, dens, prints;
 };
-int tl_draw(struct tdatfs_timeline *tl, bool density, struct text_buf *out,
+int tl_draw(struct tdatfs_timeline *tl, bool density, struct tdatfs_buf *out,
 	    struct tl_bytes *by);
 
 #endif /* TDATFS_TIMELINE_INT_H */

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-timeline.c - the model of a timeline picture (tdatfs-timeline.h):
+ * timeline/model.c - the model of a timeline picture (tdatfs-timeline.h):
  * per lane the long intervals and the runs of short ones, gathered as
  * they are fed and gathered again at a doubled threshold when there are
  * too many; the tasks with their comms and running times; the density
- * columns and the print ticks.  Drawn by tdatfs-timeline-svg.c.
+ * columns and the print ticks.  Drawn by timeline/svg.c.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-buf.h"
+#include "tdatfs-common.h"
 #include "tdatfs-timeline.h"
-#include "tdatfs-timeline-int.h"
+#include "internal.h"
 
 /* Room for one more of @size bytes in *@arr of *@cap; 0 or -ENOMEM. */
 static int grow(void **arr, size_t *cap, size_t n, size_t size)
@@ -416,7 +416,7 @@ int tdatfs_timeline_print(struct tdatfs_timeline *tl, unsigned int lane, uint64_
 int tdatfs_timeline_render(struct tdatfs_timeline *tl, bool density,
 			    char **out, size_t *len)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	struct tl_bytes by;
 	int ret, tries;
 
@@ -451,6 +451,6 @@ int tdatfs_timeline_render(struct tdatfs_timeline *tl, bool density,
 		if (ret < 0)
 			break;
 	}
-	text_buf_release(&b);
+	tdatfs_buf_release(&b);
 	return ret < 0 ? ret : -EFBIG;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-timeline-svg.c - the drawing of a timeline picture: the SVG
+ * timeline/svg.c - the drawing of a timeline picture: the SVG
  * elements of doc/TIMELINE.md (lanes, bars grouped per task, density
  * columns, print ticks, axis, legend) from the model of
- * tdatfs-timeline.c.  Every number is printed the same way each time, so
+ * timeline/model.c.  Every number is printed the same way each time, so
  * the same model gives the same bytes.
  */
 #include <errno.h>
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-text-buf.h"
+#include "tdatfs-common.h"
 #include "tdatfs-timeline.h"
-#include "tdatfs-timeline-int.h"
+#include "internal.h"
 
 #define TOP		34	/* y of the first lane */
 #define LEGEND_MAX	20
@@ -94,9 +94,9 @@ uint32_t tl_colour(int pid)
 }
 
 /* A literal (or any C string). */
-static int put_s(struct text_buf *b, const char *s)
+static int put_s(struct tdatfs_buf *b, const char *s)
 {
-	return text_buf_put(b, s, strlen(s));
+	return tdatfs_buf_put(b, s, strlen(s));
 }
 
 /* The length of a valid UTF-8 sequence XML takes at @s, or 0. */
@@ -130,7 +130,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
  * @n bytes of @s as XML text or attribute value: the markup characters
  * as entities, control bytes and bytes that are not UTF-8 as "\xNN".
  */
-static int put_esc(struct text_buf *b, const char *s, size_t n)
+static int put_esc(struct tdatfs_buf *b, const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, k;
@@ -150,13 +150,13 @@ static int put_esc(struct text_buf *b, const char *s, size_t n)
 		else if (c == '\'')
 			ret = put_s(b, "&apos;");
 		else if (c >= 0x20 && c < 0x7f)
-			ret = text_buf_put(b, s + i, 1);
+			ret = tdatfs_buf_put(b, s + i, 1);
 		else if (c >= 0x80 && (k = utf8_len(u + i, n - i)) > 0) {
-			ret = text_buf_put(b, s + i, k);
+			ret = tdatfs_buf_put(b, s + i, k);
 			i += k;
 			continue;
 		} else {
-			ret = text_buf_printf(b, "\\x%02x", c);
+			ret = tdatfs_buf_printf(b, "\\x%02x", c);
 		}
 		i++;
 	}
@@ -171,48 +171,48 @@ static const char *comm_of(const struct tdatfs_timeline *tl, int pid)
 }
 
 /* "SEC.FRAC" of @v ns with @dec decimals (truncated), or the raw count. */
-static int put_time(struct text_buf *b, const struct tdatfs_timeline *tl, uint64_t v,
+static int put_time(struct tdatfs_buf *b, const struct tdatfs_timeline *tl, uint64_t v,
 		    unsigned int dec)
 {
 	uint64_t div = 1;
 	unsigned int i;
 
 	if (!tl->in_secs)
-		return text_buf_printf(b, "%" PRIu64, v);
+		return tdatfs_buf_printf(b, "%" PRIu64, v);
 	if (!dec)
-		return text_buf_printf(b, "%" PRIu64, v / 1000000000);
+		return tdatfs_buf_printf(b, "%" PRIu64, v / 1000000000);
 	for (i = dec; i < 9; i++)
 		div *= 10;
-	return text_buf_printf(b, "%" PRIu64 ".%0*" PRIu64, v / 1000000000, (int)dec,
+	return tdatfs_buf_printf(b, "%" PRIu64 ".%0*" PRIu64, v / 1000000000, (int)dec,
 			       v % 1000000000 / div);
 }
 
 /* A running time as the legend shows it: ms in seconds mode. */
-static int put_dur(struct text_buf *b, const struct tdatfs_timeline *tl, uint64_t ns)
+static int put_dur(struct tdatfs_buf *b, const struct tdatfs_timeline *tl, uint64_t ns)
 {
 	if (!tl->in_secs)
-		return text_buf_printf(b, "%" PRIu64, ns);
-	return text_buf_printf(b, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000,
+		return tdatfs_buf_printf(b, "%" PRIu64, ns);
+	return tdatfs_buf_printf(b, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000,
 			       ns % 1000000 / 1000);
 }
 
-static int draw_head(const struct tdatfs_timeline *tl, struct text_buf *b,
+static int draw_head(const struct tdatfs_timeline *tl, struct tdatfs_buf *b,
 		     unsigned int height)
 {
 	int ret;
 
-	ret = text_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	ret = tdatfs_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
 			      "height=\"%u\" viewBox=\"0 0 %u %u\" ",
 			      TDATFS_TIMELINE_SVG_WIDTH, height,
 			      TDATFS_TIMELINE_SVG_WIDTH, height);
 	if (!ret)
-		ret = text_buf_printf(b, "font-family=\"sans-serif\" font-size=\"12\" "
+		ret = tdatfs_buf_printf(b, "font-family=\"sans-serif\" font-size=\"12\" "
 				      "data-t0=\"%" PRIu64 "\" data-t1=\"%" PRIu64
 				      "\" data-left=\"%u\" data-width=\"%u\" ",
 				      tl->t0, tl->t1, TL_LEFT, TL_W);
 	if (!ret)
-		ret = text_buf_printf(b, "data-th=\"%g\">\n<rect x=\"0\" y=\"0\" "
+		ret = tdatfs_buf_printf(b, "data-th=\"%g\">\n<rect x=\"0\" y=\"0\" "
 				      "width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
 				      tl->th, TDATFS_TIMELINE_SVG_WIDTH, height);
 	if (!ret)
@@ -229,7 +229,7 @@ static int draw_head(const struct tdatfs_timeline *tl, struct text_buf *b,
 	if (!ret)
 		ret = put_time(b, tl, tl->t1, 6);
 	if (!ret)
-		ret = text_buf_printf(b, "%s, %u CPUs</text>\n",
+		ret = tdatfs_buf_printf(b, "%s, %u CPUs</text>\n",
 				      tl->in_secs ? " s" : "", tl->nlanes);
 	return ret;
 }
@@ -252,7 +252,7 @@ static int bar_cmp(const void *a, const void *b)
 
 /* The bars of lane @l: one group per task, its pieces laid out per run. */
 static int draw_bars(const struct tdatfs_timeline *tl, const struct tl_lane *l,
-		     unsigned int y, unsigned int h, struct text_buf *b)
+		     unsigned int y, unsigned int h, struct tdatfs_buf *b)
 {
 	struct bar *bars = malloc((l->npcs + 1) * sizeof(*bars));
 	size_t k, i, n = 0;
@@ -281,20 +281,20 @@ static int draw_bars(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 			if (i)
 				ret = put_s(b, "</g>\n");
 			if (!ret)
-				ret = text_buf_printf(b, "<g class=\"task\" data-pid=\"%d\" "
+				ret = tdatfs_buf_printf(b, "<g class=\"task\" data-pid=\"%d\" "
 						      "data-comm=\"", bars[i].pid);
 			if (!ret)
 				ret = put_esc(b, c, strlen(c));
 			if (!ret)
-				ret = text_buf_printf(b, "\" fill=\"#%06x\"><title>",
+				ret = tdatfs_buf_printf(b, "\" fill=\"#%06x\"><title>",
 						      tl_colour(bars[i].pid));
 			if (!ret)
 				ret = put_esc(b, c, strlen(c));
 			if (!ret)
-				ret = text_buf_printf(b, "-%d</title>", bars[i].pid);
+				ret = tdatfs_buf_printf(b, "-%d</title>", bars[i].pid);
 		}
 		if (!ret)
-			ret = text_buf_printf(b, "<rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" "
+			ret = tdatfs_buf_printf(b, "<rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" "
 					      "height=\"%u\"/>",
 					      TL_LEFT + bars[i].x, y, bars[i].w, h);
 	}
@@ -328,7 +328,7 @@ static uint64_t dens_max(const struct tdatfs_timeline *tl)
 /* The density columns of lane @l, heights out of @most. */
 static int draw_dens(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 		     unsigned int y, unsigned int h, uint64_t most,
-		     struct text_buf *b)
+		     struct tdatfs_buf *b)
 {
 	unsigned int c, j;
 	int ret = put_s(b, "<g class=\"density\" fill=\"#3a6fb0\">");
@@ -342,7 +342,7 @@ static int draw_dens(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 		if (!sum)
 			continue;
 		ch = (unsigned int)((sum * h + most - 1) / most);
-		ret = text_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"%u\" "
+		ret = tdatfs_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"%u\" "
 				      "height=\"%u\" data-n=\"%" PRIu64 "\"/>",
 				      TL_LEFT + c, y + h - ch, tl->dw, ch, sum);
 	}
@@ -351,7 +351,7 @@ static int draw_dens(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 
 /* The print ticks of lane @l, one per print column. */
 static int draw_prints(const struct tdatfs_timeline *tl, const struct tl_lane *l,
-		       unsigned int y, unsigned int h, struct text_buf *b)
+		       unsigned int y, unsigned int h, struct tdatfs_buf *b)
 {
 	size_t i = 0, j;
 	int ret = put_s(b, "<g class=\"print\">");
@@ -365,7 +365,7 @@ static int draw_prints(const struct tdatfs_timeline *tl, const struct tl_lane *l
 			    l->ticks[j].col / tl->pw * tl->pw == col; j++)
 			n += l->ticks[j].n;
 		i = j;
-		ret = text_buf_printf(b, "<line x1=\"%u.5\" x2=\"%u.5\" y1=\"%u\" "
+		ret = tdatfs_buf_printf(b, "<line x1=\"%u.5\" x2=\"%u.5\" y1=\"%u\" "
 				      "y2=\"%u\" stroke=\"#d00000\" data-n=\"%"
 				      PRIu64 "\"><title>", TL_LEFT + col,
 				      TL_LEFT + col, y, y + h, n);
@@ -374,7 +374,7 @@ static int draw_prints(const struct tdatfs_timeline *tl, const struct tl_lane *l
 		if (!ret && k->cut)
 			ret = put_s(b, "...");
 		if (!ret && n > 1)
-			ret = text_buf_printf(b, " (+%" PRIu64 " more)", n - 1);
+			ret = tdatfs_buf_printf(b, " (+%" PRIu64 " more)", n - 1);
 		if (!ret)
 			ret = put_s(b, "</title></line>");
 	}
@@ -384,22 +384,22 @@ static int draw_prints(const struct tdatfs_timeline *tl, const struct tl_lane *l
 /* Lane @i at @y: background, marker, label, then what it shows. */
 static int draw_lane(const struct tdatfs_timeline *tl, unsigned int i, unsigned int y,
 		     unsigned int h, bool density, uint64_t most,
-		     struct text_buf *b, struct tl_bytes *by)
+		     struct tdatfs_buf *b, struct tl_bytes *by)
 {
 	const struct tl_lane *l = &tl->lanes[i];
 	size_t at;
 	int ret;
 
-	ret = text_buf_printf(b, "<g class=\"lane\" data-cpu=\"%u\" data-y=\"%u\" "
+	ret = tdatfs_buf_printf(b, "<g class=\"lane\" data-cpu=\"%u\" data-y=\"%u\" "
 			      "data-h=\"%u\">\n<rect class=\"bg\" x=\"%u\" y=\"%u\" "
 			      "width=\"%u\" height=\"%u\" fill=\"#f4f4f4\"/>", l->cpu,
 			      y, h, TL_LEFT, y, TL_W, h);
 	if (!ret)
-		ret = text_buf_printf(b, "<rect class=\"mark\" x=\"%u\" y=\"%u\" "
+		ret = tdatfs_buf_printf(b, "<rect class=\"mark\" x=\"%u\" y=\"%u\" "
 				      "width=\"6\" height=\"%u\" fill=\"#303030\"/>",
 				      TL_LEFT - 10, y, h);
 	if (!ret)
-		ret = text_buf_printf(b, "<text x=\"%u\" y=\"%u\" font-size=\"%u\" "
+		ret = tdatfs_buf_printf(b, "<text x=\"%u\" y=\"%u\" font-size=\"%u\" "
 				      "text-anchor=\"end\">cpu%u</text>\n",
 				      TL_LEFT - 14, y + h - (h > 4 ? h / 4 : 0),
 				      h < 12 ? h + 1 : 12, l->cpu);
@@ -447,14 +447,14 @@ static uint64_t axis_step(const struct tdatfs_timeline *tl, unsigned int *k10)
 }
 
 static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
-		     struct text_buf *b)
+		     struct tdatfs_buf *b)
 {
 	unsigned int k10, dec;
 	uint64_t step = axis_step(tl, &k10), v;
 	int ret;
 
 	dec = !tl->in_secs || k10 >= 9 ? 0 : 9 - k10;
-	ret = text_buf_printf(b, "<g class=\"axis\" stroke=\"#000000\">"
+	ret = tdatfs_buf_printf(b, "<g class=\"axis\" stroke=\"#000000\">"
 			      "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\"/>\n",
 			      TL_LEFT, TL_LEFT + TL_W, y, y);
 	v = tl->t0 / step * step;
@@ -463,7 +463,7 @@ static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
 	for (; !ret && v < tl->t1; v += step) {
 		double x = TL_LEFT + (double)(v - tl->t0) * tl->scale;
 
-		ret = text_buf_printf(b, "<line x1=\"%.3f\" x2=\"%.3f\" y1=\"%u\" "
+		ret = tdatfs_buf_printf(b, "<line x1=\"%.3f\" x2=\"%.3f\" y1=\"%u\" "
 				      "y2=\"%u\"/><text x=\"%.3f\" y=\"%u\" stroke=\"none\" "
 				      "text-anchor=\"middle\">", x, x, y, y + 5, x, y + 18);
 		if (!ret)
@@ -474,7 +474,7 @@ static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
 			break;
 	}
 	if (!ret)
-		ret = text_buf_printf(b, "<text x=\"%u\" y=\"%u\" stroke=\"none\" "
+		ret = tdatfs_buf_printf(b, "<text x=\"%u\" y=\"%u\" stroke=\"none\" "
 				      "text-anchor=\"end\">%s</text></g>\n",
 				      TL_LEFT + TL_W, y + 32,
 				      tl->in_secs ? "seconds" : "clock counts");
@@ -511,7 +511,7 @@ static size_t legend_tasks(const struct tdatfs_timeline *tl, const struct tl_tas
 }
 
 static int draw_legend(const struct tdatfs_timeline *tl, const struct tl_task **top,
-		       size_t n, unsigned int y, struct text_buf *b)
+		       size_t n, unsigned int y, struct tdatfs_buf *b)
 {
 	size_t i;
 	int ret = put_s(b, "<g class=\"legend\">\n");
@@ -521,12 +521,12 @@ static int draw_legend(const struct tdatfs_timeline *tl, const struct tl_task **
 		unsigned int yy = y + (i / LEGEND_COLS) * 18;
 		const char *c = comm_of(tl, top[i]->pid);
 
-		ret = text_buf_printf(b, "<g class=\"legend-item\" data-pid=\"%d\" "
+		ret = tdatfs_buf_printf(b, "<g class=\"legend-item\" data-pid=\"%d\" "
 				      "data-comm=\"", top[i]->pid);
 		if (!ret)
 			ret = put_esc(b, c, strlen(c));
 		if (!ret)
-			ret = text_buf_printf(b, "\" data-ns=\"%" PRIu64 "\"><rect x=\"%u\" "
+			ret = tdatfs_buf_printf(b, "\" data-ns=\"%" PRIu64 "\"><rect x=\"%u\" "
 					      "y=\"%u\" width=\"12\" height=\"12\" "
 					      "fill=\"#%06x\"/><text x=\"%u\" y=\"%u\">",
 					      top[i]->ns, x, yy, tl_colour(top[i]->pid),
@@ -534,7 +534,7 @@ static int draw_legend(const struct tdatfs_timeline *tl, const struct tl_task **
 		if (!ret)
 			ret = put_esc(b, c, strlen(c));
 		if (!ret)
-			ret = text_buf_printf(b, "-%d  ", top[i]->pid);
+			ret = tdatfs_buf_printf(b, "-%d  ", top[i]->pid);
 		if (!ret)
 			ret = put_dur(b, tl, top[i]->ns);
 		if (!ret)
@@ -552,7 +552,7 @@ static int draw_legend(const struct tdatfs_timeline *tl, const struct tl_task **
  *
  * Return: 0 or -ENOMEM.
  */
-int tl_draw(struct tdatfs_timeline *tl, bool density, struct text_buf *out,
+int tl_draw(struct tdatfs_timeline *tl, bool density, struct tdatfs_buf *out,
 	    struct tl_bytes *by)
 {
 	const struct tl_task *top[LEGEND_MAX];

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-build.c - the builder of the virtual tree: one node per file
+ * tree/build.c - the builder of the virtual tree: one node per file
  * the trace holds, from the parser's tables, with the generated texts that
- * tdatfs-render.c returns.
+ * tree/render.c returns.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "tdat.h"
-#include "tdatfs-render.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "internal.h"
+#include "render.h"
 
 /* Names are built into fixed buffers; tree_add() cuts them to TREE_NAME_MAX. */
 #define NAME_MAX_LEN	256

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-check.c - tdatfs_tree_check(): read everything a trace holds,
+ * tree/check.c - tdatfs_tree_check(): read everything a trace holds,
  * through the parser's tables and through every file of the tree, and list
  * what is damaged.  Serves `tdat check` and the fuzz target.
  */
@@ -14,7 +14,7 @@
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "internal.h"
 
 /* Largest read; the read buffer's size. */
 #define CHECK_CHUNK	(1024 * 1024)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-int.h - internals of the virtual tree, shared by its files:
- * tdatfs-tree.c (node kinds, lookup, stat, read), tdatfs-tree-build.c (the
- * builder), tdatfs-tree-names.c (names during the build),
- * tdatfs-tree-view.c (the kinds of the views of SPEC 2.6),
- * tdatfs-tree-window.c (the time windows made on lookup) and
- * tdatfs-tree-check.c (the whole-trace check).  Not a public
+ * tree/internal.h - internals of the virtual tree, shared by its files:
+ * tree/nodes.c (node kinds, lookup, stat, read), tree/build.c (the
+ * builder), tree/names.c (names during the build),
+ * tree/views.c (the kinds of the views of SPEC 2.6),
+ * tree/windows.c (the time windows made on lookup) and
+ * tree/check.c (the whole-trace check).  Not a public
  * header; the names are prefixed tree_.
  *
  * Invariants:
@@ -14,7 +14,7 @@
  *    and what it holds) are not stored: each window looked up gets a
  *    block of TREE_WIN_SLOTS() inodes above the static ones, and
  *    tree_window_node() makes the node of such an inode on demand (into
- *    the caller's struct), from the window table (tdatfs-tree-window.c).
+ *    the caller's struct), from the window table (tree/windows.c).
  *  - Only the builder changes the static nodes; children are sorted once,
  *    at the end of the build.  After that only the window table grows
  *    (under its lock); a window, once made, never changes nor goes.
@@ -223,7 +223,7 @@ struct tree_buf {
 #define TREE_WIN_PIC(ncpus)	(3 + 2 * (uint64_t)(ncpus))
 /* Windows a tree makes at most; past that a new name is ENOSPC. */
 #define TREE_WIN_MAX		65536
-/* Static nodes the views of instances may bring (tdatfs-tree-build.c). */
+/* Static nodes the views of instances may bring (tree/build.c). */
 #define TREE_VIEW_NODES_MAX	(1u << 24)
 
 /* A metadata blob and where the tree shows it. */
@@ -245,7 +245,7 @@ const char *tree_meta_label(enum tdat_meta which);
 /* tree_kind_ops(): the operations of a node's kind */
 const struct tree_kind_ops *tree_kind_ops(const struct tree_node *n);
 
-/* The build's names (tdatfs-tree-names.c); documented there. */
+/* The build's names (tree/names.c); documented there. */
 size_t tree_name_hash(uint32_t parent, const char *name, size_t len);
 char *tree_name_clean(const char *name);
 char *tree_name_unique(struct tdatfs_tree *t, uint32_t parent,
@@ -256,7 +256,7 @@ int tree_names_grow(struct tdatfs_tree *t);
 void tree_names_add(struct tdatfs_tree *t, uint32_t idx);
 void tree_names_free(struct tdatfs_tree *t);
 
-/* The view kinds (tdatfs-tree-view.c); documented there. */
+/* The view kinds (tree/views.c); documented there. */
 ssize_t tree_read_mem(const char *data, uint64_t size, void *buf, size_t len,
 		      uint64_t off);
 int tree_event_shown(const struct tdatfs_tree *t, size_t buffer, int id);
@@ -270,7 +270,7 @@ char *tree_buf_render(struct tdatfs_tree *t, const struct tree_node *n,
 		      size_t *len);
 void tree_bufs_free(struct tdatfs_tree *t);
 
-/* The time windows (tdatfs-tree-window.c); documented there. */
+/* The time windows (tree/windows.c); documented there. */
 int tree_windows_new(struct tdatfs_tree *t);
 void tree_windows_free(struct tdatfs_tree *t);
 uint64_t tree_windows_count(const struct tdatfs_tree *t);

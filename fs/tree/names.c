@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-names.c - the names of the tree's nodes while it is built:
+ * tree/names.c - the names of the tree's nodes while it is built:
  * how a wanted name becomes a file name (tdatfs(1), THE TREE) and the index
  * of (directory, name) that keeps the build linear in the number of nodes,
  * whatever a hostile trace holds (thousands of equal or long names).
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-tree-int.h"
+#include "internal.h"
 
 /* The next suffix of one (directory, base name) that was taken. */
 struct tree_suffix {

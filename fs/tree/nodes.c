@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree.c - the nodes of the virtual tree by kind (each kind's size,
+ * tree/nodes.c - the nodes of the virtual tree by kind (each kind's size,
  * read and listing), lookup, stat and the public queries.  The builder is
- * tdatfs-tree-build.c, the generated texts are tdatfs-render.c.
+ * tree/build.c, the generated texts are tree/render.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-render.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "internal.h"
+#include "render.h"
 
 const struct tree_meta_file tree_meta_files[] = {
 	{ TDAT_META_HEADER_PAGE, NULL, "header_page", true },

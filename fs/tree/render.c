@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-render.c - the generated texts of the tree: README, info, every
+ * tree/render.c - the generated texts of the tree: README, info, every
  * option rendered for options/, sections/index, the trace_clock of
  * instances, and the views' events/summary.tsv and time/README
- * (tdatfs-render.h).
+ * (tree/render.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "tdat.h"
-#include "tdatfs-render.h"
 #include "tdatfs-text.h"
+#include "render.h"
 
 /* A growing text; after a failed allocation it stays failed (@err). */
 struct sbuf {

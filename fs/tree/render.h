@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-render.h - the generated texts of the tree (README, info, the
+ * tree/render.h - the generated texts of the tree (README, info, the
  * options/ files, sections/index, an instance's trace_clock), as pure
  * functions of the parser's tables, and the views' texts (summary.tsv,
  * time/README) as functions of the text engine's event stats.  Internal
@@ -15,7 +15,7 @@
  *    success, "" for an empty text); a failure returns NULL with errno set.
  *  - The same arguments always give the same bytes (the event stats of
  *    a buffer never change once known).
- *  - Each function is documented at its definition, in tdatfs-render.c.
+ *  - Each function is documented at its definition, in tree/render.c.
  */
 #ifndef TDATFS_RENDER_H
 #define TDATFS_RENDER_H

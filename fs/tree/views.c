@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-view.c - the kinds of the views of SPEC 2.6: an event's
+ * tree/views.c - the kinds of the views of SPEC 2.6: an event's
  * trace and fields.tsv, a window's traces, the timeline.svg of a buffer
  * and of a window (TREE_VIEW, read through the text engine's views), and where the texts made from the event stats,
  * events/summary.tsv and time/README, are kept and how they are made
- * (tdatfs-tree.c renders them when first asked).
+ * (tree/nodes.c renders them when first asked).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tdatfs-render.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "internal.h"
+#include "render.h"
 
 /**
  * tree_event_shown() - whether a buffer has records of an event

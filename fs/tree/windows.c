@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-tree-window.c - the time windows of SPEC 2.6: time/T0-T1/ with
+ * tree/windows.c - the time windows of SPEC 2.6: time/T0-T1/ with
  * its trace, timeline.svg and per_cpu/cpuN/trace, made when a name is
  * looked up.
  *
@@ -13,7 +13,7 @@
  * release order, so turning an inode into its node takes no lock; only
  * adding a window (and the name index it goes through) takes the table's
  * lock.  A window is never removed nor its inodes reused: the kernel may
- * keep a name's inode as long as it likes (tdatfs-fuse.h), so once the
+ * keep a name's inode as long as it likes (fuse/ops.h), so once the
  * table is full a new name is ENOSPC, never another window's inodes.
  */
 #include <errno.h>
@@ -24,7 +24,7 @@
 
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "internal.h"
 
 #define WIN_CHUNK	256	/* entries per chunk */
 

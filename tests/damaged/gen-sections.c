@@ -50,7 +50,7 @@
 
 #include "gen-out.h"
 #include "tdat.h"
-#include "tdatfs-text-limits.h"
+#include "text/format-limits.h"
 
 static void set64(unsigned char *p, uint64_t v)
 {

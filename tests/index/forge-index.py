@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """Forge damaged index files for tests/index/damaged-index.sh.
 
-The layout it knows (fs/tdatfs-index-file.h, numbers in host order): an
+The layout it knows (fs/index/file.h, numbers in host order): an
 8-byte magic "tdatidx\\0", u32 format version at 8, the machine tag at 12,
 u64 length at 16, tdatfs's and libtraceevent's versions (24 bytes each) at
 24 and 48, the trace's size, mtime (ns), inode (u64 each) at 72, 80, 88,

@@ -15,7 +15,9 @@ Fails (exit 1, one line per problem) when:
     written;
   - a header does not open with its SPDX line and a comment;
   - an option or verb that `tdat --help` or `tdatfs --help` lists is not
-    in the program's man page.
+    in the program's man page;
+  - a source file of parser/ or fs/ (any folder) is not named, by its
+    path, in doc/ARCHITECTURE.md, or the document names one that is gone.
 """
 import os
 import re
@@ -27,19 +29,27 @@ DOC_RE = re.compile(r'/\*\*\s*(?:\n\s*\*)?\s*([A-Za-z_][A-Za-z0-9_]*)\(\)\s*-')
 
 def sources(src):
     for d in ('parser', 'fs'):
-        for name in sorted(os.listdir(os.path.join(src, d))):
-            if name.endswith(('.c', '.h')):
-                yield os.path.join(d, name)
+        for root, dirs, files in os.walk(os.path.join(src, d)):
+            dirs.sort()
+            for name in sorted(files):
+                if name.endswith(('.c', '.h')):
+                    yield os.path.relpath(os.path.join(root, name), src)
+
+
+LIBS = ('libtdat-parser.a', 'libtdatfs-common.a', 'libtdatfs-timeline.a',
+        'libtdatfs-text.a', 'libtdatfs-tree.a', 'libtdatfs-index.a',
+        'libtdatfs-fuse.a')
 
 
 def exported_functions(build):
     libs = []
     for root, _, files in os.walk(build):
         for f in files:
-            if f in ('libtdat-parser.a', 'libtdatfs-tree.a'):
+            if f in LIBS:
                 libs.append(os.path.join(root, f))
-    if len(libs) < 2:
-        sys.exit('docs-check: the two static libraries are not built under ' + build)
+    if len(libs) < len(LIBS):
+        sys.exit('docs-check: the static libraries ' + ', '.join(LIBS) +
+                 ' are not all built under ' + build)
     out = subprocess.run(['nm', '-g', '--defined-only'] + libs,
                          capture_output=True, text=True, check=True).stdout
     return sorted({l.split()[2] for l in out.splitlines()
@@ -94,7 +104,7 @@ def help_items(prog, own_only):
 
 
 def check_options(src, build, problems):
-    for prog, man, own in (('tdat', 'tdat.1', False), ('tdatfs', 'tdatfs.1', True)):
+    for prog, man, own in (('tdat', 'cli/tdat.1', False), ('tdatfs', 'fuse/tdatfs.1', True)):
         exe = os.path.join(build, 'fs', prog)
         items, text = help_items(exe, own)
         if not items:
@@ -107,6 +117,19 @@ def check_options(src, build, problems):
                 problems.append(f'{prog} --help lists {it}, fs/{man} does not')
 
 
+def check_architecture(src, problems):
+    doc = os.path.join(src, 'doc', 'ARCHITECTURE.md')
+    text = open(doc, encoding='utf-8').read()
+    named = set(re.findall(r'(?<![\w/.-])((?:parser|fs)/[\w./-]+\.[ch])(?![\w])',
+                           text))
+    have = set(sources(src))
+    for p in sorted(have - named):
+        problems.append(f'{p}: not named in doc/ARCHITECTURE.md (say what '
+                        'it holds and where a change goes)')
+    for p in sorted(named - have):
+        problems.append(f'doc/ARCHITECTURE.md names {p}, which does not exist')
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -114,6 +137,7 @@ def main():
     problems = []
     check_docs(src, build, problems)
     check_options(src, build, problems)
+    check_architecture(src, problems)
     for p in problems:
         print('docs-check: ' + p)
     print(f'docs-check: {len(problems)} problem(s)')

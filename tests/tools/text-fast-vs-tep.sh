@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The compiled info formats (fs/tdatfs-text-fast.c) against libtraceevent,
+# The compiled info formats (fs/text/compiled/program.c) against libtraceevent,
 # the library trace-cmd prints with: every decoded text of every TRACE,
 # once as shipped and once with -o tep_only (every event through
 # tep_print_event()), must be byte-identical.  This reaches what the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-progress.c - fs/tdatfs-progress.h: the line's shape and timing on
+ * test-progress.c - fs/tdatfs-common.h: the line's shape and timing on
  * a file (stderr redirected), and the signals that stop work: caught,
  * remembered, put back, and an ignored one left ignored.
  */
@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tdatfs-common.h"
 #include "check.h"
-#include "tdatfs-progress.h"
 
 static void wait_s(double s)
 {

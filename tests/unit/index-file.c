@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-index-file.c - the index file (fs/tdatfs-index-file.h) on fake
+ * test-index-file.c - the index file (fs/index/file.h) on fake
  * states: a round trip; every byte flipped and every truncation refused;
  * forged files of another version, machine or trace refused with the
  * right reason; where the file lives; the atomic write leaving nothing
@@ -19,9 +19,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "check.h"
 #include "tdat.h"
-#include "tdatfs-index-file.h"
+#include "check.h"
+#include "index/file.h"
 
 static const struct idx_identity ident = {
 	.size = 123456, .mtime_ns = 1700000000123456789ull, .inode = 4242,

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "tdat.h"
 #include "tdatfs-index.h"
 #include "tdatfs-text.h"
+#include "check.h"
 
 struct text {
 	struct tdatfs_text_key key;

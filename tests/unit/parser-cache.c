@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "tdat-cache.h"
+#include "check.h"
 
 static unsigned char pattern(uint64_t key, size_t i)
 {

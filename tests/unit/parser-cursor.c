@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "byte-builder.h"
 #include "tdat-cursor.h"
+#include "byte-builder.h"
+#include "check.h"
 
 
 static char msg[256];

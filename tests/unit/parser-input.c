@@ -15,9 +15,9 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "check.h"
-#include "byte-builder.h"
 #include "tdat.h"
+#include "byte-builder.h"
+#include "check.h"
 
 
 /* --- fixture texts ------------------------------------------------------ */

@@ -19,10 +19,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "check.h"
 #include "tdat-cache.h"
 #include "tdat-compress.h"
 #include "tdat-stream.h"
+#include "check.h"
 
 #define PAD		5u		/* bytes before the block */
 #define PLAIN_LEN	1500007u	/* not a multiple of any piece size */

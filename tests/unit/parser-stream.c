@@ -16,10 +16,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "check.h"
 #include "tdat-cache.h"
 #include "tdat-compress.h"
 #include "tdat-stream.h"
+#include "check.h"
 
 /* --- building fixture files ---------------------------------------------- */
 

@@ -8,9 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "byte-builder.h"
 #include "tdat.h"
+#include "byte-builder.h"
+#include "check.h"
 
 
 #define OPT_AT	4096	/* file offset the fixtures pretend to live at */

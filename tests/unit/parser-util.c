@@ -18,9 +18,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "check.h"
-#include "byte-builder.h"
 #include "tdat-util.h"
+#include "byte-builder.h"
+#include "check.h"
 
 
 /* --- a pread() that misbehaves on request --------------------------------- */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-text-acct.c - the account of a stream's text (fs/tdatfs-text-acct.h)
+ * test-text-acct.c - the account of a stream's text (fs/text/account.h)
  * on made-up steps: stretches and totals as counted, thinning merging
  * stretches 2k and 2k + 1, a save and load round trip, and every
  * truncation and every flipped byte of the saved bytes either refused or
@@ -12,56 +12,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tdatfs-common.h"
 #include "check.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-pack.h"
+#include "text/account.h"
+#include "text/pack.h"
 
 /* Five stretches: event 7 in 0, 1, 4; event 3 in 1, 3; nothing in 2. */
-static struct text_acct *made(void)
+static struct text_account *made(void)
 {
-	struct text_acct *a = text_acct_new();
+	struct text_account *a = text_account_new();
 	uint64_t nrec = 0;
 
 	FATAL(a);
-	CHECK(text_acct_open(a, nrec) == 0);
-	CHECK(text_acct_step(a, 7, 100, 101, 10) == 0);
-	CHECK(text_acct_step(a, 7, 110, 111, 12) == 0);
+	CHECK(text_account_open(a, nrec) == 0);
+	CHECK(text_account_step(a, 7, 100, 101, 10) == 0);
+	CHECK(text_account_step(a, 7, 110, 111, 12) == 0);
 	nrec += 2;
-	CHECK(text_acct_open(a, nrec) == 0);
-	CHECK(text_acct_step(a, 3, 120, 121, 5) == 0);
-	CHECK(text_acct_step(a, -1, 90, 91, 8) == 0);	/* type not read */
-	CHECK(text_acct_step(a, 7, 130, 131, 11) == 0);
+	CHECK(text_account_open(a, nrec) == 0);
+	CHECK(text_account_step(a, 3, 120, 121, 5) == 0);
+	CHECK(text_account_step(a, -1, 90, 91, 8) == 0);	/* type not read */
+	CHECK(text_account_step(a, 7, 130, 131, 11) == 0);
 	nrec += 3;
-	CHECK(text_acct_open(a, nrec) == 0);
-	CHECK(text_acct_step(a, INT_MIN, 0, 0, 40) == 0);	/* markers only */
-	CHECK(text_acct_open(a, nrec) == 0);
-	CHECK(text_acct_step(a, 3, 200, 201, 6) == 0);
+	CHECK(text_account_open(a, nrec) == 0);
+	CHECK(text_account_step(a, INT_MIN, 0, 0, 40) == 0);	/* markers only */
+	CHECK(text_account_open(a, nrec) == 0);
+	CHECK(text_account_step(a, 3, 200, 201, 6) == 0);
 	nrec += 1;
-	CHECK(text_acct_open(a, nrec) == 0);
-	CHECK(text_acct_step(a, 7, 300, 301, 13) == 0);
+	CHECK(text_account_open(a, nrec) == 0);
+	CHECK(text_account_step(a, 7, 300, 301, 13) == 0);
 	nrec += 1;
-	text_acct_finish(a, nrec);
+	text_account_finish(a, nrec);
 	return a;
 }
 
 static void test_counts(void)
 {
-	struct text_acct *a = made();
-	const struct text_acct_total *tot;
-	const struct text_acct_ev *e;
+	struct text_account *a = made();
+	const struct text_account_total *tot;
+	const struct text_account_ev *e;
 	uint64_t lo, hi;
 	size_t n;
 
-	CHECK(text_acct_stretches(a) == 5);
-	CHECK(text_acct_nrec(a, 0) == 0 && text_acct_nrec(a, 1) == 2 &&
-	      text_acct_nrec(a, 3) == 5 && text_acct_nrec(a, 5) == 7);
-	CHECK(text_acct_times(a, 1, &lo, &hi) && lo == 90 && hi == 130);
-	CHECK(!text_acct_times(a, 2, &lo, &hi));
-	e = text_acct_find(a, 1, 3);
+	CHECK(text_account_stretches(a) == 5);
+	CHECK(text_account_nrec(a, 0) == 0 && text_account_nrec(a, 1) == 2 &&
+	      text_account_nrec(a, 3) == 5 && text_account_nrec(a, 5) == 7);
+	CHECK(text_account_times(a, 1, &lo, &hi) && lo == 90 && hi == 130);
+	CHECK(!text_account_times(a, 2, &lo, &hi));
+	e = text_account_find(a, 1, 3);
 	CHECK(e && e->records == 1 && e->bytes == 5);
-	CHECK(!text_acct_find(a, 2, 7) && !text_acct_find(a, 0, 3));
-	tot = text_acct_totals(a, &n);
+	CHECK(!text_account_find(a, 2, 7) && !text_account_find(a, 0, 3));
+	tot = text_account_totals(a, &n);
 	CHECK(n == 2);
 	CHECK(tot[0].id == 3 && tot[0].records == 2 && tot[0].bytes == 11 &&
 	      tot[0].first_ts == 121 && tot[0].last_ts == 201);
@@ -69,34 +69,34 @@ static void test_counts(void)
 	      tot[1].first_ts == 101 && tot[1].last_ts == 301);
 
 	/* 0+1, 2+3, 4 */
-	CHECK(text_acct_thin(a) == 0);
-	CHECK(text_acct_stretches(a) == 3);
-	CHECK(text_acct_nrec(a, 1) == 5 && text_acct_nrec(a, 2) == 6);
-	e = text_acct_find(a, 0, 7);
+	CHECK(text_account_thin(a) == 0);
+	CHECK(text_account_stretches(a) == 3);
+	CHECK(text_account_nrec(a, 1) == 5 && text_account_nrec(a, 2) == 6);
+	e = text_account_find(a, 0, 7);
 	CHECK(e && e->records == 3 && e->bytes == 33);
-	e = text_acct_find(a, 1, 3);
+	e = text_account_find(a, 1, 3);
 	CHECK(e && e->records == 1 && e->bytes == 6);
-	CHECK(!text_acct_find(a, 1, 7));
-	CHECK(text_acct_times(a, 0, &lo, &hi) && lo == 90 && hi == 130);
-	CHECK(text_acct_times(a, 1, &lo, &hi) && lo == 200 && hi == 200);
-	tot = text_acct_totals(a, &n);
+	CHECK(!text_account_find(a, 1, 7));
+	CHECK(text_account_times(a, 0, &lo, &hi) && lo == 90 && hi == 130);
+	CHECK(text_account_times(a, 1, &lo, &hi) && lo == 200 && hi == 200);
+	tot = text_account_totals(a, &n);
 	CHECK(n == 2 && tot[1].records == 4);
-	text_acct_free(a);
-	text_acct_free(NULL);
+	text_account_free(a);
+	text_account_free(NULL);
 }
 
 /* Whether @a's totals are the sums of its stretches' entries. */
-static bool consistent(const struct text_acct *a)
+static bool consistent(const struct text_account *a)
 {
-	const struct text_acct_total *tot;
+	const struct text_account_total *tot;
 	size_t n, i, k;
 
-	tot = text_acct_totals(a, &n);
+	tot = text_account_totals(a, &n);
 	for (i = 0; i < n; i++) {
 		uint64_t r = 0;
 
-		for (k = 0; k < text_acct_stretches(a); k++) {
-			const struct text_acct_ev *e = text_acct_find(a, k, tot[i].id);
+		for (k = 0; k < text_account_stretches(a); k++) {
+			const struct text_account_ev *e = text_account_find(a, k, tot[i].id);
 
 			r += e ? e->records : 0;
 		}
@@ -108,64 +108,64 @@ static bool consistent(const struct text_acct *a)
 
 static void test_save_load(void)
 {
-	struct text_acct *a = made(), *b;
-	struct text_buf s = { 0 }, s2 = { 0 };
+	struct text_account *a = made(), *b;
+	struct tdatfs_buf s = { 0 }, s2 = { 0 };
 	struct text_unpack u;
 	size_t i, len, refused = 0;
 
-	CHECK(text_acct_save(a, &s) == 0);
-	b = text_acct_new();
+	CHECK(text_account_save(a, &s) == 0);
+	b = text_account_new();
 	u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
-	CHECK(text_acct_load(b, &u, 5) == 0 && !u.left);
-	CHECK(text_acct_save(b, &s2) == 0);
+	CHECK(text_account_load(b, &u, 5) == 0 && !u.left);
+	CHECK(text_account_save(b, &s2) == 0);
 	CHECK(s2.len == s.len && !memcmp(s.p, s2.p, s.len));
-	text_acct_free(b);
+	text_account_free(b);
 
 	/* for another checkpoint count */
-	b = text_acct_new();
+	b = text_account_new();
 	u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
-	CHECK(text_acct_load(b, &u, 4) == -EINVAL);
-	text_acct_free(b);
+	CHECK(text_account_load(b, &u, 4) == -EINVAL);
+	text_account_free(b);
 
 	/* the check takes what the load takes, and as many bytes */
 	u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
-	CHECK(text_acct_check(&u, 5) == 0 && !u.left);
+	CHECK(text_account_check(&u, 5) == 0 && !u.left);
 	u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
-	CHECK(text_acct_check(&u, 4) == -EINVAL);
+	CHECK(text_account_check(&u, 4) == -EINVAL);
 
 	for (len = 0; len < s.len; len++) {
-		b = text_acct_new();
+		b = text_account_new();
 		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = len };
-		CHECK(text_acct_load(b, &u, 5) == -EINVAL);
+		CHECK(text_account_load(b, &u, 5) == -EINVAL);
 		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = len };
-		CHECK(text_acct_check(&u, 5) == -EINVAL);
-		text_acct_free(b);
+		CHECK(text_account_check(&u, 5) == -EINVAL);
+		text_account_free(b);
 	}
 	for (i = 0; i < s.len * 8; i++) {
 		size_t left;
 		int r, rc;
 
 		s.p[i / 8] ^= 1 << (i % 8);
-		b = text_acct_new();
+		b = text_account_new();
 		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
-		r = text_acct_load(b, &u, 5);
+		r = text_account_load(b, &u, 5);
 		CHECK(r == 0 || r == -EINVAL || r == -ENOMEM);
 		left = u.left;
 		u = (struct text_unpack){ .p = (const unsigned char *)s.p, .left = s.len };
-		rc = text_acct_check(&u, 5);
+		rc = text_account_check(&u, 5);
 		CHECK(rc == r && (r || u.left == left));
 		/* what loads is an account, if not the one saved */
 		if (r == 0)
 			CHECK(consistent(b));
 		refused += r != 0;
-		text_acct_free(b);
+		text_account_free(b);
 		s.p[i / 8] ^= 1 << (i % 8);
 	}
 	/* the counts, sums and order refuse most single flips */
 	CHECK(refused > s.len * 8 / 2);
-	text_buf_release(&s);
-	text_buf_release(&s2);
-	text_acct_free(a);
+	tdatfs_buf_release(&s);
+	tdatfs_buf_release(&s2);
+	text_account_free(a);
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-comm.c - the comm model of fs/tdatfs-text-comm.h against a plain
+ * test-comm.c - the comm model of fs/text/comm.h against a plain
  * emulation of libtraceevent 1.7.1 (a list, a stably sorted array that
  * entries are inserted into, glibc's bisection over it), on random
  * streams with many duplicate pids; then the same streams replayed from
@@ -18,10 +18,10 @@
 
 #include <traceevent/event-parse.h>
 
+#include "tdatfs-common.h"
 #include "check.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-pack.h"
+#include "text/comm.h"
+#include "text/pack.h"
 
 #define NSTEPS		600
 #define NSTREAMS	300
@@ -240,7 +240,7 @@ static void replay(const struct text_comms *cm, struct text_overlay *ov,
 static struct text_overlay *saved_again(const struct text_comms *cm,
 					const struct text_overlay *ov, size_t nreg)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	struct text_overlay *ov2;
 	struct text_unpack u;
 	size_t len, n;
@@ -261,7 +261,7 @@ static struct text_overlay *saved_again(const struct text_comms *cm,
 	ov2 = text_overlay_new();
 	FATAL(ov2);
 	CHECK(text_overlay_load(ov2, cm, &u) == 0 && !u.left);
-	text_buf_release(&b);
+	tdatfs_buf_release(&b);
 	return ov2;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-fast.c - whitebox tests of the compiled info formats
- * (fs/tdatfs-text-fast.h) on formats written here: flags, symbols,
+ * (fs/text/compiled.h) on formats written here: flags, symbols,
  * operators, casts, '?' ':', pointers, widths, arrays and strings, in the
  * forms the kernel writes them (kmem, ext4, block, filemap).  The oracle
  * is libtraceevent: for thousands of records of random and edge values
@@ -23,10 +23,10 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "tdatfs-common.h"
 #include "check.h"
 #include "event-fmt.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-fast.h"
+#include "text/compiled.h"
 
 #define COMMON EVENT_FMT_COMMON
 
@@ -248,8 +248,8 @@ static int compare_event(struct tep_handle *tep, struct tep_event *ev,
 {
 	static unsigned char rec[512];
 	bool big_endian = tep_is_file_bigendian(tep);
-	struct text_fast *fp = text_fast_compile(ev, NULL);
-	struct text_buf out = { 0 };
+	struct text_compiled *fp = text_compiled_compile(ev, NULL);
+	struct tdatfs_buf out = { 0 };
 	unsigned int i, bad = 0;
 
 	CHECK(fp);
@@ -266,7 +266,7 @@ static int compare_event(struct tep_handle *tep, struct tep_event *ev,
 		tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&s);
 		out.len = 0;
-		FATAL(text_fast_info(fp, big_endian, rec, r.size, &out) == 0);
+		FATAL(text_compiled_info(fp, big_endian, rec, r.size, &out) == 0);
 		if (out.len != s.len || memcmp(out.p, s.buffer, s.len)) {
 			if (bad++ < 5)
 				fprintf(stderr, "%s:\n tep:  %.*s\n fast: %.*s\n", ev->name,
@@ -275,8 +275,8 @@ static int compare_event(struct tep_handle *tep, struct tep_event *ev,
 		trace_seq_destroy(&s);
 	}
 	CHECK(bad == 0);
-	text_buf_release(&out);
-	text_fast_free(fp);
+	tdatfs_buf_release(&out);
+	text_compiled_free(fp);
 	return bad ? -1 : 0;
 }
 
@@ -360,16 +360,16 @@ static void sched_case(const struct sched_case *c)
 		struct tep_plugin_list *plugins;
 		struct tep_handle *tep = plugin_handle(be, &plugins);
 		struct tep_event *ev = parse(tep, fmt, "sched");
-		struct text_fast *fp;
+		struct text_compiled *fp;
 
 		/* without the plugin's handler this would test the format */
 		FATAL(ev->handler);
 		if (refused) {
-			fp = text_fast_compile(ev, NULL);
+			fp = text_compiled_compile(ev, NULL);
 			if (fp)
 				fprintf(stderr, "compiled, should not be: %s\n", fmt);
 			CHECK(!fp);
-			text_fast_free(fp);
+			text_compiled_free(fp);
 		} else {
 			compare_event(tep, ev, 20000);
 		}
@@ -394,12 +394,12 @@ int main(void)
 		compare(tep, fmts[i], 20000);
 	for (i = 0; i < sizeof(refused_fmt) / sizeof(refused_fmt[0]); i++) {
 		struct tep_event *ev = parse(tep, refused_fmt[i], "test");
-		struct text_fast *fp = text_fast_compile(ev, NULL);
+		struct text_compiled *fp = text_compiled_compile(ev, NULL);
 
 		if (fp)
 			fprintf(stderr, "compiled, should not be: %s\n", ev->name);
 		CHECK(!fp);
-		text_fast_free(fp);
+		text_compiled_free(fp);
 	}
 	tep_free(tep);
 	for (i = 0; i < sizeof(sched_cases) / sizeof(sched_cases[0]); i++)

@@ -19,7 +19,7 @@
  *   consume exits).
  *        test-text --positions TRACE
  *   only the checkpoints, on any trace: for the real traces whose comms
- *   need the per-stream model of tdatfs-text-comm.h (duplicate pids, hits
+ *   need the per-stream model of text/comm.h (duplicate pids, hits
  *   that move as pids are added).
  */
 #include <errno.h>
@@ -29,15 +29,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "tdat.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-tep.h"
-#include "tdatfs-text-ts.h"
+#include "check.h"
+#include "text/engine.h"
+#include "text/source.h"
+#include "text/stream.h"
+#include "text/tep.h"
+#include "text/timestamp.h"
 
 /* text between checkpoints here */
 static uint64_t spacing = 16 * 1024;
@@ -90,13 +90,13 @@ static ssize_t text_read(struct tdatfs_text *t, int cpu, char *buf, size_t len,
 static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
 {
 	struct tdatfs_text *t = tdatfs_text_new(f, NULL);
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	char tmp[65536];
 	ssize_t n;
 
 	FATAL(t);
 	while ((n = text_read(t, cpu, tmp, sizeof(tmp), b.len)) > 0)
-		FATAL(text_buf_put(&b, tmp, n) == 0);
+		FATAL(tdatfs_buf_put(&b, tmp, n) == 0);
 	FATAL(n == 0);
 	tdatfs_text_free(t);
 	*len = b.len;
@@ -106,12 +106,12 @@ static char *whole_text(struct tdat_file *f, int cpu, size_t *len)
 /* The whole text of (buffer 0, @cpu) read from @t. */
 static char *engine_text(struct tdatfs_text *t, int cpu, size_t *len)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	char tmp[65536];
 	ssize_t n;
 
 	while ((n = text_read(t, cpu, tmp, sizeof(tmp), b.len)) > 0)
-		FATAL(text_buf_put(&b, tmp, n) == 0);
+		FATAL(tdatfs_buf_put(&b, tmp, n) == 0);
 	CHECK(n == 0);
 	*len = b.len;
 	return b.p;
@@ -264,7 +264,7 @@ static void check_report_instances(struct tdat_file *f)
 struct src_env {
 	struct text_tep *tt;
 	struct text_page_fmt pf;
-	struct text_ts *ts;
+	struct text_timestamp *ts;
 };
 
 static void src_env_init(struct src_env *e, struct tdat_file *f)
@@ -273,7 +273,7 @@ static void src_env_init(struct src_env *e, struct tdat_file *f)
 	FATAL(e->tt);
 	FATAL(text_tep_parse_header_page(e->tt) == 0);
 	text_tep_page_fmt(e->tt, &e->pf);
-	e->ts = text_ts_new(f);
+	e->ts = text_timestamp_new(f);
 	FATAL(e->ts);
 }
 
@@ -310,7 +310,7 @@ static void check_source(struct tdat_file *f, const struct src_env *e, size_t c)
 {
 	const struct tdat_buffer *buf = tdat_buffer_get(f, 0);
 	uint64_t np = cpu_pages(f, c), prev_off = 0;
-	struct text_buf markers = { 0 };
+	struct tdatfs_buf markers = { 0 };
 	struct text_pos mid = { 0 }, pos;
 	uint64_t mid_offs[8];
 	size_t nrec = 0, text_len, i;
@@ -368,7 +368,7 @@ static void check_source(struct tdat_file *f, const struct src_env *e, size_t c)
 		CHECK(text_source_consume(src, cpu) == 1);
 	}
 	free(text);
-	text_buf_release(&markers);
+	tdatfs_buf_release(&markers);
 	text_source_free(src);
 }
 
@@ -428,7 +428,7 @@ int main(int argc, char **argv)
 	src_env_init(&e, f);
 	for (c = 0; c < buf->ncpus; c++)
 		check_source(f, &e, c);
-	text_ts_free(e.ts);
+	text_timestamp_free(e.ts);
 	text_tep_free(e.tt);
 	tdat_close(f);
 	if (argc == 3) {

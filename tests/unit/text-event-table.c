@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "event-fmt.h"
-#include "tdatfs-text-event.h"
+#include "text/event-table.h"
 
 
 #define COMMON EVENT_FMT_COMMON

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-fields.c - whitebox tests of the fields.tsv rows
- * (fs/tdatfs-text-fields.h) on records built here, byte by byte, for two
+ * (fs/text/fields-row.h) on records built here, byte by byte, for two
  * events of a real trace whose string fields hold any bytes: ftrace
  * "print" (printed through libtraceevent) and sched_process_exec (the
  * fast path).  libtraceevent is the oracle: a row's columns,
@@ -25,17 +25,17 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
-#include "check.h"
 #include "tdat.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-comm.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-fields.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-source.h"
-#include "tdatfs-text-stream-int.h"
-#include "tdatfs-text-tep.h"
+#include "check.h"
+#include "text/comm.h"
+#include "text/engine.h"
+#include "text/fields-row.h"
+#include "text/line.h"
+#include "text/source.h"
+#include "text/stream-internal.h"
+#include "text/tep.h"
 
 /* The values the rows must carry through: every byte that is escaped,
  * " FIELD=" look-alikes, and a trailing newline (dropped, as trace-cmd
@@ -143,7 +143,7 @@ static char *unescape(const char *v, size_t n)
 
 /* What libtraceevent prints for the record, as trace-cmd shows it. */
 static void oracle(const struct env *e, const struct text_rec *r,
-		   struct text_buf *info, struct text_buf *time)
+		   struct tdatfs_buf *info, struct tdatfs_buf *time)
 {
 	struct tep_record rec;
 	struct trace_seq s;
@@ -161,14 +161,14 @@ static void oracle(const struct env *e, const struct text_rec *r,
 	FATAL(s.state == TRACE_SEQ__GOOD);
 	if (s.len && s.buffer[s.len - 1] == '\n')
 		s.len--;
-	FATAL(text_buf_put(info, s.buffer, s.len) == 0);
+	FATAL(tdatfs_buf_put(info, s.buffer, s.len) == 0);
 	trace_seq_reset(&s);
 	text_tep_lock(e->tt);
 	tep_print_event(e->tep, &s, &rec, "%9.1d", TEP_PRINT_TIME);
 	text_tep_unlock(e->tt);
 	for (p = s.buffer; p < s.buffer + s.len && *p == ' '; p++)
 		;
-	FATAL(text_buf_put(time, p, s.buffer + s.len - p) == 0);
+	FATAL(tdatfs_buf_put(time, p, s.buffer + s.len - p) == 0);
 	trace_seq_destroy(&s);
 }
 
@@ -176,18 +176,18 @@ static void oracle(const struct env *e, const struct text_rec *r,
 static char *line_comm(const struct env *e, const struct text_rec *r,
 		       struct text_comm_ctx *cc)
 {
-	struct text_buf line = { 0 };
+	struct tdatfs_buf line = { 0 };
 	char *dash, *p, *comm;
 
 	FATAL(text_format_record(e->fm, r, NULL, cc, &line) == 0);
-	FATAL(text_buf_put(&line, "", 1) == 0);
+	FATAL(tdatfs_buf_put(&line, "", 1) == 0);
 	for (p = line.p; *p == ' '; p++)
 		;
 	dash = strstr(p, "-");
 	FATAL(dash);
 	comm = strndup(p, dash - p);
 	FATAL(comm);
-	text_buf_release(&line);
+	tdatfs_buf_release(&line);
 	return comm;
 }
 
@@ -195,7 +195,7 @@ static char *line_comm(const struct env *e, const struct text_rec *r,
 static void check_row(const struct env *e, const struct text_rec *r,
 		      const char *row, size_t n, struct text_comm_ctx *cc)
 {
-	struct text_buf info = { 0 }, time = { 0 }, joined = { 0 };
+	struct tdatfs_buf info = { 0 }, time = { 0 }, joined = { 0 };
 	struct tep_format_field *f = e->ev->format.fields;
 	const char *p = row, *end = row + n, *tab;
 	char *comm, *v;
@@ -222,7 +222,7 @@ static void check_row(const struct env *e, const struct text_rec *r,
 		} else if (col == 2) {
 			CHECK(!strcmp(v, comm));
 		} else if (col >= 4 && f) {
-			FATAL(text_buf_printf(&joined, " %s=%s", f->name, v) >= 0);
+			FATAL(tdatfs_buf_printf(&joined, " %s=%s", f->name, v) >= 0);
 			f = f->next;
 		}
 		free(v);
@@ -230,29 +230,29 @@ static void check_row(const struct env *e, const struct text_rec *r,
 	CHECK(col == 4 + e->ev->format.nr_fields && !f);
 	CHECK(joined.len == info.len && !memcmp(joined.p, info.p, info.len));
 	free(comm);
-	text_buf_release(&info);
-	text_buf_release(&time);
-	text_buf_release(&joined);
+	tdatfs_buf_release(&info);
+	tdatfs_buf_release(&time);
+	tdatfs_buf_release(&joined);
 }
 
 /* The header row: the head columns and tep's field names, in order. */
 static void check_header(const struct env *e)
 {
-	struct text_buf out = { 0 }, want = { 0 };
+	struct tdatfs_buf out = { 0 }, want = { 0 };
 	struct tep_format_field *f;
 
-	FATAL(text_buf_put(&want, "time\tcpu\tcomm\tpid", 17) == 0);
+	FATAL(tdatfs_buf_put(&want, "time\tcpu\tcomm\tpid", 17) == 0);
 	for (f = e->ev->format.fields; f; f = f->next)
-		FATAL(text_buf_printf(&want, "\t%s", f->name) >= 0);
-	FATAL(text_buf_put(&want, "\n", 1) == 0);
+		FATAL(tdatfs_buf_printf(&want, "\t%s", f->name) >= 0);
+	FATAL(tdatfs_buf_put(&want, "\n", 1) == 0);
 	CHECK(text_fields_header(e->fm, e->ev->id, &out) == 0);
 	CHECK(out.len == want.len && !memcmp(out.p, want.p, want.len));
 	/* an id without a format adds nothing */
 	FATAL(!tep_find_event(e->tep, 65535));
 	CHECK(text_fields_header(e->fm, 65535, &out) == -ENOENT);
 	CHECK(out.len == want.len);
-	text_buf_release(&out);
-	text_buf_release(&want);
+	tdatfs_buf_release(&out);
+	tdatfs_buf_release(&want);
 }
 
 /* A row of the tep_only engine for the same record: the same bytes. */
@@ -260,7 +260,7 @@ static void check_tep_only(const struct env *e, const struct text_rec *r,
 			   const char *row, size_t n)
 {
 	struct text_overlay *ov = text_overlay_new();
-	struct text_buf out = { 0 };
+	struct tdatfs_buf out = { 0 };
 	struct text_comm_ctx cc = { 0 };
 	size_t seen = 0;
 
@@ -269,7 +269,7 @@ static void check_tep_only(const struct env *e, const struct text_rec *r,
 	cc.seen = &seen;
 	CHECK(text_fields_row(e->tep_fm, r, &cc, &out) == 0);
 	CHECK(out.len == n && !memcmp(out.p, row, n));
-	text_buf_release(&out);
+	tdatfs_buf_release(&out);
 	text_overlay_free(ov);
 }
 
@@ -280,7 +280,7 @@ static void check_rows(const struct env *e)
 	unsigned char rec[512];
 	struct text_overlay *ov = text_overlay_new();
 	struct text_comm_ctx cc = { 0 };
-	struct text_buf out = { 0 };
+	struct tdatfs_buf out = { 0 };
 	struct text_rec r;
 	size_t i, seen = 0, before;
 
@@ -308,7 +308,7 @@ static void check_rows(const struct env *e)
 	r.size = e->ev->format.fields->offset;
 	CHECK(text_fields_row(e->fm, &r, &cc, &out) == 1);
 	CHECK(out.len == before);
-	text_buf_release(&out);
+	tdatfs_buf_release(&out);
 	text_overlay_free(ov);
 }
 

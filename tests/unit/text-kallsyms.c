@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-ksym.c - the kallsyms table of fs/tdatfs-text-ksym.h against
+ * test-ksym.c - the kallsyms table of fs/text/kallsyms.h against
  * libtraceevent itself: for each kallsyms text (inline fixtures, then
  * random ones), one handle resolves through the table as the engine does
  * and another was given the text by tep_parse_kallsyms(); both must name
  * the same symbol and start for every address tried, directly and through
  * a %pS/%ps/%pF/%pf event printed by each handle.  Also checks that the
  * kernel's own form is read by our parser and the rest falls back, and
- * that a share (struct text_ksym_share) parses a text once for all its
+ * that a share (struct text_kallsyms_share) parses a text once for all its
  * askers, on one thread or several, but never shares a fallback table.
  *
  * Usage: test-ksym
@@ -26,7 +26,7 @@
 
 #include "check.h"
 #include "event-fmt.h"
-#include "tdatfs-text-ksym.h"
+#include "text/kallsyms.h"
 
 static const char event_fmt[] =
 	"name: ksym\nID: 7\nformat:\n"
@@ -92,7 +92,7 @@ static const struct fixture {
 static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	(void)modp;
-	return (char *)text_ksym_find(priv, *addrp, addrp);
+	return (char *)text_kallsyms_find(priv, *addrp, addrp);
 }
 
 static struct tep_handle *handle_new(void)
@@ -126,7 +126,7 @@ static void print_ip(struct tep_handle *tep, unsigned long long addr,
 }
 
 /* Every way of asking about @addr gives the same answer on both handles. */
-static int compare_addr(struct tep_handle *ours, struct text_ksym *ks,
+static int compare_addr(struct tep_handle *ours, struct text_kallsyms *ks,
 			struct tep_handle *ref, unsigned long long addr,
 			const char *what)
 {
@@ -135,7 +135,7 @@ static int compare_addr(struct tep_handle *ours, struct text_ksym *ks,
 	unsigned long long a1 = tep_find_function_address(ours, addr);
 	unsigned long long a2 = tep_find_function_address(ref, addr);
 	unsigned long long s3 = 0;
-	const char *n3 = text_ksym_find(ks, addr, &s3);
+	const char *n3 = text_kallsyms_find(ks, addr, &s3);
 	char p1[512], p2[512];
 	int bad = 0;
 
@@ -187,14 +187,14 @@ static void check_text(const char *what, const char *text, int own)
 {
 	static unsigned long long addrs[40000];
 	struct tep_handle *ours = handle_new(), *ref = handle_new();
-	struct text_ksym *ks = text_ksym_new(text);
+	struct text_kallsyms *ks = text_kallsyms_new(text);
 	size_t n, i;
 	int bad = 0;
 
 	FATAL(ks);
-	if (own >= 0 && text_ksym_own(ks) != own) {
+	if (own >= 0 && text_kallsyms_own(ks) != own) {
 		fprintf(stderr, "%s: read by %s, expected %s\n", what,
-			text_ksym_own(ks) ? "our parser" : "libtraceevent",
+			text_kallsyms_own(ks) ? "our parser" : "libtraceevent",
 			own ? "our parser" : "libtraceevent");
 		failures++;
 	}
@@ -205,7 +205,7 @@ static void check_text(const char *what, const char *text, int own)
 		bad += compare_addr(ours, ks, ref, addrs[i], what);
 	tep_free(ours);
 	tep_free(ref);
-	text_ksym_free(ks);
+	text_kallsyms_free(ks);
 }
 
 static uint64_t rng = 88172645463325252ULL;
@@ -291,56 +291,56 @@ static void check_share_serial(void)
 	struct source own = { .text = "1000 T a\n2000 t b\n" };
 	struct source odd = { .text = "1000 T a\n2000 x b c d\n" };
 	struct source none = { 0 };
-	struct text_ksym_share *sh = text_ksym_share_new();
-	struct text_ksym *k1, *k2;
+	struct text_kallsyms_share *sh = text_kallsyms_share_new();
+	struct text_kallsyms *k1, *k2;
 	unsigned long long start;
 	bool c1, c2;
 
 	FATAL(sh);
 	/* a table of our own: read once, the same table for every asker */
 	own.fail = 1;
-	CHECK(text_ksym_share_get(sh, source_read, &own, &k1, &c1) == -ENOMEM);
+	CHECK(text_kallsyms_share_get(sh, source_read, &own, &k1, &c1) == -ENOMEM);
 	CHECK(!k1);
-	CHECK(text_ksym_share_get(sh, source_read, &own, &k1, &c1) == 0);
-	CHECK(text_ksym_share_ref(sh) == sh);
-	CHECK(text_ksym_share_get(sh, source_read, &own, &k2, &c2) == 0);
+	CHECK(text_kallsyms_share_get(sh, source_read, &own, &k1, &c1) == 0);
+	CHECK(text_kallsyms_share_ref(sh) == sh);
+	CHECK(text_kallsyms_share_get(sh, source_read, &own, &k2, &c2) == 0);
 	CHECK(k1 && k1 == k2 && !c1 && !c2);
 	CHECK(atomic_load(&own.reads) == 2);
-	text_ksym_share_free(sh);
+	text_kallsyms_share_free(sh);
 	/* one reference is left: the table still answers */
-	CHECK(k1 && text_ksym_find(k1, 0x1004, &start) &&
-	      !strcmp(text_ksym_find(k1, 0x1004, &start), "a") && start == 0x1000);
-	text_ksym_share_free(sh);
+	CHECK(k1 && text_kallsyms_find(k1, 0x1004, &start) &&
+	      !strcmp(text_kallsyms_find(k1, 0x1004, &start), "a") && start == 0x1000);
+	text_kallsyms_share_free(sh);
 
 	/* the fallback: each asker reads and gets a table of its own */
-	sh = text_ksym_share_new();
+	sh = text_kallsyms_share_new();
 	FATAL(sh);
-	CHECK(text_ksym_share_get(sh, source_read, &odd, &k1, &c1) == 0);
-	CHECK(text_ksym_share_get(sh, source_read, &odd, &k2, &c2) == 0);
+	CHECK(text_kallsyms_share_get(sh, source_read, &odd, &k1, &c1) == 0);
+	CHECK(text_kallsyms_share_get(sh, source_read, &odd, &k2, &c2) == 0);
 	CHECK(k1 && k2 && k1 != k2 && c1 && c2);
-	CHECK(k1 && !text_ksym_own(k1));
+	CHECK(k1 && !text_kallsyms_own(k1));
 	CHECK(atomic_load(&odd.reads) == 2);
-	text_ksym_free(k1);
-	text_ksym_free(k2);
-	text_ksym_share_free(sh);
+	text_kallsyms_free(k1);
+	text_kallsyms_free(k2);
+	text_kallsyms_share_free(sh);
 
 	/* no kallsyms: no table, read once */
-	sh = text_ksym_share_new();
+	sh = text_kallsyms_share_new();
 	FATAL(sh);
-	CHECK(text_ksym_share_get(sh, source_read, &none, &k1, &c1) == 0);
-	CHECK(text_ksym_share_get(sh, source_read, &none, &k2, &c2) == 0);
+	CHECK(text_kallsyms_share_get(sh, source_read, &none, &k1, &c1) == 0);
+	CHECK(text_kallsyms_share_get(sh, source_read, &none, &k2, &c2) == 0);
 	CHECK(!k1 && !k2 && !c1 && !c2);
 	CHECK(atomic_load(&none.reads) == 1);
-	text_ksym_share_free(sh);
-	text_ksym_share_free(NULL);
+	text_kallsyms_share_free(sh);
+	text_kallsyms_share_free(NULL);
 }
 
 #define ASKERS 8
 
 struct asker {
-	struct text_ksym_share *sh;
+	struct text_kallsyms_share *sh;
 	struct source *src;
-	struct text_ksym *ks;
+	struct text_kallsyms *ks;
 	int ret;
 };
 
@@ -350,10 +350,10 @@ static void *ask(void *arg)
 	struct asker *a = arg;
 	bool copy;
 
-	a->ret = text_ksym_share_get(a->sh, source_read, a->src, &a->ks, &copy);
-	if (!a->ret && (copy || !a->ks || !text_ksym_own(a->ks)))
+	a->ret = text_kallsyms_share_get(a->sh, source_read, a->src, &a->ks, &copy);
+	if (!a->ret && (copy || !a->ks || !text_kallsyms_own(a->ks)))
 		a->ret = -EINVAL;
-	text_ksym_share_free(a->sh);
+	text_kallsyms_share_free(a->sh);
 	return NULL;
 }
 
@@ -361,16 +361,16 @@ static void check_share_threads(void)
 {
 	char *text = random_text(20000, 50);
 	struct source src = { .text = text };
-	struct text_ksym_share *sh = text_ksym_share_new();
+	struct text_kallsyms_share *sh = text_kallsyms_share_new();
 	struct asker a[ASKERS];
 	pthread_t tid[ASKERS];
-	struct text_ksym *ks;
+	struct text_kallsyms *ks;
 	bool copy;
 	int i;
 
 	FATAL(sh && text);
 	for (i = 0; i < ASKERS; i++) {
-		a[i] = (struct asker){ .sh = text_ksym_share_ref(sh), .src = &src };
+		a[i] = (struct asker){ .sh = text_kallsyms_share_ref(sh), .src = &src };
 		FATAL(!pthread_create(&tid[i], NULL, ask, &a[i]));
 	}
 	for (i = 0; i < ASKERS; i++) {
@@ -379,9 +379,9 @@ static void check_share_threads(void)
 		CHECK(a[i].ks == a[0].ks);
 	}
 	CHECK(atomic_load(&src.reads) == 1);
-	CHECK(text_ksym_share_get(sh, source_read, &src, &ks, &copy) == 0);
+	CHECK(text_kallsyms_share_get(sh, source_read, &src, &ks, &copy) == 0);
 	CHECK(ks == a[0].ks && !copy);
-	text_ksym_share_free(sh);
+	text_kallsyms_share_free(sh);
 	free(text);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-kbuf.c - the page walk of fs/tdatfs-text-kbuf.h against
+ * test-kbuf.c - the page walk of fs/text/kbuffer.h against
  * libtraceevent's kbuffer, which trace-cmd reads pages with: on pages
  * built here event by event (data of every length encoding, padding,
  * time extends, absolute time stamps, missed events stored and not) and
@@ -20,7 +20,7 @@
 #include <traceevent/kbuffer.h>
 
 #include "check.h"
-#include "tdatfs-text-kbuf.h"
+#include "text/kbuffer.h"
 
 #define PAGE		4096
 #define SLACK		64
@@ -167,30 +167,30 @@ static void compare(struct page *pg, bool old)
 					   KBUFFER_LSIZE_4,
 					   pg->be ? KBUFFER_ENDIAN_BIG :
 					   KBUFFER_ENDIAN_LITTLE);
-	struct text_kbuf tk;
+	struct text_kbuffer tk;
 	unsigned int n;
 
 	FATAL(kb);
 	if (old)
 		kbuffer_set_old_format(kb);
-	text_kbuf_init(&tk, pg->long8, pg->be, old);
+	text_kbuffer_init(&tk, pg->long8, pg->be, old);
 	kbuffer_load_subbuffer(kb, pg->b);
-	text_kbuf_load(&tk, pg->b);
+	text_kbuffer_load(&tk, pg->b);
 	for (n = 0; n < MAXSTEPS; n++) {
 		unsigned long long ts = 0;
 		uint64_t ts2 = 0;
 		void *d = kbuffer_read_event(kb, &ts);
-		const void *d2 = text_kbuf_read(&tk, &ts2);
+		const void *d2 = text_kbuffer_read(&tk, &ts2);
 
 		CHECK(d == d2);
 		if (d != d2 || !d)
 			break;
 		CHECK(ts == ts2);
-		CHECK(kbuffer_event_size(kb) == text_kbuf_event_size(&tk));
-		CHECK(kbuffer_missed_events(kb) == text_kbuf_missed(&tk));
+		CHECK(kbuffer_event_size(kb) == text_kbuffer_event_size(&tk));
+		CHECK(kbuffer_missed_events(kb) == text_kbuffer_missed(&tk));
 		steps_checked++;
 		kbuffer_next_event(kb, NULL);
-		text_kbuf_next(&tk);
+		text_kbuffer_next(&tk);
 	}
 	kbuffer_free(kb);
 }

@@ -24,12 +24,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
 #include "tdat.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-stream.h"
+#include "check.h"
+#include "text/engine.h"
+#include "text/stream.h"
 
 /* Text between checkpoints, or 0 for the engine's default. */
 static uint64_t spacing;
@@ -91,15 +91,15 @@ static const char *key_name(const struct tdatfs_text_key *k)
 static char *read_all(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 		      size_t *len)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	static char tmp[65536];
 	ssize_t n;
 
 	while ((n = key_read(t, k, tmp, sizeof(tmp), b.len)) > 0)
-		FATAL(text_buf_put(&b, tmp, n) == 0);
+		FATAL(tdatfs_buf_put(&b, tmp, n) == 0);
 	*len = b.len;
 	if (n < 0) {
-		text_buf_release(&b);
+		tdatfs_buf_release(&b);
 		return NULL;
 	}
 	if (!b.p)

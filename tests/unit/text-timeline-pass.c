@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "tdatfs-timeline.h"
+#include "check.h"
 
 #define MAXK	8192
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test-text-vcut.c - whitebox tests of a view's size made by cutting its
- * text on several threads (tdatfs-text-vcut.h), without FUSE.  For each
+ * text on several threads (text/view-size.h), without FUSE.  For each
  * event's fields view and a few time windows of a trace whose full text
  * has a checkpoint every few KiB, cut in one to five parts:
  *  - the view learns the offsets and the size that a read to its end
@@ -28,15 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "tdat.h"
+#include "tdatfs-common.h"
 #include "tdatfs-text.h"
-#include "tdatfs-text-acct.h"
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-engine.h"
-#include "tdatfs-text-line.h"
-#include "tdatfs-text-stream.h"
-#include "tdatfs-text-vcut.h"
+#include "check.h"
+#include "text/account.h"
+#include "text/engine.h"
+#include "text/line.h"
+#include "text/stream.h"
+#include "text/view-size.h"
 
 #define SPACING		4096	/* text between the full text's checkpoints */
 #define MAX_EVENTS	12	/* fields views checked per trace */
@@ -45,21 +45,21 @@
 static const char head[] = "a head of the view\n";
 
 /* The whole text of @st read from 0 in odd-sized pieces. */
-static struct text_buf read_all(struct text_stream *st)
+static struct tdatfs_buf read_all(struct text_stream *st)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	char tmp[3001];
 	ssize_t n;
 
 	while ((n = text_stream_read(st, tmp, sizeof(tmp), b.len)) > 0)
-		FATAL(text_buf_put(&b, tmp, n) == 0);
+		FATAL(tdatfs_buf_put(&b, tmp, n) == 0);
 	CHECK(n == 0);
 	return b;
 }
 
 /* What a view's reader sees: its text, size and entries' offsets. */
 struct seen {
-	struct text_buf text;
+	struct tdatfs_buf text;
 	uint64_t size;
 	uint64_t *off;
 	size_t n;
@@ -122,7 +122,7 @@ static void check_stopped(struct text_stream *full, const struct text_filter *fl
 {
 	struct text_stream *v = text_stream_new_view(full, flt, head);
 	_Atomic bool stop = true;
-	struct text_buf keep = { 0 };
+	struct tdatfs_buf keep = { 0 };
 	uint64_t *bytes, size;
 	size_t n;
 
@@ -150,12 +150,12 @@ static void check_filter(struct text_stream *full, const struct text_filter *flt
 	CHECK(want.size == want.text.len);
 	for (unsigned int parts = 1; parts <= 5; parts++) {
 		struct text_stream *v = text_stream_new_view(full, flt, head);
-		struct text_buf text = { 0 }, short_text = { 0 };
+		struct tdatfs_buf text = { 0 }, short_text = { 0 };
 		struct seen got;
 
 		FATAL(v);
 		check_split(v, parts);
-		CHECK(text_vcut(v, parts, SIZE_MAX, &text) == 0);
+		CHECK(text_view_size_cut(v, parts, SIZE_MAX, &text) == 0);
 		CHECK(text.len == want.text.len &&
 		      !memcmp(text.p, want.text.p, text.len));
 		seen_of(v, &got);
@@ -168,16 +168,16 @@ static void check_filter(struct text_stream *full, const struct text_filter *flt
 		/* one byte short of the text: the size alone */
 		v = text_stream_new_view(full, flt, head);
 		FATAL(v);
-		CHECK(text_vcut(v, parts, want.text.len - 1, &short_text) == 0);
+		CHECK(text_view_size_cut(v, parts, want.text.len - 1, &short_text) == 0);
 		CHECK(!short_text.len);
 		CHECK(text_stream_size(v, &got.size) == 0 && got.size == want.size);
 		text_stream_free(v);
-		text_buf_release(&text);
-		text_buf_release(&got.text);
+		tdatfs_buf_release(&text);
+		tdatfs_buf_release(&got.text);
 		free(got.off);
 	}
 	check_stopped(full, flt);
-	text_buf_release(&want.text);
+	tdatfs_buf_release(&want.text);
 	free(want.off);
 	text_stream_free(v0);
 }
@@ -196,12 +196,12 @@ static struct text_stream *full_text(struct tdatfs_text *t)
 
 static void check_views(struct tdatfs_text *t, struct text_stream *full)
 {
-	const struct text_acct_total *tot;
+	const struct text_account_total *tot;
 	const struct text_comms *cm;
 	struct text_fmt *fmt;
 	size_t n, k;
 
-	tot = text_acct_totals(text_stream_acct(full), &n);
+	tot = text_account_totals(text_stream_acct(full), &n);
 	FATAL(text_engine_fmt(t, &fmt, &cm) == 0);
 	for (k = 0; k < n && k < MAX_EVENTS; k++) {
 		struct text_filter flt = { .kind = TEXT_FILTER_FIELDS, .id = tot[k].id };
@@ -222,14 +222,14 @@ static void check_views(struct tdatfs_text *t, struct text_stream *full)
 }
 
 /* The whole of view @v read through @t from 0. */
-static struct text_buf view_text(struct tdatfs_text *t, const struct tdatfs_text_view *v)
+static struct tdatfs_buf view_text(struct tdatfs_text *t, const struct tdatfs_text_view *v)
 {
-	struct text_buf b = { 0 };
+	struct tdatfs_buf b = { 0 };
 	char tmp[4001];
 	ssize_t r;
 
 	while ((r = tdatfs_text_view_read(t, v, tmp, sizeof(tmp), b.len)) > 0)
-		FATAL(text_buf_put(&b, tmp, r) == 0);
+		FATAL(tdatfs_buf_put(&b, tmp, r) == 0);
 	CHECK(r == 0);
 	return b;
 }
@@ -237,7 +237,7 @@ static struct text_buf view_text(struct tdatfs_text *t, const struct tdatfs_text
 struct reader {
 	struct tdatfs_text *t;
 	const struct tdatfs_text_view *v;
-	struct text_buf got;
+	struct tdatfs_buf got;
 };
 
 static void *reader_run(void *arg)
@@ -258,7 +258,7 @@ static void check_engine(struct tdat_file *f, int id)
 	struct tdatfs_text_view v = { .kind = TDATFS_VIEW_FIELDS, .cpu = -1, .event = id };
 	struct tdatfs_text *a = tdatfs_text_new(f, NULL), *b = tdatfs_text_new(f, NULL);
 	struct reader r = { .t = a, .v = &v };
-	struct text_buf got, want;
+	struct tdatfs_buf got, want;
 	uint64_t size = 0;
 	pthread_t tid;
 
@@ -271,9 +271,9 @@ static void check_engine(struct tdat_file *f, int id)
 	CHECK(size == got.len && got.len == want.len && want.len > 0);
 	CHECK(!memcmp(got.p, want.p, want.len));
 	CHECK(r.got.len == want.len && !memcmp(r.got.p, want.p, want.len));
-	text_buf_release(&got);
-	text_buf_release(&want);
-	text_buf_release(&r.got);
+	tdatfs_buf_release(&got);
+	tdatfs_buf_release(&want);
+	tdatfs_buf_release(&r.got);
 	tdatfs_text_free(a);
 	tdatfs_text_free(b);
 }
@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		char err[512] = "";
 		struct tdat_file *f = tdat_open(argv[i], NULL, err, sizeof(err));
-		const struct text_acct_total *tot;
+		const struct text_account_total *tot;
 		struct tdatfs_text *t;
 		struct text_stream *full;
 		size_t n;
@@ -299,7 +299,7 @@ int main(int argc, char **argv)
 		FATAL(t);
 		full = full_text(t);
 		check_views(t, full);
-		tot = text_acct_totals(text_stream_acct(full), &n);
+		tot = text_account_totals(text_stream_acct(full), &n);
 		FATAL(n > 0);
 		check_engine(f, tot[n - 1].id);
 		tdatfs_text_free(t);

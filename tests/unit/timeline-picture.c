@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
 #include "tdatfs-timeline.h"
+#include "check.h"
 
 #define MAXK	4096
 

@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check.h"
 #include "tdat.h"
 #include "tdatfs-tree.h"
+#include "check.h"
 
 
 struct fixture {

@@ -21,11 +21,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "check.h"
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "tdatfs-tree.h"
-#include "tdatfs-tree-int.h"
+#include "check.h"
+#include "tree/internal.h"
 
 /* ---- the stand-in engine ------------------------------------------------ */
 

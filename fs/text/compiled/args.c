@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast-arg.c - the argument trees of a print format, compiled
- * into the nodes of a fast program (tdatfs-text-fast-int.h).
+ * text/compiled/args.c - the argument trees of a print format, compiled
+ * into the nodes of a fast program (text/compiled/internal.h).
  *
  * libtraceevent has parsed each argument of an event's print format into
  * a tree (event->print_fmt.args).  At print time it walks the tree for
@@ -13,7 +13,7 @@
  *  - an atom is strtoull(atom, 0); one that reads 0 and does not start
  *    with a digit is a name looked up in the handle's function list
  *    (test_for_symbol()), and the engine's handle has none (its symbols
- *    come from a resolver, tdatfs-text-tep.c), so it is 0 as well;
+ *    come from a resolver, text/tep.c), so it is 0 as well;
  *  - a cast is eval_type_str(): a mask for the integer types it knows;
  *  - the operators on unsigned long long, both sides always evaluated,
  *    '?' ':' by the condition, "[" an element of a fixed array;
@@ -36,10 +36,10 @@
 
 #include <traceevent/event-parse.h>
 
-#include "tdatfs-text-fast-int.h"
+#include "internal.h"
 
 /**
- * text_fast_lit() - add bytes to a program's literal pool
+ * text_compiled_lit() - add bytes to a program's literal pool
  * @fp: program being made
  * @s: the bytes
  * @n: their count
@@ -48,7 +48,7 @@
  *
  * Return: 0, or -E2BIG when the pool is full.
  */
-int text_fast_lit(struct text_fast *fp, const char *s, size_t n,
+int text_compiled_lit(struct text_compiled *fp, const char *s, size_t n,
 		  uint16_t *off, uint16_t *len)
 {
 	if (n > FAST_MAX_LIT - fp->lit_len)
@@ -61,7 +61,7 @@ int text_fast_lit(struct text_fast *fp, const char *s, size_t n,
 }
 
 /**
- * text_fast_apply() - one of eval_num_arg()'s operators
+ * text_compiled_apply() - one of eval_num_arg()'s operators
  * @op: enum fx_op, neither FX_CONST, FX_FIELD, FX_MASK nor FX_COND
  * @l: left value
  * @r: right value
@@ -70,7 +70,7 @@ int text_fast_lit(struct text_fast *fp, const char *s, size_t n,
  *
  * Return: the value libtraceevent computes.
  */
-uint64_t text_fast_apply(unsigned int op, uint64_t l, uint64_t r)
+uint64_t text_compiled_apply(unsigned int op, uint64_t l, uint64_t r)
 {
 	switch (op) {
 	case FX_NOT:	return !r;
@@ -107,7 +107,7 @@ static const struct {
 	{ "/", FX_DIV }, { "%", FX_MOD }, { "*", FX_MUL },
 };
 
-static int new_x(struct text_fast *fp, unsigned int op)
+static int new_x(struct text_compiled *fp, unsigned int op)
 {
 	if (fp->nx == FAST_MAX_X)
 		return -E2BIG;
@@ -116,7 +116,7 @@ static int new_x(struct text_fast *fp, unsigned int op)
 	return fp->nx++;
 }
 
-static int new_s(struct text_fast *fp, unsigned int kind)
+static int new_s(struct text_compiled *fp, unsigned int kind)
 {
 	if (fp->ns == FAST_MAX_S)
 		return -E2BIG;
@@ -125,7 +125,7 @@ static int new_s(struct text_fast *fp, unsigned int kind)
 	return fp->ns++;
 }
 
-static int const_x(struct text_fast *fp, uint64_t k)
+static int const_x(struct text_compiled *fp, uint64_t k)
 {
 	int i = new_x(fp, FX_CONST);
 
@@ -175,7 +175,7 @@ static struct tep_format_field *arg_field(struct tep_event *ev,
 }
 
 /* A field read as tep_read_number() reads it. */
-static int field_x(struct text_fast *fp, struct tep_event *ev,
+static int field_x(struct text_compiled *fp, struct tep_event *ev,
 		   struct tep_print_arg *arg)
 {
 	struct tep_format_field *fl = arg_field(ev, arg);
@@ -193,7 +193,7 @@ static int field_x(struct text_fast *fp, struct tep_event *ev,
 }
 
 /* REC->array[constant], without a cast on the array (a pointer cast). */
-static int index_x(struct text_fast *fp, struct tep_event *ev,
+static int index_x(struct text_compiled *fp, struct tep_event *ev,
 		   struct tep_print_arg *arg, unsigned int depth)
 {
 	struct tep_print_arg *l = arg->op.left;
@@ -203,7 +203,7 @@ static int index_x(struct text_fast *fp, struct tep_event *ev,
 
 	if (!l || l->type != TEP_PRINT_FIELD)
 		return -EINVAL;
-	r = text_fast_num_arg(fp, ev, arg->op.right, depth + 1);
+	r = text_compiled_num_arg(fp, ev, arg->op.right, depth + 1);
 	if (r < 0)
 		return r;
 	if (fp->x[r].op != FX_CONST)
@@ -223,7 +223,7 @@ static int index_x(struct text_fast *fp, struct tep_event *ev,
 	return i;
 }
 
-static int cast_x(struct text_fast *fp, struct tep_event *ev,
+static int cast_x(struct text_compiled *fp, struct tep_event *ev,
 		  struct tep_print_arg *arg, unsigned int depth)
 {
 	uint64_t mask;
@@ -231,7 +231,7 @@ static int cast_x(struct text_fast *fp, struct tep_event *ev,
 
 	if (!arg->typecast.type)
 		return -EINVAL;
-	c = text_fast_num_arg(fp, ev, arg->typecast.item, depth + 1);
+	c = text_compiled_num_arg(fp, ev, arg->typecast.item, depth + 1);
 	if (c < 0)
 		return c;
 	mask = cast_mask(arg->typecast.type);
@@ -253,11 +253,11 @@ static int cast_x(struct text_fast *fp, struct tep_event *ev,
 	return i;
 }
 
-typedef int compile_fn(struct text_fast *fp, struct tep_event *ev,
+typedef int compile_fn(struct text_compiled *fp, struct tep_event *ev,
 			struct tep_print_arg *arg, unsigned int depth);
 
 /* The two sides of operator @arg, both compiled by @fn: 0 or an errno. */
-static int both(struct text_fast *fp, struct tep_event *ev,
+static int both(struct text_compiled *fp, struct tep_event *ev,
 		struct tep_print_arg *arg, unsigned int depth, compile_fn *fn,
 		int *l, int *r)
 {
@@ -272,10 +272,10 @@ static int both(struct text_fast *fp, struct tep_event *ev,
  * cond ? a : b, the right side being the ':' operator: a number node
  * (eval_num_arg()) or, for @str, a string node (print_str_arg()).
  */
-static int cond_arg(struct text_fast *fp, struct tep_event *ev,
+static int cond_arg(struct text_compiled *fp, struct tep_event *ev,
 		    struct tep_print_arg *arg, unsigned int depth, bool str)
 {
-	compile_fn *branch = str ? text_fast_str_arg : text_fast_num_arg;
+	compile_fn *branch = str ? text_compiled_str_arg : text_compiled_num_arg;
 	struct tep_print_arg *r = arg->op.right;
 	int a, b, c, i;
 
@@ -283,7 +283,7 @@ static int cond_arg(struct text_fast *fp, struct tep_event *ev,
 	if (!arg->op.op || strcmp(arg->op.op, "?") || !r ||
 	    r->type != TEP_PRINT_OP || !r->op.op || strcmp(r->op.op, ":"))
 		return -EINVAL;
-	a = text_fast_num_arg(fp, ev, arg->op.left, depth + 1);
+	a = text_compiled_num_arg(fp, ev, arg->op.left, depth + 1);
 	if (a < 0)
 		return a;
 	i = both(fp, ev, r, depth, branch, &b, &c);
@@ -306,7 +306,7 @@ static int cond_arg(struct text_fast *fp, struct tep_event *ev,
 	return i;
 }
 
-static int op_x(struct text_fast *fp, struct tep_event *ev,
+static int op_x(struct text_compiled *fp, struct tep_event *ev,
 		struct tep_print_arg *arg, unsigned int depth)
 {
 	const char *op = arg->op.op;
@@ -325,7 +325,7 @@ static int op_x(struct text_fast *fp, struct tep_event *ev,
 	if (k == sizeof(fx_ops) / sizeof(fx_ops[0]))
 		return -EINVAL;
 	/* both sides are evaluated, a unary operator's (empty) left too */
-	i = both(fp, ev, arg, depth, text_fast_num_arg, &l, &r);
+	i = both(fp, ev, arg, depth, text_compiled_num_arg, &l, &r);
 	if (i < 0)
 		return i;
 	switch (fx_ops[k].fx) {
@@ -343,7 +343,7 @@ static int op_x(struct text_fast *fp, struct tep_event *ev,
 		break;
 	}
 	if (fp->x[l].op == FX_CONST && fp->x[r].op == FX_CONST)
-		return const_x(fp, text_fast_apply(fx_ops[k].fx, fp->x[l].k,
+		return const_x(fp, text_compiled_apply(fx_ops[k].fx, fp->x[l].k,
 						   fp->x[r].k));
 	i = new_x(fp, fx_ops[k].fx);
 	if (i < 0)
@@ -354,7 +354,7 @@ static int op_x(struct text_fast *fp, struct tep_event *ev,
 }
 
 /**
- * text_fast_num_arg() - compile an argument that is printed as a number
+ * text_compiled_num_arg() - compile an argument that is printed as a number
  * @fp: program being made
  * @ev: the event
  * @arg: the argument's tree
@@ -364,7 +364,7 @@ static int op_x(struct text_fast *fp, struct tep_event *ev,
  * not compiled (-EINVAL: libtraceevent's; -E2BIG: too big).
  * Context: the tep lock is held (the tree is libtraceevent's).
  */
-int text_fast_num_arg(struct text_fast *fp, struct tep_event *ev,
+int text_compiled_num_arg(struct text_compiled *fp, struct tep_event *ev,
 		      struct tep_print_arg *arg, unsigned int depth)
 {
 	if (!arg || depth > FAST_MAX_DEPTH)
@@ -413,7 +413,7 @@ static int64_t flag_value(const char *v)
 }
 
 /* The entries of a flag or symbol table, in their order. */
-static int flag_table(struct text_fast *fp, struct tep_print_flag_sym *fs,
+static int flag_table(struct text_compiled *fp, struct tep_print_flag_sym *fs,
 		      struct fast_s *s)
 {
 	s->lo = fp->nflags;
@@ -425,7 +425,7 @@ static int flag_table(struct text_fast *fp, struct tep_print_flag_sym *fs,
 		if (!fs->value || !fs->str)
 			return -EINVAL;
 		f->val = flag_value(fs->value);
-		if (text_fast_lit(fp, fs->str, strlen(fs->str), &f->lit_off,
+		if (text_compiled_lit(fp, fs->str, strlen(fs->str), &f->lit_off,
 				  &f->lit_len) < 0)
 			return -E2BIG;
 		fp->nflags++;
@@ -434,13 +434,13 @@ static int flag_table(struct text_fast *fp, struct tep_print_flag_sym *fs,
 	return 0;
 }
 
-static int flags_s(struct text_fast *fp, struct tep_event *ev,
+static int flags_s(struct text_compiled *fp, struct tep_event *ev,
 		   struct tep_print_arg *arg, unsigned int depth)
 {
 	bool flags = arg->type == TEP_PRINT_FLAGS;
 	int a, i, ret;
 
-	a = text_fast_num_arg(fp, ev, flags ? arg->flags.field : arg->symbol.field,
+	a = text_compiled_num_arg(fp, ev, flags ? arg->flags.field : arg->symbol.field,
 			      depth + 1);
 	if (a < 0)
 		return a;
@@ -450,7 +450,7 @@ static int flags_s(struct text_fast *fp, struct tep_event *ev,
 	fp->s[i].a = a;
 	if (flags && arg->flags.delim) {
 		fp->s[i].delim = true;
-		ret = text_fast_lit(fp, arg->flags.delim, strlen(arg->flags.delim),
+		ret = text_compiled_lit(fp, arg->flags.delim, strlen(arg->flags.delim),
 				    &fp->s[i].lit_off, &fp->s[i].lit_len);
 		if (ret < 0)
 			return ret;
@@ -461,7 +461,7 @@ static int flags_s(struct text_fast *fp, struct tep_event *ev,
 }
 
 /* a fixed char array, or __get_str() of a __data_loc field */
-static int field_s(struct text_fast *fp, struct tep_event *ev,
+static int field_s(struct text_compiled *fp, struct tep_event *ev,
 		   struct tep_print_arg *arg)
 {
 	struct tep_format_field *fl;
@@ -495,7 +495,7 @@ static int field_s(struct text_fast *fp, struct tep_event *ev,
 }
 
 /**
- * text_fast_str_arg() - compile an argument that is printed with "%s"
+ * text_compiled_str_arg() - compile an argument that is printed with "%s"
  * @fp: program being made
  * @ev: the event
  * @arg: the argument's tree
@@ -505,7 +505,7 @@ static int field_s(struct text_fast *fp, struct tep_event *ev,
  * not compiled.
  * Context: the tep lock is held.
  */
-int text_fast_str_arg(struct text_fast *fp, struct tep_event *ev,
+int text_compiled_str_arg(struct text_compiled *fp, struct tep_event *ev,
 		      struct tep_print_arg *arg, unsigned int depth)
 {
 	int i, ret;
@@ -521,7 +521,7 @@ int text_fast_str_arg(struct text_fast *fp, struct tep_event *ev,
 		i = new_s(fp, FS_LIT);
 		if (i < 0)
 			return i;
-		ret = text_fast_lit(fp, arg->atom.atom, strlen(arg->atom.atom),
+		ret = text_compiled_lit(fp, arg->atom.atom, strlen(arg->atom.atom),
 				    &fp->s[i].lit_off, &fp->s[i].lit_len);
 		return ret < 0 ? ret : i;
 	case TEP_PRINT_FIELD:

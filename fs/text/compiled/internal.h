@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast-int.h - the compiled info format's program, shared by
- * its two halves: tdatfs-text-fast.c (the format text, the runner) and
- * tdatfs-text-fast-arg.c (the argument trees libtraceevent parsed).
+ * text/compiled/internal.h - the compiled info format's program, shared by
+ * its two halves: text/compiled/program.c (the format text, the runner) and
+ * text/compiled/args.c (the argument trees libtraceevent parsed).
  *
  * Invariants:
  *  - A program is a list of steps, each a literal followed by one
@@ -17,13 +17,13 @@
  *  - Literal text (format literals, flag and symbol names, delimiters)
  *    is in lit[]; offsets and lengths always lie inside lit_len.
  *  - A program is read-only once made; @ks, when set, is the engine's own
- *    kallsyms table (text_ksym_own()), which is searched without a lock.
+ *    kallsyms table (text_kallsyms_own()), which is searched without a lock.
  *  - @site is set only for an event whose handler is libtraceevent's
  *    kmem plugin's (call_site_handler() of plugin_kmem.so), which prints
  *    its prefix and then the format.
  *  - @sched.kind is set only for an event whose handler is the sched
  *    plugin's (plugin_sched_switch.so); the program then has no steps:
- *    the handler's text is all (tdatfs-text-fast-sched.c).  Its fields
+ *    the handler's text is all (text/compiled/sched.c).  Its fields
  *    are fixed fields of sizes tep_read_number_field() reads (comms:
  *    plain arrays); size 0 is a field the format does not have.
  */
@@ -36,8 +36,8 @@
 
 struct tep_event;
 struct tep_print_arg;
-struct text_buf;
-struct text_ksym;
+struct tdatfs_buf;
+struct text_kallsyms;
 
 enum {
 	FAST_MAX_STEPS	= 32,
@@ -143,8 +143,8 @@ struct fast_sched {
 	struct fast_fld success, cpu;
 };
 
-struct text_fast {
-	struct text_ksym *ks;	/* FAST_FUNC: the symbols, NULL for none */
+struct text_compiled {
+	struct text_kallsyms *ks;	/* FAST_FUNC: the symbols, NULL for none */
 	struct fast_sched sched;	/* the sched plugin's handler */
 	bool site;		/* the kmem plugin's "(func+0x<off>) " first */
 	uint8_t site_size;	/* its call_site field */
@@ -159,16 +159,16 @@ struct text_fast {
 	char lit[FAST_MAX_LIT];
 };
 
-int text_fast_lit(struct text_fast *fp, const char *s, size_t n,
+int text_compiled_lit(struct text_compiled *fp, const char *s, size_t n,
 		  uint16_t *off, uint16_t *len);
-int text_fast_num_arg(struct text_fast *fp, struct tep_event *ev,
+int text_compiled_num_arg(struct text_compiled *fp, struct tep_event *ev,
 		      struct tep_print_arg *arg, unsigned int depth);
-int text_fast_str_arg(struct text_fast *fp, struct tep_event *ev,
+int text_compiled_str_arg(struct text_compiled *fp, struct tep_event *ev,
 		      struct tep_print_arg *arg, unsigned int depth);
-uint64_t text_fast_apply(unsigned int op, uint64_t l, uint64_t r);
-bool text_fast_handler_from(const struct tep_event *ev, const char *so);
-int text_fast_sched_compile(struct text_fast *fp, struct tep_event *ev);
-int text_fast_sched_info(const struct text_fast *fp, bool big_endian,
-			 const unsigned char *data, struct text_buf *out);
+uint64_t text_compiled_apply(unsigned int op, uint64_t l, uint64_t r);
+bool text_compiled_handler_from(const struct tep_event *ev, const char *so);
+int text_compiled_sched_compile(struct text_compiled *fp, struct tep_event *ev);
+int text_compiled_sched_info(const struct text_compiled *fp, bool big_endian,
+			 const unsigned char *data, struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_FAST_INT_H */

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast.c - the fast path for the info text of events: a print
+ * text/compiled/program.c - the fast path for the info text of events: a print
  * format compiled once, when its id is first met, into a program that
  * writes the bytes libtraceevent writes, without printf and without the
  * tep lock.
  *
  * This half reads the format text and runs the program; the argument
- * trees are compiled by tdatfs-text-fast-arg.c.  What is reproduced
+ * trees are compiled by text/compiled/args.c.  What is reproduced
  * (libtraceevent 1.7.1, pretty_print() through its print cache):
  *  - literal text, "%%" as '%' (an escape or a control byte is refused);
  *  - print_arg_number(): the value cast to char/short/int/long/long long
@@ -18,11 +18,11 @@
  *    for 0); "%pS"/"%pF" the function holding it and "+0x<offset>",
  *    "%ps"/"%pf" the name only, an address no symbol holds as "0x%llx";
  *    the function is tep_find_function()'s answer, here the engine's
- *    kallsyms table (tdatfs-text-ksym.h) that answers libtraceevent's
+ *    kallsyms table (text/kallsyms.h) that answers libtraceevent's
  *    resolver; any flag, width or other "%p" extension is refused;
  *  - print_str_arg() for "%s": each printed name or string padded by the
  *    conversion's width, delimiters and "0x..." leftovers not;
- *  - the sched plugin's handlers, by tdatfs-text-fast-sched.c;
+ *  - the sched plugin's handlers, by text/compiled/sched.c;
  *  - an event with a handler only when it is the kmem plugin's
  *    call_site_handler() (plugin_kmem.so of libtraceevent 1.7.1, on kfree,
  *    kmalloc, kmalloc_node, kmem_cache_alloc, kmem_cache_alloc_node and
@@ -37,13 +37,13 @@
 
 #include <traceevent/event-parse.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-dec.h"
-#include "tdatfs-text-fast-int.h"
-#include "tdatfs-text-fast.h"
-#include "tdatfs-text-ksym.h"
-#include "tdatfs-text-tep.h"
+#include "tdatfs-common.h"
+#include "bytes.h"
+#include "compiled.h"
+#include "decimal.h"
+#include "internal.h"
+#include "kallsyms.h"
+#include "tep.h"
 
 /* "%p" and its extensions: 1 for a function, 0 for plain, -1 refused */
 static int compile_ptr(const char **pp, struct fast_step *st)
@@ -172,7 +172,7 @@ static bool compile_conv(const char **pp, struct fast_step *st)
 	return true;
 }
 
-static bool add_lit(struct text_fast *fp, struct fast_step *st,
+static bool add_lit(struct text_compiled *fp, struct fast_step *st,
 		    const char *s, size_t n)
 {
 	size_t i;
@@ -184,7 +184,7 @@ static bool add_lit(struct text_fast *fp, struct fast_step *st,
 		if (c == '\\' || c < 0x20 || c == 0x7f)
 			return false;
 	}
-	return text_fast_lit(fp, s, n, &st->lit_off, &st->lit_len) == 0;
+	return text_compiled_lit(fp, s, n, &st->lit_off, &st->lit_len) == 0;
 }
 
 /* Whether @ev's handler is plugin_kmem.so's call_site_handler(). */
@@ -203,23 +203,23 @@ static bool kmem_handler(const struct tep_event *ev)
 			break;
 	if (i == sizeof(names) / sizeof(names[0]))
 		return false;
-	return text_fast_handler_from(ev, "plugin_kmem.so");
+	return text_compiled_handler_from(ev, "plugin_kmem.so");
 }
 
 /* The symbols a lock-free lookup may use: the engine's own table only. */
-static bool own_ksyms(struct text_fast *fp, struct tep_event *ev,
+static bool own_ksyms(struct text_compiled *fp, struct tep_event *ev,
 		      struct text_tep *tt)
 {
 	return tt && sizeof(long) == 8 && tep_get_long_size(ev->tep) == 8 &&
 	       text_tep_ksyms(tt, &fp->ks) == 0 &&
-	       (!fp->ks || text_ksym_own(fp->ks));
+	       (!fp->ks || text_kallsyms_own(fp->ks));
 }
 
 /*
  * The prefix of the kmem plugin's handler: its call_site field read as
  * tep_read_number_field() reads it (a field of another size: no prefix).
  */
-static bool compile_site(struct text_fast *fp, struct tep_event *ev,
+static bool compile_site(struct text_compiled *fp, struct tep_event *ev,
 			 struct text_tep *tt)
 {
 	struct tep_format_field *fl;
@@ -241,7 +241,7 @@ static bool compile_site(struct text_fast *fp, struct tep_event *ev,
 }
 
 /* The argument of @st, by the kind of its conversion. */
-static bool compile_arg(struct text_fast *fp, struct tep_event *ev,
+static bool compile_arg(struct text_compiled *fp, struct tep_event *ev,
 			struct text_tep *tt, struct tep_print_arg *arg,
 			struct fast_step *st)
 {
@@ -250,9 +250,9 @@ static bool compile_arg(struct text_fast *fp, struct tep_event *ev,
 	if (st->kind == FAST_FUNC && !own_ksyms(fp, ev, tt))
 		return false;
 	if (st->kind == FAST_STR)
-		i = text_fast_str_arg(fp, ev, arg, 0);
+		i = text_compiled_str_arg(fp, ev, arg, 0);
 	else
-		i = text_fast_num_arg(fp, ev, arg, 0);
+		i = text_compiled_num_arg(fp, ev, arg, 0);
 	if (i < 0)
 		return false;
 	st->node = i;
@@ -260,21 +260,21 @@ static bool compile_arg(struct text_fast *fp, struct tep_event *ev,
 }
 
 /**
- * text_fast_compile() - the compiled info format of an event
+ * text_compiled_compile() - the compiled info format of an event
  * @ev: a parsed event
  * @tt: the handle it was parsed on, for the kallsyms of "%pS"; NULL
  *	leaves every format with a "%pS" to libtraceevent
  *
- * Return: a program (free it with text_fast_free()), or NULL when
+ * Return: a program (free it with text_compiled_free()), or NULL when
  * libtraceevent must print the event (or memory ran out).
  * Context: reads @ev only; the tep lock is held (the symbols may be
  * loaded); call it before the event is published.
  */
-struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt)
+struct text_compiled *text_compiled_compile(struct tep_event *ev, struct text_tep *tt)
 {
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	const char *p = ev->print_fmt.format;
-	struct text_fast *fp;
+	struct text_compiled *fp;
 
 	if (!p || (ev->flags & (TEP_EVENT_FL_FAILED |
 	    TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_ISPRINT | TEP_EVENT_FL_ISFTRACE |
@@ -285,7 +285,7 @@ struct text_fast *text_fast_compile(struct tep_event *ev, struct text_tep *tt)
 		return NULL;
 	/* print_event_info(): the handler first, the format if it says 1 */
 	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE)) {
-		int sched = text_fast_sched_compile(fp, ev);
+		int sched = text_compiled_sched_compile(fp, ev);
 
 		/* the sched handlers say 0: their text is all */
 		if (sched > 0)
@@ -329,10 +329,10 @@ no:
 }
 
 /**
- * text_fast_free() - free a program; NULL is fine
+ * text_compiled_free() - free a program; NULL is fine
  * @fp: program
  */
-void text_fast_free(struct text_fast *fp)
+void text_compiled_free(struct text_compiled *fp)
 {
 	free(fp);
 }
@@ -439,7 +439,7 @@ struct fast_rec {
 };
 
 /* The value of x[@i] for a record: eval_num_arg()'s. */
-static uint64_t eval_x(const struct text_fast *fp, unsigned int i,
+static uint64_t eval_x(const struct text_compiled *fp, unsigned int i,
 		       const struct fast_rec *r)
 {
 	const struct fast_x *x = &fp->x[i];
@@ -457,18 +457,18 @@ static uint64_t eval_x(const struct text_fast *fp, unsigned int i,
 	case FX_COND:
 		return eval_x(fp, eval_x(fp, x->a, r) ? x->b : x->c, r);
 	default:
-		return text_fast_apply(x->op, eval_x(fp, x->a, r),
+		return text_compiled_apply(x->op, eval_x(fp, x->a, r),
 				       eval_x(fp, x->b, r));
 	}
 }
 
 /* "0x%llx" */
-static int put_hex(struct text_buf *out, uint64_t v)
+static int put_hex(struct tdatfs_buf *out, uint64_t v)
 {
 	static const char dig[] = "0123456789abcdef";
 	char tmp[16];
 	unsigned int nd = 0;
-	char *o = text_buf_reserve(out, 18);
+	char *o = tdatfs_buf_reserve(out, 18);
 
 	if (!o)
 		return -ENOMEM;
@@ -485,11 +485,11 @@ static int put_hex(struct text_buf *out, uint64_t v)
 }
 
 /* printf("%[-][width]s") of @n bytes */
-static int put_str(struct text_buf *out, const struct fast_step *st,
+static int put_str(struct tdatfs_buf *out, const struct fast_step *st,
 		   const char *s, size_t n)
 {
 	size_t pad = st->width > n ? st->width - n : 0;
-	char *o = text_buf_reserve(out, n + pad);
+	char *o = tdatfs_buf_reserve(out, n + pad);
 
 	if (!o)
 		return -ENOMEM;
@@ -508,9 +508,9 @@ static int put_str(struct text_buf *out, const struct fast_step *st,
 }
 
 /* __print_flags(): the names of the flags set, what is left in hex */
-static int put_flags(const struct text_fast *fp, const struct fast_s *s,
+static int put_flags(const struct text_compiled *fp, const struct fast_s *s,
 		     const struct fast_step *st, const struct fast_rec *r,
-		     struct text_buf *out)
+		     struct tdatfs_buf *out)
 {
 	int64_t v = (int64_t)eval_x(fp, s->a, r);
 	bool printed = false;
@@ -524,7 +524,7 @@ static int put_flags(const struct text_fast *fp, const struct fast_s *s,
 			return put_str(out, st, fp->lit + f->lit_off, f->lit_len);
 		if (f->val > 0 && (v & f->val) == f->val) {
 			if (printed && s->delim &&
-			    text_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
+			    tdatfs_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
 				return -ENOMEM;
 			ret = put_str(out, st, fp->lit + f->lit_off, f->lit_len);
 			if (ret < 0)
@@ -536,14 +536,14 @@ static int put_flags(const struct text_fast *fp, const struct fast_s *s,
 	if (!v)
 		return 0;
 	if (printed && s->delim &&
-	    text_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
+	    tdatfs_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
 		return -ENOMEM;
 	return put_hex(out, v);
 }
 
 /* __get_str(): dynamic_offset_field(), then the string up to its NUL */
 static int put_dloc(const struct fast_s *s, const struct fast_step *st,
-		    const struct fast_rec *r, struct text_buf *out)
+		    const struct fast_rec *r, struct tdatfs_buf *out)
 {
 	uint32_t loc = text_read_num(r->big_endian, r->data + s->off, 4);
 	size_t off = loc & 0xffff, len = loc >> 16;
@@ -566,9 +566,9 @@ static int put_dloc(const struct fast_s *s, const struct fast_step *st,
 }
 
 /* print_str_arg() of s[@i] */
-static int put_s(const struct text_fast *fp, unsigned int i,
+static int put_s(const struct text_compiled *fp, unsigned int i,
 		 const struct fast_step *st, const struct fast_rec *r,
-		 struct text_buf *out)
+		 struct tdatfs_buf *out)
 {
 	const struct fast_s *s = &fp->s[i];
 	const char *str;
@@ -601,49 +601,49 @@ static int put_s(const struct text_fast *fp, unsigned int i,
 }
 
 /* "%pS" and friends: print_function() */
-static int put_func(const struct text_fast *fp, const struct fast_step *st,
-		    uint64_t v, struct text_buf *out)
+static int put_func(const struct text_compiled *fp, const struct fast_step *st,
+		    uint64_t v, struct tdatfs_buf *out)
 {
 	unsigned long long start = 0;
-	const char *name = fp->ks ? text_ksym_find(fp->ks, v, &start) : NULL;
+	const char *name = fp->ks ? text_kallsyms_find(fp->ks, v, &start) : NULL;
 	int ret;
 
 	if (!name)
 		return put_hex(out, v);
-	ret = text_buf_put(out, name, strlen(name));
+	ret = tdatfs_buf_put(out, name, strlen(name));
 	if (ret < 0 || !st->offset)
 		return ret;
-	ret = text_buf_put(out, "+", 1);
+	ret = tdatfs_buf_put(out, "+", 1);
 	return ret < 0 ? ret : put_hex(out, v - start);
 }
 
 /* call_site_handler(): "(%s+0x%x) " of the function holding call_site */
-static int put_site(const struct text_fast *fp, const struct fast_rec *r,
-		    struct text_buf *out)
+static int put_site(const struct text_compiled *fp, const struct fast_rec *r,
+		    struct tdatfs_buf *out)
 {
 	uint64_t v = text_read_num(r->big_endian, r->data + fp->site_off,
 				   fp->site_size);
 	unsigned long long start = 0;
-	const char *name = fp->ks ? text_ksym_find(fp->ks, v, &start) : NULL;
+	const char *name = fp->ks ? text_kallsyms_find(fp->ks, v, &start) : NULL;
 	int ret;
 
 	if (!name)
 		return 0;
-	ret = text_buf_put(out, "(", 1);
+	ret = tdatfs_buf_put(out, "(", 1);
 	if (!ret)
-		ret = text_buf_put(out, name, strlen(name));
+		ret = tdatfs_buf_put(out, name, strlen(name));
 	if (!ret)
-		ret = text_buf_put(out, "+", 1);
+		ret = tdatfs_buf_put(out, "+", 1);
 	if (!ret)
 		ret = put_hex(out, (uint32_t)(v - start));
 	if (!ret)
-		ret = text_buf_put(out, ") ", 2);
+		ret = tdatfs_buf_put(out, ") ", 2);
 	return ret;
 }
 
 /* one conversion of a step */
-static int put_step(const struct text_fast *fp, const struct fast_step *st,
-		    const struct fast_rec *r, struct text_buf *out)
+static int put_step(const struct text_compiled *fp, const struct fast_step *st,
+		    const struct fast_rec *r, struct tdatfs_buf *out)
 {
 	uint64_t v;
 	bool neg = false;
@@ -657,7 +657,7 @@ static int put_step(const struct text_fast *fp, const struct fast_step *st,
 	case FAST_PTR:
 		v = eval_x(fp, st->node, r);
 		if (!v)
-			return text_buf_put(out, "(nil)", 5);
+			return tdatfs_buf_put(out, "(nil)", 5);
 		return put_hex(out, v);
 	case FAST_NUM:
 		break;
@@ -673,7 +673,7 @@ static int put_step(const struct text_fast *fp, const struct fast_step *st,
 		neg = true;
 	}
 	/* a conversion is at most 64 + 2 bytes wide */
-	o = text_buf_reserve(out, 70);
+	o = tdatfs_buf_reserve(out, 70);
 	if (!o)
 		return -ENOMEM;
 	o = put_int(o, st, v, neg);
@@ -682,7 +682,7 @@ static int put_step(const struct text_fast *fp, const struct fast_step *st,
 }
 
 /**
- * text_fast_info() - the info text of a record of a compiled event
+ * text_compiled_info() - the info text of a record of a compiled event
  * @fp: the event's program
  * @big_endian: byte order of the file
  * @data: the record; its fixed fields are readable
@@ -692,15 +692,15 @@ static int put_step(const struct text_fast *fp, const struct fast_step *st,
  * Return: 0 or -ENOMEM.
  * Context: lock-free.
  */
-int text_fast_info(const struct text_fast *fp, bool big_endian,
-		   const unsigned char *data, size_t n, struct text_buf *out)
+int text_compiled_info(const struct text_compiled *fp, bool big_endian,
+		   const unsigned char *data, size_t n, struct tdatfs_buf *out)
 {
 	const struct fast_rec r = { .data = data, .n = n, .big_endian = big_endian };
 	unsigned int i;
 	int ret;
 
 	if (fp->sched.kind)
-		return text_fast_sched_info(fp, big_endian, data, out);
+		return text_compiled_sched_info(fp, big_endian, data, out);
 	if (fp->site) {
 		ret = put_site(fp, &r, out);
 		if (ret < 0)
@@ -710,7 +710,7 @@ int text_fast_info(const struct text_fast *fp, bool big_endian,
 		const struct fast_step *st = &fp->step[i];
 
 		if (st->lit_len &&
-		    text_buf_put(out, fp->lit + st->lit_off, st->lit_len) < 0)
+		    tdatfs_buf_put(out, fp->lit + st->lit_off, st->lit_len) < 0)
 			return -ENOMEM;
 		ret = put_step(fp, st, &r, out);
 		if (ret < 0)

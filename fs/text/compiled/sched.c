@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * tdatfs-text-fast-sched.c - the handlers of the sched plugin compiled:
+ * text/compiled/sched.c - the handlers of the sched plugin compiled:
  * the info text plugin_sched_switch.so of libtraceevent 1.7.1 prints for
  * sched_switch, sched_wakeup and sched_wakeup_new, without printf and
  * without the tep lock; and which plugin a handler comes from.
@@ -36,13 +36,13 @@
 
 #include <traceevent/event-parse.h>
 
-#include "tdatfs-text-buf.h"
-#include "tdatfs-text-bytes.h"
-#include "tdatfs-text-dec.h"
-#include "tdatfs-text-fast-int.h"
+#include "tdatfs-common.h"
+#include "bytes.h"
+#include "decimal.h"
+#include "internal.h"
 
 /**
- * text_fast_handler_from() - whether an event's handler lives in a plugin
+ * text_compiled_handler_from() - whether an event's handler lives in a plugin
  * @ev: a parsed event with a handler
  * @so: the plugin's file name ("plugin_kmem.so")
  *
@@ -50,7 +50,7 @@
  *
  * Return: true when the handler's code is in a file named @so.
  */
-bool text_fast_handler_from(const struct tep_event *ev, const char *so)
+bool text_compiled_handler_from(const struct tep_event *ev, const char *so)
 {
 	union {
 		tep_event_handler_func f;
@@ -129,7 +129,7 @@ static bool compile_wakeup(struct fast_sched *sc, struct tep_event *ev)
 }
 
 /**
- * text_fast_sched_compile() - the sched plugin's handler of an event
+ * text_compiled_sched_compile() - the sched plugin's handler of an event
  * @fp: the program being made
  * @ev: a parsed event with a handler
  *
@@ -137,7 +137,7 @@ static bool compile_wakeup(struct fast_sched *sc, struct tep_event *ev)
  * when the handler is not the sched plugin's, -1 when it is but this
  * event's fields are not the ones it can print exactly.
  */
-int text_fast_sched_compile(struct text_fast *fp, struct tep_event *ev)
+int text_compiled_sched_compile(struct text_compiled *fp, struct tep_event *ev)
 {
 	struct fast_sched *sc = &fp->sched;
 	bool sw;
@@ -152,7 +152,7 @@ int text_fast_sched_compile(struct text_fast *fp, struct tep_event *ev)
 		sw = false;
 	else
 		return 0;
-	if (!text_fast_handler_from(ev, "plugin_sched_switch.so"))
+	if (!text_compiled_handler_from(ev, "plugin_sched_switch.so"))
 		return 0;
 	if (!(sw ? compile_switch(sc, ev) : compile_wakeup(sc, ev))) {
 		memset(sc, 0, sizeof(*sc));
@@ -264,8 +264,8 @@ static char *put_wakeup(char *o, const struct fast_sched *sc,
 }
 
 /**
- * text_fast_sched_info() - the text of a compiled sched handler
- * @fp: a program text_fast_sched_compile() made
+ * text_compiled_sched_info() - the text of a compiled sched handler
+ * @fp: a program text_compiled_sched_compile() made
  * @big_endian: byte order of the file
  * @data: the record; all its fixed fields are inside it
  * @out: destination
@@ -273,12 +273,12 @@ static char *put_wakeup(char *o, const struct fast_sched *sc,
  * Return: 0 or -ENOMEM.
  * Context: lock-free.
  */
-int text_fast_sched_info(const struct text_fast *fp, bool big_endian,
-			 const unsigned char *data, struct text_buf *out)
+int text_compiled_sched_info(const struct text_compiled *fp, bool big_endian,
+			 const unsigned char *data, struct tdatfs_buf *out)
 {
 	const struct fast_sched *sc = &fp->sched;
 	/* two comms, and at most 5 numbers of 20 digits, a sign and text */
-	char *o = text_buf_reserve(out, (size_t)sc->comm.size + sc->ncomm.size +
+	char *o = tdatfs_buf_reserve(out, (size_t)sc->comm.size + sc->ncomm.size +
 				   256);
 
 	if (!o)
