@@ -160,7 +160,8 @@ static size_t tot_lower(const struct text_account *a, int id)
 }
 
 /* The total of event @id, made if new; NULL when out of memory. */
-static struct text_account_total *total_get(struct text_account *a, int id, uint64_t ts)
+static struct text_account_total *total_get(struct text_account *a, int id,
+					    uint64_t ts)
 {
 	size_t lo = tot_lower(a, id);
 	struct text_account_total *t;
@@ -191,7 +192,7 @@ static struct text_account_total *total_get(struct text_account *a, int id, uint
  * Return: 0 or -ENOMEM.
  */
 int text_account_step(struct text_account *a, int id, uint64_t key, uint64_t ts,
-		   uint64_t bytes)
+		      uint64_t bytes)
 {
 	struct acct_stretch *s = &a->st[a->n - 1];
 	struct text_account_total *t;
@@ -346,7 +347,7 @@ uint64_t text_account_nrec(const struct text_account *a, size_t k)
  * Return: false when the stretch holds no record.
  */
 bool text_account_times(const struct text_account *a, size_t k, uint64_t *kmin,
-		     uint64_t *kmax)
+			uint64_t *kmax)
 {
 	*kmin = a->st[k].kmin;
 	*kmax = a->st[k].kmax;
@@ -361,8 +362,8 @@ bool text_account_times(const struct text_account *a, size_t k, uint64_t *kmin,
  *
  * Return: the entry, or NULL when the stretch has none of them.
  */
-const struct text_account_ev *text_account_find(const struct text_account *a, size_t k,
-					  int id)
+const struct text_account_ev *text_account_find(const struct text_account *a,
+						size_t k, int id)
 {
 	const struct acct_stretch *s = &a->st[k];
 	size_t i = ev_lower(&a->ev[s->first], s->nev, id);
@@ -378,8 +379,8 @@ const struct text_account_ev *text_account_find(const struct text_account *a, si
  *
  * Return: the totals, sorted by id, owned by the account.
  */
-const struct text_account_total *text_account_totals(const struct text_account *a,
-					       size_t *n)
+const struct text_account_total *
+text_account_totals(const struct text_account *a, size_t *n)
 {
 	*n = a->ntot;
 	return a->tot;
@@ -418,7 +419,8 @@ int text_account_save(const struct text_account *a, struct tdatfs_buf *out)
 }
 
 /* The stretches' fixed fields; their entry counts must add up to @nev. */
-static int load_stretches(struct text_account *a, struct text_unpack *u, size_t nev)
+static int load_stretches(struct text_account *a, struct text_unpack *u,
+			  size_t nev)
 {
 	size_t k, first = 0;
 	uint64_t prev = 0;
@@ -519,7 +521,8 @@ static int load_events(struct text_account *a, struct text_unpack *u)
  * Return: 0, -EINVAL for bytes that are not such an account, -ENOMEM;
  * on an error the account is left empty.
  */
-int text_account_load(struct text_account *a, struct text_unpack *u, size_t nckpt)
+int text_account_load(struct text_account *a, struct text_unpack *u,
+		      size_t nckpt)
 {
 	uint64_t n = text_unpack_u64(u), end = text_unpack_u64(u);
 	uint64_t nev = text_unpack_u64(u), ntot = text_unpack_u64(u);

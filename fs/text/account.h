@@ -56,21 +56,22 @@ size_t text_account_bytes(const struct text_account *a);
 void text_account_free(struct text_account *a);
 int text_account_open(struct text_account *a, uint64_t nrec);
 int text_account_step(struct text_account *a, int id, uint64_t key, uint64_t ts,
-		   uint64_t bytes);
+		      uint64_t bytes);
 void text_account_finish(struct text_account *a, uint64_t nrec);
 int text_account_thin(struct text_account *a);
 
 size_t text_account_stretches(const struct text_account *a);
 uint64_t text_account_nrec(const struct text_account *a, size_t k);
 bool text_account_times(const struct text_account *a, size_t k, uint64_t *kmin,
-		     uint64_t *kmax);
-const struct text_account_ev *text_account_find(const struct text_account *a, size_t k,
-					  int id);
-const struct text_account_total *text_account_totals(const struct text_account *a,
-					       size_t *n);
+			uint64_t *kmax);
+const struct text_account_ev *text_account_find(const struct text_account *a,
+						size_t k, int id);
+const struct text_account_total *
+text_account_totals(const struct text_account *a, size_t *n);
 
 int text_account_save(const struct text_account *a, struct tdatfs_buf *out);
-int text_account_load(struct text_account *a, struct text_unpack *u, size_t nckpt);
+int text_account_load(struct text_account *a, struct text_unpack *u,
+		      size_t nckpt);
 int text_account_check(struct text_unpack *u, size_t nckpt);
 
 #endif /* TDATFS_TEXT_ACCT_H */

@@ -52,7 +52,8 @@ static size_t run_len(const struct text_comm_reg *e, size_t n, size_t i)
 }
 
 /* Fill @tb from @n registrations sorted by reg_cmp(). */
-static int tab_fill(struct text_comm_table *tb, const struct text_comm_reg *e, size_t n)
+static int tab_fill(struct text_comm_table *tb, const struct text_comm_reg *e,
+		    size_t n)
 {
 	size_t i, r, m, k = 0, nd = 0, ndc = 0;
 
@@ -103,9 +104,9 @@ static int tab_fill(struct text_comm_table *tb, const struct text_comm_reg *e, s
  *
  * Return: 0 or -ENOMEM (@tb left zeroed).
  */
-int text_comm_table_build(struct text_comm_table *tb, const struct text_comm_reg *saved,
-		    size_t nsaved, const int *pid1, char *const *comm1,
-		    size_t n1)
+int text_comm_table_build(struct text_comm_table *tb,
+			  const struct text_comm_reg *saved, size_t nsaved,
+			  const int *pid1, char *const *comm1, size_t n1)
 {
 	size_t i, n = nsaved + n1;
 	struct text_comm_reg *e = malloc((n + 1) * sizeof(*e));
@@ -172,7 +173,8 @@ static size_t dup_find(const struct text_comm_table *tb, int pid)
  *
  * Return: the answer, valid until the thread's next call.
  */
-const struct text_comm_table_hit *text_comm_table_look(const struct text_comm_table *tb, int pid)
+const struct text_comm_table_hit *
+text_comm_table_look(const struct text_comm_table *tb, int pid)
 {
 	static __thread struct {
 		uint64_t gen;

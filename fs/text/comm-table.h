@@ -60,11 +60,12 @@ struct text_comm_table_hit {
 	size_t dup;		/* TEXT_CTAB_DUP: its run in dup[] */
 };
 
-int text_comm_table_build(struct text_comm_table *tb, const struct text_comm_reg *saved,
-		    size_t nsaved, const int *pid1, char *const *comm1,
-		    size_t n1);
+int text_comm_table_build(struct text_comm_table *tb,
+			  const struct text_comm_reg *saved, size_t nsaved,
+			  const int *pid1, char *const *comm1, size_t n1);
 void text_comm_table_release(struct text_comm_table *tb);
-const struct text_comm_table_hit *text_comm_table_look(const struct text_comm_table *tb, int pid);
+const struct text_comm_table_hit *
+text_comm_table_look(const struct text_comm_table *tb, int pid);
 size_t text_comm_table_pick(size_t below, size_t n, size_t above);
 
 #endif /* TDATFS_TEXT_COMM_TAB_H */

@@ -39,7 +39,7 @@ struct comm_field {
 struct text_comms {
 	struct text_comm_reg *saved;	/* saved_cmdlines, in file order */
 	size_t nsaved;
-	struct text_comm_table stab;		/* the array of saved_cmdlines alone */
+	struct text_comm_table stab;	/* the array of saved_cmdlines alone */
 	/* events whose plugin handler registers comms, and their fields */
 	bool big_endian;
 	int sw_id, wk_id, wkn_id;
@@ -78,7 +78,8 @@ static const char *dup_comm(const struct text_comm_table *tb,
 	size_t lo = 0, hi;
 
 	if (!ds)
-		return du->comm[text_comm_table_pick(du->below, du->n, du->above)];
+		return du->comm[text_comm_table_pick(du->below, du->n,
+						     du->above)];
 	hi = ds[k].nh;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -264,7 +265,8 @@ static void dup_states_free(struct dup_state *ds, size_t n)
 }
 
 /* What each duplicate run shows from the array's making on. */
-static struct dup_state *dup_states_new(const struct text_comm_table *tb, size_t from)
+static struct dup_state *dup_states_new(const struct text_comm_table *tb,
+					size_t from)
 {
 	struct dup_state *ds = calloc(tb->ndup + 1, sizeof(*ds));
 	size_t k;
@@ -283,7 +285,7 @@ static struct dup_state *dup_states_new(const struct text_comm_table *tb, size_t
 		ds[k].above = tb->dup[k].above;
 		ds[k].h[0].from = from;
 		ds[k].h[0].idx = text_comm_table_pick(ds[k].below, tb->dup[k].n,
-					      ds[k].above);
+						      ds[k].above);
 	}
 	return ds;
 }
@@ -299,7 +301,8 @@ static int model_build(const struct text_comms *t, struct text_overlay *ov)
 		ov->own = calloc(1, sizeof(*ov->own));
 		if (!ov->own)
 			return -ENOMEM;
-		if (text_comm_table_build(ov->own, t->saved, t->nsaved, ov->pid1, ov->comm1, ov->n1) < 0) {
+		if (text_comm_table_build(ov->own, t->saved, t->nsaved,
+					  ov->pid1, ov->comm1, ov->n1) < 0) {
 			free(ov->own);
 			ov->own = NULL;
 			return -ENOMEM;
@@ -355,7 +358,8 @@ static void dup_shift(struct text_overlay *ov, int pid, size_t from)
 			d->below++;
 		else
 			d->above++;
-		idx = text_comm_table_pick(d->below, ov->tab->dup[k].n, d->above);
+		idx = text_comm_table_pick(d->below, ov->tab->dup[k].n,
+					   d->above);
 		if (idx != d->h[d->nh - 1].idx) {
 			d->h[d->nh].from = from;
 			d->h[d->nh].idx = idx;
@@ -511,7 +515,9 @@ static int replay_after(void *arg, int pid, const char *comm, size_t len)
 	struct text_overlay *ov = arg;
 
 	/* register_after() adds only a pid that is neither 0 nor known */
-	if (!pid || text_comm_table_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT || ov_find(ov, pid) >= 0)
+	if (!pid ||
+	    text_comm_table_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT ||
+	    ov_find(ov, pid) >= 0)
 		return -EINVAL;
 	if (dup_reserve(ov) < 0 || ov_add(ov, pid, comm, len) < 0)
 		return -ENOMEM;
@@ -610,7 +616,8 @@ static int register_after(struct text_overlay *ov, size_t *seen, int pid,
 	size_t vis = *seen - ov->n1;
 	long i;
 
-	if (!pid || text_comm_table_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT)
+	if (!pid ||
+	    text_comm_table_look(ov->tab, pid)->kind != TEXT_CTAB_ABSENT)
 		return 0;
 	i = ov_find(ov, pid);
 	if (i >= 0) {
@@ -773,7 +780,8 @@ struct text_comms *text_comms_new(char *cmdlines)
 		return NULL;
 	t->sw_id = t->wk_id = t->wkn_id = -1;
 	if ((cmdlines && build_saved(t, cmdlines) < 0) ||
-	    text_comm_table_build(&t->stab, t->saved, t->nsaved, NULL, NULL, 0) < 0) {
+	    text_comm_table_build(&t->stab, t->saved, t->nsaved,
+				  NULL, NULL, 0) < 0) {
 		text_comms_free(t);
 		errno = ENOMEM;
 		return NULL;

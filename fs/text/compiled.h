@@ -39,9 +39,11 @@ struct tdatfs_buf;
 struct text_compiled;
 struct text_tep;
 
-struct text_compiled *text_compiled_compile(struct tep_event *ev, struct text_tep *tt);
+struct text_compiled *text_compiled_compile(struct tep_event *ev,
+					    struct text_tep *tt);
 void text_compiled_free(struct text_compiled *fp);
 int text_compiled_info(const struct text_compiled *fp, bool big_endian,
-		   const unsigned char *data, size_t n, struct tdatfs_buf *out);
+		       const unsigned char *data, size_t n,
+		       struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_FAST_H */

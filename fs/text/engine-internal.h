@@ -59,7 +59,7 @@ struct tdatfs_text {
 	int init_err;			/* <0: setup failed, returned on reads */
 
 	struct text_layers l;		/* built by text_layers_setup() */
-	struct text_kallsyms_share *ksyms;	/* one reference, for the layers */
+	struct text_kallsyms_share *ksyms; /* one reference, for the layers */
 
 	size_t nbuffers;
 	struct text_stream ***streams;	/* [buffer][0 merged, 1 + cpu index] */

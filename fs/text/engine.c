@@ -125,7 +125,8 @@ static struct tdatfs_text *engine_new(struct tdat_file *f,
 	t->nbuffers = tdat_buffer_count(f);
 	t->alias = report_alias(t);
 	snprintf(t->head, sizeof(t->head), "cpus=%u\n", tdat_cpu_count(f));
-	t->ksyms = ksyms ? text_kallsyms_share_ref(ksyms) : text_kallsyms_share_new();
+	t->ksyms = ksyms ? text_kallsyms_share_ref(ksyms) :
+			   text_kallsyms_share_new();
 	if (!t->ksyms || ahead_setup(t) < 0) {
 		tdatfs_text_free(t);
 		errno = ENOMEM;

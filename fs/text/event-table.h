@@ -38,7 +38,7 @@ struct text_event_desc {
 	struct tep_event *ev;		/* the parsed format */
 	const char *name;		/* ev->name */
 	size_t name_len;
-	const struct text_compiled *fast;	/* compiled info format, or NULL */
+	const struct text_compiled *fast; /* compiled info format, or NULL */
 	bool dup;			/* another format has this id */
 };
 

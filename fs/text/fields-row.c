@@ -641,7 +641,7 @@ static int put_raw_array(const struct text_fmt_share *sh,
 	p = (const char *)sh->scratch + off;
 	if (parsed_string(f) && printable(p, len))
 		return tdatfs_buf_put(out, p,
-				    strnlen(p, sh->scratch_size - off));
+				      strnlen(p, sh->scratch_size - off));
 	ret = tdatfs_buf_put(out, "ARRAY[", 6);
 	o = ret ? NULL : tdatfs_buf_reserve(out, 4 * (size_t)len + 1);
 	if (!o)

@@ -51,8 +51,10 @@ struct text_funcgraph {
  *
  * Return: the formatter (free with text_funcgraph_free()), or NULL with errno.
  */
-struct text_funcgraph *text_funcgraph_new(struct tdat_file *f, struct text_tep *tt,
-				  struct text_events *evs, bool big_endian)
+struct text_funcgraph *text_funcgraph_new(struct tdat_file *f,
+					  struct text_tep *tt,
+					  struct text_events *evs,
+					  bool big_endian)
 {
 	struct text_funcgraph *g = calloc(1, sizeof(*g));
 	size_t i, n = tdat_event_count(f);
@@ -108,7 +110,8 @@ bool text_funcgraph_lookahead(const struct text_funcgraph *g)
  */
 bool text_funcgraph_wants(const struct text_funcgraph *g, int id)
 {
-	return text_funcgraph_lookahead(g) && (id == g->entry_id || id == g->exit_id);
+	return text_funcgraph_lookahead(g) &&
+	       (id == g->entry_id || id == g->exit_id);
 }
 
 /**
@@ -198,11 +201,12 @@ static int put_duration(struct tdatfs_buf *out, uint64_t d)
 		len += snprintf(t + len, sizeof(t) - len, ".%03llu",
 				(unsigned long long)(d % 1000));
 	return tdatfs_buf_printf(out, "%s%s us %*s|  ", mark(d), t,
-			       len < 7 ? 7 - len : 0, "");
+				 len < 7 ? 7 - len : 0, "");
 }
 
 /* The function's name, or its address in hex without 0x. */
-static int put_func(struct text_funcgraph *g, struct tdatfs_buf *out, uint64_t addr)
+static int put_func(struct text_funcgraph *g, struct tdatfs_buf *out,
+		    uint64_t addr)
 {
 	const char *name = tep_find_function(text_tep_handle(g->tt), addr);
 
@@ -212,8 +216,9 @@ static int put_func(struct text_funcgraph *g, struct tdatfs_buf *out, uint64_t a
 }
 
 /* Whether @n is the exit of the entry's call: get_return_for_leaf(). */
-static bool is_leaf(const struct text_funcgraph *g, const struct text_event_desc *xd,
-		    const struct text_rec *n, int pid, uint64_t func)
+static bool is_leaf(const struct text_funcgraph *g,
+		    const struct text_event_desc *xd, const struct text_rec *n,
+		    int pid, uint64_t func)
 {
 	int id, npid;
 
@@ -287,9 +292,10 @@ static int put_exit(struct text_funcgraph *g, const struct text_rec *r,
  * negative errno.
  * Context: the caller holds the stream lock, not the tep lock.
  */
-int text_funcgraph_info(struct text_funcgraph *g, const struct text_event_desc *d,
-		    const struct text_rec *r, struct text_source *src,
-		    struct tdatfs_buf *out)
+int text_funcgraph_info(struct text_funcgraph *g,
+			const struct text_event_desc *d,
+			const struct text_rec *r, struct text_source *src,
+			struct tdatfs_buf *out)
 {
 	const struct text_event_desc *ed, *xd;
 	const struct text_rec *next = NULL;

@@ -33,14 +33,17 @@ struct text_source;
 struct text_tep;
 
 /* Made at setup; used by the line formatter. */
-struct text_funcgraph *text_funcgraph_new(struct tdat_file *f, struct text_tep *tt,
-				  struct text_events *evs, bool big_endian);
+struct text_funcgraph *text_funcgraph_new(struct tdat_file *f,
+					  struct text_tep *tt,
+					  struct text_events *evs,
+					  bool big_endian);
 void text_funcgraph_free(struct text_funcgraph *g);
 bool text_funcgraph_lookahead(const struct text_funcgraph *g);
 bool text_funcgraph_wants(const struct text_funcgraph *g, int id);
 bool text_funcgraph_peeks(const struct text_funcgraph *g, int id);
-int text_funcgraph_info(struct text_funcgraph *g, const struct text_event_desc *d,
-		    const struct text_rec *r, struct text_source *src,
-		    struct tdatfs_buf *out);
+int text_funcgraph_info(struct text_funcgraph *g,
+			const struct text_event_desc *d,
+			const struct text_rec *r, struct text_source *src,
+			struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_GRAPH_H */

@@ -255,9 +255,9 @@ static int put_repeats(const struct text_func *fn, const struct fn_event *fe,
 	uint64_t us = (r->ts - delta + 500) / 1000;
 
 	return tdatfs_buf_printf(out, " (count: %lld  last_ts: %5llu.%06llu)",
-			       (long long)field(fn, r, &fe->count),
-			       (unsigned long long)(us / 1000000),
-			       (unsigned long long)(us % 1000000));
+				 (long long)field(fn, r, &fe->count),
+				 (unsigned long long)(us / 1000000),
+				 (unsigned long long)(us % 1000000));
 }
 
 /* The fields of @fe's format, once; under the tep lock. */

@@ -359,8 +359,9 @@ void text_kallsyms_free(struct text_kallsyms *ks)
  * Context: no lock for our own table; the fallback handle's lookups
  * change it (its first one sorts), so those need the caller's lock.
  */
-const char *text_kallsyms_find(struct text_kallsyms *ks, unsigned long long addr,
-			   unsigned long long *start)
+const char *text_kallsyms_find(struct text_kallsyms *ks,
+			       unsigned long long addr,
+			       unsigned long long *start)
 {
 	struct ksym_memo *m = &ksym_memo[(addr ^ addr >> 6 ^ addr >> 12) % KSYM_MEMO];
 	size_t l = 0, u = ks->n;
@@ -430,7 +431,8 @@ struct text_kallsyms_share *text_kallsyms_share_new(void)
  *
  * Return: @sh.
  */
-struct text_kallsyms_share *text_kallsyms_share_ref(struct text_kallsyms_share *sh)
+struct text_kallsyms_share *
+text_kallsyms_share_ref(struct text_kallsyms_share *sh)
 {
 	atomic_fetch_add_explicit(&sh->refs, 1, memory_order_relaxed);
 	return sh;
@@ -465,8 +467,9 @@ void text_kallsyms_share_free(struct text_kallsyms_share *sh)
  *
  * Return: 0, or -ENOMEM (nothing is kept: the next call tries again).
  */
-int text_kallsyms_share_get(struct text_kallsyms_share *sh, text_kallsyms_read_fn read,
-			void *arg, struct text_kallsyms **ks, bool *own_copy)
+int text_kallsyms_share_get(struct text_kallsyms_share *sh,
+			    text_kallsyms_read_fn read, void *arg,
+			    struct text_kallsyms **ks, bool *own_copy)
 {
 	struct text_kallsyms *made = NULL;
 	char *text = NULL;

@@ -41,8 +41,9 @@ struct text_kallsyms;
 
 struct text_kallsyms *text_kallsyms_new(const char *text);
 void text_kallsyms_free(struct text_kallsyms *ks);
-const char *text_kallsyms_find(struct text_kallsyms *ks, unsigned long long addr,
-			   unsigned long long *start);
+const char *text_kallsyms_find(struct text_kallsyms *ks,
+			       unsigned long long addr,
+			       unsigned long long *start);
 bool text_kallsyms_own(const struct text_kallsyms *ks);
 
 struct text_kallsyms_share;
@@ -54,9 +55,11 @@ struct text_kallsyms_share;
 typedef int (*text_kallsyms_read_fn)(void *arg, char **text);
 
 struct text_kallsyms_share *text_kallsyms_share_new(void);
-struct text_kallsyms_share *text_kallsyms_share_ref(struct text_kallsyms_share *sh);
+struct text_kallsyms_share *
+text_kallsyms_share_ref(struct text_kallsyms_share *sh);
 void text_kallsyms_share_free(struct text_kallsyms_share *sh);
-int text_kallsyms_share_get(struct text_kallsyms_share *sh, text_kallsyms_read_fn read,
-			void *arg, struct text_kallsyms **ks, bool *own_copy);
+int text_kallsyms_share_get(struct text_kallsyms_share *sh,
+			    text_kallsyms_read_fn read, void *arg,
+			    struct text_kallsyms **ks, bool *own_copy);
 
 #endif /* TDATFS_TEXT_KSYM_H */

@@ -30,7 +30,8 @@ enum {
 	OLD_TIME_STAMP,
 };
 
-static unsigned int read_4(const struct text_kbuffer *kb, const unsigned char *p)
+static unsigned int read_4(const struct text_kbuffer *kb,
+			   const unsigned char *p)
 {
 	uint32_t v;
 
@@ -60,7 +61,7 @@ static uint64_t read_long(const struct text_kbuffer *kb, const unsigned char *p)
  *	(kbuffer_set_old_format())
  */
 void text_kbuffer_init(struct text_kbuffer *kb, bool long8, bool big_endian,
-		    bool old_format)
+		       bool old_format)
 {
 	memset(kb, 0, sizeof(*kb));
 	kb->long8 = long8;

@@ -37,7 +37,7 @@ struct text_kbuffer {
 };
 
 void text_kbuffer_init(struct text_kbuffer *kb, bool long8, bool big_endian,
-		    bool old_format);
+		       bool old_format);
 void text_kbuffer_load(struct text_kbuffer *kb, const void *page);
 void text_kbuffer_next(struct text_kbuffer *kb);
 
@@ -49,7 +49,7 @@ void text_kbuffer_next(struct text_kbuffer *kb);
  * Return: its payload, or NULL past the page's last event.
  */
 static inline const void *text_kbuffer_read(const struct text_kbuffer *kb,
-					 uint64_t *ts)
+					    uint64_t *ts)
 {
 	if (!kb->data || kb->curr >= kb->size)
 		return NULL;

@@ -489,10 +489,10 @@ static int put_dropped(const struct text_rec *r, struct tdatfs_buf *out)
 {
 	if (r->missed > 0)
 		return tdatfs_buf_printf(out, "CPU:%d [%lld EVENTS DROPPED]\n",
-				       (int)r->cpu, r->missed);
+					 (int)r->cpu, r->missed);
 	if (r->missed < 0)
 		return tdatfs_buf_printf(out, "CPU:%d [EVENTS DROPPED]\n",
-				       (int)r->cpu);
+					 (int)r->cpu);
 	return 0;
 }
 

@@ -424,8 +424,9 @@ static struct ahead_hint *hint_find(struct text_read_ahead *a,
  * A read of @full ended at @end: its reader @h moves on, or is new.
  * Return: its hint.
  */
-static struct ahead_hint *hint_note(struct text_read_ahead *a, struct ahead_hint *h,
-		      struct text_stream *full, uint64_t end)
+static struct ahead_hint *hint_note(struct text_read_ahead *a,
+				    struct ahead_hint *h,
+				    struct text_stream *full, uint64_t end)
 {
 	unsigned int i;
 
@@ -444,7 +445,8 @@ static struct ahead_hint *hint_note(struct text_read_ahead *a, struct ahead_hint
 }
 
 /* Whether no reader of its text is near @j any more. */
-static bool job_stale(const struct text_read_ahead *a, const struct ahead_job *j)
+static bool job_stale(const struct text_read_ahead *a,
+		      const struct ahead_job *j)
 {
 	unsigned int i;
 
@@ -633,8 +635,9 @@ static ssize_t serve(struct text_read_ahead *a, const struct ahead_text *tx,
  * end), or a negative errno (-EINTR when this thread's cancel hook says so).
  * Context: takes the pool's lock, and the locks text_stream_read() takes.
  */
-ssize_t text_read_ahead_read(struct text_read_ahead *a, struct text_stream *full,
-			char *buf, size_t len, uint64_t off, bool span)
+ssize_t text_read_ahead_read(struct text_read_ahead *a,
+			     struct text_stream *full, char *buf, size_t len,
+			     uint64_t off, bool span)
 {
 	struct ahead_text tx;
 	bool seq;

@@ -52,8 +52,10 @@ struct text_stream;
 struct text_read_ahead *text_read_ahead_new(unsigned int nthreads);
 void text_read_ahead_free(struct text_read_ahead *a);
 unsigned int text_read_ahead_threads(const struct text_read_ahead *a);
-ssize_t text_read_ahead_read(struct text_read_ahead *a, struct text_stream *full,
-			char *buf, size_t len, uint64_t off, bool span);
-void text_read_ahead_forget(struct text_read_ahead *a, struct text_stream *full);
+ssize_t text_read_ahead_read(struct text_read_ahead *a,
+			     struct text_stream *full, char *buf, size_t len,
+			     uint64_t off, bool span);
+void text_read_ahead_forget(struct text_read_ahead *a,
+			    struct text_stream *full);
 
 #endif /* TDATFS_TEXT_AHEAD_H */

@@ -115,8 +115,8 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 		tc->cpu = buf->cpus[tc->c].cpu;
 		tc->ts_slot = text_timestamp_slot(ts, b, tc->c);
 		tc->npages = npages[i];
-		text_kbuffer_init(&tc->kbuf, pf->kernel_long == 8, pf->big_endian,
-			       pf->old_format);
+		text_kbuffer_init(&tc->kbuf, pf->kernel_long == 8,
+				  pf->big_endian, pf->old_format);
 		/* slack: an event header may be read past the data */
 		tc->page = calloc(1, (size_t)src->page_size + 64);
 		tc->spare = calloc(1, (size_t)src->page_size + 64);
@@ -324,7 +324,8 @@ static void set_rec(struct text_source *st, struct src_cpu *tc, const void *data
  * Return: 0 or a negative errno (-ENOMEM for a marker line).
  */
 int text_source_peek_index(struct text_source *src, unsigned int i,
-			   struct tdatfs_buf *markers, const struct text_rec **rec)
+			   struct tdatfs_buf *markers,
+			   const struct text_rec **rec)
 {
 	struct src_cpu *tc = &src->cpus[i];
 	const void *data;

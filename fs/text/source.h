@@ -64,7 +64,8 @@ void text_source_free(struct text_source *src);
 void text_source_seek(struct text_source *src, const struct text_pos *pos);
 void text_source_tell(const struct text_source *src, struct text_pos *pos);
 int text_source_peek_index(struct text_source *src, unsigned int i,
-			   struct tdatfs_buf *markers, const struct text_rec **rec);
+			   struct tdatfs_buf *markers,
+			   const struct text_rec **rec);
 int text_source_consume_index(struct text_source *src, unsigned int i,
 			      struct tdatfs_buf *markers);
 int text_source_flush(struct text_source *src, struct tdatfs_buf *out);

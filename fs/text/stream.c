@@ -228,7 +228,8 @@ static int cursor_seek(struct text_stream *st, struct text_cursor *cu, size_t k)
 	cu->line.len = 0;
 	cu->eof = false;
 	cu->valid = true;
-	if (k == 0 && st->hlen && tdatfs_buf_put(&cu->line, st->head, st->hlen) < 0) {
+	if (k == 0 && st->hlen &&
+	    tdatfs_buf_put(&cu->line, st->head, st->hlen) < 0) {
 		cu->valid = false;
 		return -ENOMEM;
 	}
@@ -252,8 +253,8 @@ static int next_slot(struct text_stream *st, struct text_cursor *cu,
 	for (p = 0; p < st->nparts; p++) {
 		for (i = 0; i < st->parts[p].ncpu; i++) {
 			struct tdatfs_buf *markers = st->only < 0 ||
-						   (int)i == st->only ?
-						   &cu->line : &st->discard;
+						     (int)i == st->only ?
+						     &cu->line : &st->discard;
 
 			ret = text_source_peek_index(cu->src[p], i, markers, &r);
 			st->discard.len = 0;
@@ -517,7 +518,8 @@ static int advance(struct text_stream *st, struct text_cursor *cu)
 	}
 	ret = step(st, cu, &si);
 	if (ret > 0 && front) {
-		ret = text_account_step(st->acct, si.id, si.key, si.ts, cu->line.len);
+		ret = text_account_step(st->acct, si.id, si.key, si.ts,
+					cu->line.len);
 		if (!ret)
 			ret = 1;
 	}

@@ -408,7 +408,7 @@ static int ksym_read(void *arg, char **text)
 static int ksym_load(struct text_tep *tt)
 {
 	int ret = text_kallsyms_share_get(tt->share, ksym_read, tt, &tt->ksyms,
-				      &tt->ksyms_copy);
+					  &tt->ksyms_copy);
 
 	if (!ret)
 		tt->ksyms_read = true;
@@ -533,7 +533,8 @@ void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf)
  *
  * Return: the handle (free with text_tep_free()), or NULL with errno set.
  */
-struct text_tep *text_tep_new(struct tdat_file *f, struct text_kallsyms_share *share)
+struct text_tep *text_tep_new(struct tdat_file *f,
+			      struct text_kallsyms_share *share)
 {
 	struct text_tep *tt = calloc(1, sizeof(*tt));
 	bool oom;
@@ -565,7 +566,8 @@ struct text_tep *text_tep_new(struct tdat_file *f, struct text_kallsyms_share *s
 	tep_set_page_size(tt->tep, tdat_page_size(f));
 	if (tdat_cpu_count(f))
 		tep_set_cpus(tt->tep, tdat_cpu_count(f));
-	tt->share = share ? text_kallsyms_share_ref(share) : text_kallsyms_share_new();
+	tt->share = share ? text_kallsyms_share_ref(share) :
+			    text_kallsyms_share_new();
 	if (!tt->share)
 		goto fail;
 	if (tep_set_function_resolver(tt->tep, ksym_resolve, tt) < 0)

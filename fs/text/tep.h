@@ -54,7 +54,8 @@ struct text_page_fmt {
 };
 
 struct text_kallsyms_share;
-struct text_tep *text_tep_new(struct tdat_file *f, struct text_kallsyms_share *share);
+struct text_tep *text_tep_new(struct tdat_file *f,
+			      struct text_kallsyms_share *share);
 void text_tep_free(struct text_tep *tt);
 struct tep_handle *text_tep_handle(struct text_tep *tt);
 void text_tep_lock(struct text_tep *tt);

@@ -386,7 +386,8 @@ static uint64_t host_sync(const struct text_timestamp *t, int slot, uint64_t ts)
  *
  * Return: the timestamp after TIME_SHIFT, TSC2NSEC, DATE and OFFSET.
  */
-uint64_t text_timestamp_calc(const struct text_timestamp *ts, int slot, uint64_t raw)
+uint64_t text_timestamp_calc(const struct text_timestamp *ts, int slot,
+			     uint64_t raw)
 {
 	uint64_t v = raw;
 

@@ -28,7 +28,8 @@ struct text_timestamp;
 struct text_timestamp *text_timestamp_new(struct tdat_file *f);
 void text_timestamp_free(struct text_timestamp *ts);
 int text_timestamp_slot(const struct text_timestamp *ts, size_t b, size_t c);
-uint64_t text_timestamp_calc(const struct text_timestamp *ts, int slot, uint64_t raw);
+uint64_t text_timestamp_calc(const struct text_timestamp *ts, int slot,
+			     uint64_t raw);
 bool text_timestamp_in_usecs(const struct text_timestamp *ts);
 
 #endif /* TDATFS_TEXT_TS_H */

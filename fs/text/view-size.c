@@ -169,7 +169,7 @@ static struct part *parts_make(struct text_stream *v, size_t n, size_t max,
  * text's as each other view is made.
  */
 int text_view_size_cut(struct text_stream *v, unsigned int threads, size_t max,
-	      struct tdatfs_buf *text)
+		       struct tdatfs_buf *text)
 {
 	size_t n = text_stream_view_entries(v), nparts = threads ? threads : 1;
 	_Atomic bool stop = false;

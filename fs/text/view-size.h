@@ -26,6 +26,6 @@ struct tdatfs_buf;
 struct text_stream;
 
 int text_view_size_cut(struct text_stream *v, unsigned int threads, size_t max,
-	      struct tdatfs_buf *text);
+		       struct tdatfs_buf *text);
 
 #endif /* TDATFS_TEXT_VCUT_H */

@@ -721,7 +721,8 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 	if (ret < 0)
 		return ret;
 	/* an event's view is read ahead as a finished text is */
-	n = text_read_ahead_read(text_engine_ahead(t), e->st, buf, len, off, true);
+	n = text_read_ahead_read(text_engine_ahead(t), e->st, buf, len, off,
+				 true);
 	entry_put(t, e);
 	return n;
 }

@@ -171,8 +171,8 @@ static const char *comm_of(const struct tdatfs_timeline *tl, int pid)
 }
 
 /* "SEC.FRAC" of @v ns with @dec decimals (truncated), or the raw count. */
-static int put_time(struct tdatfs_buf *b, const struct tdatfs_timeline *tl, uint64_t v,
-		    unsigned int dec)
+static int put_time(struct tdatfs_buf *b, const struct tdatfs_timeline *tl,
+		    uint64_t v, unsigned int dec)
 {
 	uint64_t div = 1;
 	unsigned int i;
@@ -183,17 +183,18 @@ static int put_time(struct tdatfs_buf *b, const struct tdatfs_timeline *tl, uint
 		return tdatfs_buf_printf(b, "%" PRIu64, v / 1000000000);
 	for (i = dec; i < 9; i++)
 		div *= 10;
-	return tdatfs_buf_printf(b, "%" PRIu64 ".%0*" PRIu64, v / 1000000000, (int)dec,
-			       v % 1000000000 / div);
+	return tdatfs_buf_printf(b, "%" PRIu64 ".%0*" PRIu64, v / 1000000000,
+				 (int)dec, v % 1000000000 / div);
 }
 
 /* A running time as the legend shows it: ms in seconds mode. */
-static int put_dur(struct tdatfs_buf *b, const struct tdatfs_timeline *tl, uint64_t ns)
+static int put_dur(struct tdatfs_buf *b, const struct tdatfs_timeline *tl,
+		   uint64_t ns)
 {
 	if (!tl->in_secs)
 		return tdatfs_buf_printf(b, "%" PRIu64, ns);
-	return tdatfs_buf_printf(b, "%" PRIu64 ".%03" PRIu64 " ms", ns / 1000000,
-			       ns % 1000000 / 1000);
+	return tdatfs_buf_printf(b, "%" PRIu64 ".%03" PRIu64 " ms",
+				 ns / 1000000, ns % 1000000 / 1000);
 }
 
 static int draw_head(const struct tdatfs_timeline *tl, struct tdatfs_buf *b,
@@ -201,20 +202,22 @@ static int draw_head(const struct tdatfs_timeline *tl, struct tdatfs_buf *b,
 {
 	int ret;
 
-	ret = tdatfs_buf_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
-			      "height=\"%u\" viewBox=\"0 0 %u %u\" ",
-			      TDATFS_TIMELINE_SVG_WIDTH, height,
-			      TDATFS_TIMELINE_SVG_WIDTH, height);
+	ret = tdatfs_buf_printf(b,
+				"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" "
+				"height=\"%u\" viewBox=\"0 0 %u %u\" ",
+				TDATFS_TIMELINE_SVG_WIDTH, height,
+				TDATFS_TIMELINE_SVG_WIDTH, height);
 	if (!ret)
 		ret = tdatfs_buf_printf(b, "font-family=\"sans-serif\" font-size=\"12\" "
-				      "data-t0=\"%" PRIu64 "\" data-t1=\"%" PRIu64
-				      "\" data-left=\"%u\" data-width=\"%u\" ",
-				      tl->t0, tl->t1, TL_LEFT, TL_W);
+					"data-t0=\"%" PRIu64 "\" data-t1=\"%" PRIu64
+					"\" data-left=\"%u\" data-width=\"%u\" ",
+					tl->t0, tl->t1, TL_LEFT, TL_W);
 	if (!ret)
 		ret = tdatfs_buf_printf(b, "data-th=\"%g\">\n<rect x=\"0\" y=\"0\" "
-				      "width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
-				      tl->th, TDATFS_TIMELINE_SVG_WIDTH, height);
+					"width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
+					tl->th, TDATFS_TIMELINE_SVG_WIDTH,
+					height);
 	if (!ret)
 		ret = put_s(b, "<text class=\"title\" x=\"10\" y=\"20\" "
 				   "font-size=\"14\">");
@@ -230,7 +233,7 @@ static int draw_head(const struct tdatfs_timeline *tl, struct tdatfs_buf *b,
 		ret = put_time(b, tl, tl->t1, 6);
 	if (!ret)
 		ret = tdatfs_buf_printf(b, "%s, %u CPUs</text>\n",
-				      tl->in_secs ? " s" : "", tl->nlanes);
+					tl->in_secs ? " s" : "", tl->nlanes);
 	return ret;
 }
 
@@ -282,21 +285,24 @@ static int draw_bars(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 				ret = put_s(b, "</g>\n");
 			if (!ret)
 				ret = tdatfs_buf_printf(b, "<g class=\"task\" data-pid=\"%d\" "
-						      "data-comm=\"", bars[i].pid);
+							"data-comm=\"",
+							bars[i].pid);
 			if (!ret)
 				ret = put_esc(b, c, strlen(c));
 			if (!ret)
 				ret = tdatfs_buf_printf(b, "\" fill=\"#%06x\"><title>",
-						      tl_colour(bars[i].pid));
+							tl_colour(bars[i].pid));
 			if (!ret)
 				ret = put_esc(b, c, strlen(c));
 			if (!ret)
-				ret = tdatfs_buf_printf(b, "-%d</title>", bars[i].pid);
+				ret = tdatfs_buf_printf(b, "-%d</title>",
+							bars[i].pid);
 		}
 		if (!ret)
 			ret = tdatfs_buf_printf(b, "<rect x=\"%.3f\" y=\"%u\" width=\"%.3f\" "
-					      "height=\"%u\"/>",
-					      TL_LEFT + bars[i].x, y, bars[i].w, h);
+						"height=\"%u\"/>",
+						TL_LEFT + bars[i].x, y,
+						bars[i].w, h);
 	}
 	if (!ret && n)
 		ret = put_s(b, "</g>\n");
@@ -342,9 +348,11 @@ static int draw_dens(const struct tdatfs_timeline *tl, const struct tl_lane *l,
 		if (!sum)
 			continue;
 		ch = (unsigned int)((sum * h + most - 1) / most);
-		ret = tdatfs_buf_printf(b, "<rect x=\"%u\" y=\"%u\" width=\"%u\" "
-				      "height=\"%u\" data-n=\"%" PRIu64 "\"/>",
-				      TL_LEFT + c, y + h - ch, tl->dw, ch, sum);
+		ret = tdatfs_buf_printf(b,
+					"<rect x=\"%u\" y=\"%u\" width=\"%u\" "
+					"height=\"%u\" data-n=\"%" PRIu64 "\"/>",
+					TL_LEFT + c, y + h - ch, tl->dw, ch,
+					sum);
 	}
 	return ret ? ret : put_s(b, "</g>\n");
 }
@@ -366,15 +374,16 @@ static int draw_prints(const struct tdatfs_timeline *tl, const struct tl_lane *l
 			n += l->ticks[j].n;
 		i = j;
 		ret = tdatfs_buf_printf(b, "<line x1=\"%u.5\" x2=\"%u.5\" y1=\"%u\" "
-				      "y2=\"%u\" stroke=\"#d00000\" data-n=\"%"
-				      PRIu64 "\"><title>", TL_LEFT + col,
-				      TL_LEFT + col, y, y + h, n);
+					"y2=\"%u\" stroke=\"#d00000\" data-n=\"%"
+					PRIu64 "\"><title>", TL_LEFT + col,
+					TL_LEFT + col, y, y + h, n);
 		if (!ret)
 			ret = put_esc(b, k->text, k->len);
 		if (!ret && k->cut)
 			ret = put_s(b, "...");
 		if (!ret && n > 1)
-			ret = tdatfs_buf_printf(b, " (+%" PRIu64 " more)", n - 1);
+			ret = tdatfs_buf_printf(b, " (+%" PRIu64 " more)",
+						n - 1);
 		if (!ret)
 			ret = put_s(b, "</title></line>");
 	}
@@ -391,18 +400,19 @@ static int draw_lane(const struct tdatfs_timeline *tl, unsigned int i, unsigned 
 	int ret;
 
 	ret = tdatfs_buf_printf(b, "<g class=\"lane\" data-cpu=\"%u\" data-y=\"%u\" "
-			      "data-h=\"%u\">\n<rect class=\"bg\" x=\"%u\" y=\"%u\" "
-			      "width=\"%u\" height=\"%u\" fill=\"#f4f4f4\"/>", l->cpu,
-			      y, h, TL_LEFT, y, TL_W, h);
+				"data-h=\"%u\">\n<rect class=\"bg\" x=\"%u\" y=\"%u\" "
+				"width=\"%u\" height=\"%u\" fill=\"#f4f4f4\"/>",
+				l->cpu, y, h, TL_LEFT, y, TL_W, h);
 	if (!ret)
 		ret = tdatfs_buf_printf(b, "<rect class=\"mark\" x=\"%u\" y=\"%u\" "
-				      "width=\"6\" height=\"%u\" fill=\"#303030\"/>",
-				      TL_LEFT - 10, y, h);
+					"width=\"6\" height=\"%u\" fill=\"#303030\"/>",
+					TL_LEFT - 10, y, h);
 	if (!ret)
 		ret = tdatfs_buf_printf(b, "<text x=\"%u\" y=\"%u\" font-size=\"%u\" "
-				      "text-anchor=\"end\">cpu%u</text>\n",
-				      TL_LEFT - 14, y + h - (h > 4 ? h / 4 : 0),
-				      h < 12 ? h + 1 : 12, l->cpu);
+					"text-anchor=\"end\">cpu%u</text>\n",
+					TL_LEFT - 14,
+					y + h - (h > 4 ? h / 4 : 0),
+					h < 12 ? h + 1 : 12, l->cpu);
 	at = b->len;
 	if (!ret && density)
 		ret = draw_dens(tl, l, y, h, most, b);
@@ -455,8 +465,8 @@ static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
 
 	dec = !tl->in_secs || k10 >= 9 ? 0 : 9 - k10;
 	ret = tdatfs_buf_printf(b, "<g class=\"axis\" stroke=\"#000000\">"
-			      "<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\"/>\n",
-			      TL_LEFT, TL_LEFT + TL_W, y, y);
+				"<line x1=\"%u\" x2=\"%u\" y1=\"%u\" y2=\"%u\"/>\n",
+				TL_LEFT, TL_LEFT + TL_W, y, y);
 	v = tl->t0 / step * step;
 	if (v < tl->t0)
 		v += step;
@@ -464,8 +474,9 @@ static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
 		double x = TL_LEFT + (double)(v - tl->t0) * tl->scale;
 
 		ret = tdatfs_buf_printf(b, "<line x1=\"%.3f\" x2=\"%.3f\" y1=\"%u\" "
-				      "y2=\"%u\"/><text x=\"%.3f\" y=\"%u\" stroke=\"none\" "
-				      "text-anchor=\"middle\">", x, x, y, y + 5, x, y + 18);
+					"y2=\"%u\"/><text x=\"%.3f\" y=\"%u\" stroke=\"none\" "
+					"text-anchor=\"middle\">", x, x, y,
+					y + 5, x, y + 18);
 		if (!ret)
 			ret = put_time(b, tl, v, dec);
 		if (!ret)
@@ -475,9 +486,10 @@ static int draw_axis(const struct tdatfs_timeline *tl, unsigned int y,
 	}
 	if (!ret)
 		ret = tdatfs_buf_printf(b, "<text x=\"%u\" y=\"%u\" stroke=\"none\" "
-				      "text-anchor=\"end\">%s</text></g>\n",
-				      TL_LEFT + TL_W, y + 32,
-				      tl->in_secs ? "seconds" : "clock counts");
+					"text-anchor=\"end\">%s</text></g>\n",
+					TL_LEFT + TL_W, y + 32,
+					tl->in_secs ? "seconds" :
+						      "clock counts");
 	return ret;
 }
 
@@ -522,15 +534,16 @@ static int draw_legend(const struct tdatfs_timeline *tl, const struct tl_task **
 		const char *c = comm_of(tl, top[i]->pid);
 
 		ret = tdatfs_buf_printf(b, "<g class=\"legend-item\" data-pid=\"%d\" "
-				      "data-comm=\"", top[i]->pid);
+					"data-comm=\"", top[i]->pid);
 		if (!ret)
 			ret = put_esc(b, c, strlen(c));
 		if (!ret)
 			ret = tdatfs_buf_printf(b, "\" data-ns=\"%" PRIu64 "\"><rect x=\"%u\" "
-					      "y=\"%u\" width=\"12\" height=\"12\" "
-					      "fill=\"#%06x\"/><text x=\"%u\" y=\"%u\">",
-					      top[i]->ns, x, yy, tl_colour(top[i]->pid),
-					      x + 18, yy + 11);
+						"y=\"%u\" width=\"12\" height=\"12\" "
+						"fill=\"#%06x\"/><text x=\"%u\" y=\"%u\">",
+						top[i]->ns, x, yy,
+						tl_colour(top[i]->pid), x + 18,
+						yy + 11);
 		if (!ret)
 			ret = put_esc(b, c, strlen(c));
 		if (!ret)

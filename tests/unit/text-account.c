@@ -30,11 +30,11 @@ static struct text_account *made(void)
 	nrec += 2;
 	CHECK(text_account_open(a, nrec) == 0);
 	CHECK(text_account_step(a, 3, 120, 121, 5) == 0);
-	CHECK(text_account_step(a, -1, 90, 91, 8) == 0);	/* type not read */
+	CHECK(text_account_step(a, -1, 90, 91, 8) == 0); /* type not read */
 	CHECK(text_account_step(a, 7, 130, 131, 11) == 0);
 	nrec += 3;
 	CHECK(text_account_open(a, nrec) == 0);
-	CHECK(text_account_step(a, INT_MIN, 0, 0, 40) == 0);	/* markers only */
+	CHECK(text_account_step(a, INT_MIN, 0, 0, 40) == 0); /* markers only */
 	CHECK(text_account_open(a, nrec) == 0);
 	CHECK(text_account_step(a, 3, 200, 201, 6) == 0);
 	nrec += 1;
@@ -96,7 +96,8 @@ static bool consistent(const struct text_account *a)
 		uint64_t r = 0;
 
 		for (k = 0; k < text_account_stretches(a); k++) {
-			const struct text_account_ev *e = text_account_find(a, k, tot[i].id);
+			const struct text_account_ev *e =
+				text_account_find(a, k, tot[i].id);
 
 			r += e ? e->records : 0;
 		}

@@ -266,7 +266,8 @@ static int compare_event(struct tep_handle *tep, struct tep_event *ev,
 		tep_print_event(tep, &s, &r, "%s", TEP_PRINT_INFO);
 		trace_seq_terminate(&s);
 		out.len = 0;
-		FATAL(text_compiled_info(fp, big_endian, rec, r.size, &out) == 0);
+		FATAL(text_compiled_info(fp, big_endian, rec, r.size,
+					 &out) == 0);
 		if (out.len != s.len || memcmp(out.p, s.buffer, s.len)) {
 			if (bad++ < 5)
 				fprintf(stderr, "%s:\n tep:  %.*s\n fast: %.*s\n", ev->name,

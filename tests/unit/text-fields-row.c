@@ -222,7 +222,8 @@ static void check_row(const struct env *e, const struct text_rec *r,
 		} else if (col == 2) {
 			CHECK(!strcmp(v, comm));
 		} else if (col >= 4 && f) {
-			FATAL(tdatfs_buf_printf(&joined, " %s=%s", f->name, v) >= 0);
+			FATAL(tdatfs_buf_printf(&joined, " %s=%s",
+						f->name, v) >= 0);
 			f = f->next;
 		}
 		free(v);

@@ -299,7 +299,8 @@ static void check_share_serial(void)
 	FATAL(sh);
 	/* a table of our own: read once, the same table for every asker */
 	own.fail = 1;
-	CHECK(text_kallsyms_share_get(sh, source_read, &own, &k1, &c1) == -ENOMEM);
+	CHECK(text_kallsyms_share_get(sh, source_read, &own, &k1,
+				      &c1) == -ENOMEM);
 	CHECK(!k1);
 	CHECK(text_kallsyms_share_get(sh, source_read, &own, &k1, &c1) == 0);
 	CHECK(text_kallsyms_share_ref(sh) == sh);
@@ -309,7 +310,8 @@ static void check_share_serial(void)
 	text_kallsyms_share_free(sh);
 	/* one reference is left: the table still answers */
 	CHECK(k1 && text_kallsyms_find(k1, 0x1004, &start) &&
-	      !strcmp(text_kallsyms_find(k1, 0x1004, &start), "a") && start == 0x1000);
+	      !strcmp(text_kallsyms_find(k1, 0x1004, &start), "a") &&
+	      start == 0x1000);
 	text_kallsyms_share_free(sh);
 
 	/* the fallback: each asker reads and gets a table of its own */
@@ -350,7 +352,8 @@ static void *ask(void *arg)
 	struct asker *a = arg;
 	bool copy;
 
-	a->ret = text_kallsyms_share_get(a->sh, source_read, a->src, &a->ks, &copy);
+	a->ret = text_kallsyms_share_get(a->sh, source_read, a->src, &a->ks,
+					 &copy);
 	if (!a->ret && (copy || !a->ks || !text_kallsyms_own(a->ks)))
 		a->ret = -EINVAL;
 	text_kallsyms_share_free(a->sh);
@@ -370,7 +373,8 @@ static void check_share_threads(void)
 
 	FATAL(sh && text);
 	for (i = 0; i < ASKERS; i++) {
-		a[i] = (struct asker){ .sh = text_kallsyms_share_ref(sh), .src = &src };
+		a[i] = (struct asker){ .sh = text_kallsyms_share_ref(sh),
+				       .src = &src };
 		FATAL(!pthread_create(&tid[i], NULL, ask, &a[i]));
 	}
 	for (i = 0; i < ASKERS; i++) {

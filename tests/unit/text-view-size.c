@@ -168,7 +168,8 @@ static void check_filter(struct text_stream *full, const struct text_filter *flt
 		/* one byte short of the text: the size alone */
 		v = text_stream_new_view(full, flt, head);
 		FATAL(v);
-		CHECK(text_view_size_cut(v, parts, want.text.len - 1, &short_text) == 0);
+		CHECK(text_view_size_cut(v, parts, want.text.len - 1,
+					 &short_text) == 0);
 		CHECK(!short_text.len);
 		CHECK(text_stream_size(v, &got.size) == 0 && got.size == want.size);
 		text_stream_free(v);
@@ -222,7 +223,8 @@ static void check_views(struct tdatfs_text *t, struct text_stream *full)
 }
 
 /* The whole of view @v read through @t from 0. */
-static struct tdatfs_buf view_text(struct tdatfs_text *t, const struct tdatfs_text_view *v)
+static struct tdatfs_buf view_text(struct tdatfs_text *t,
+				   const struct tdatfs_text_view *v)
 {
 	struct tdatfs_buf b = { 0 };
 	char tmp[4001];

@@ -49,7 +49,7 @@
  * Return: 0, or -E2BIG when the pool is full.
  */
 int text_compiled_lit(struct text_compiled *fp, const char *s, size_t n,
-		  uint16_t *off, uint16_t *len)
+		      uint16_t *off, uint16_t *len)
 {
 	if (n > FAST_MAX_LIT - fp->lit_len)
 		return -E2BIG;
@@ -275,7 +275,8 @@ static int both(struct text_compiled *fp, struct tep_event *ev,
 static int cond_arg(struct text_compiled *fp, struct tep_event *ev,
 		    struct tep_print_arg *arg, unsigned int depth, bool str)
 {
-	compile_fn *branch = str ? text_compiled_str_arg : text_compiled_num_arg;
+	compile_fn *branch = str ? text_compiled_str_arg :
+				   text_compiled_num_arg;
 	struct tep_print_arg *r = arg->op.right;
 	int a, b, c, i;
 
@@ -344,7 +345,7 @@ static int op_x(struct text_compiled *fp, struct tep_event *ev,
 	}
 	if (fp->x[l].op == FX_CONST && fp->x[r].op == FX_CONST)
 		return const_x(fp, text_compiled_apply(fx_ops[k].fx, fp->x[l].k,
-						   fp->x[r].k));
+						       fp->x[r].k));
 	i = new_x(fp, fx_ops[k].fx);
 	if (i < 0)
 		return i;
@@ -365,7 +366,7 @@ static int op_x(struct text_compiled *fp, struct tep_event *ev,
  * Context: the tep lock is held (the tree is libtraceevent's).
  */
 int text_compiled_num_arg(struct text_compiled *fp, struct tep_event *ev,
-		      struct tep_print_arg *arg, unsigned int depth)
+			  struct tep_print_arg *arg, unsigned int depth)
 {
 	if (!arg || depth > FAST_MAX_DEPTH)
 		return -EINVAL;
@@ -426,7 +427,7 @@ static int flag_table(struct text_compiled *fp, struct tep_print_flag_sym *fs,
 			return -EINVAL;
 		f->val = flag_value(fs->value);
 		if (text_compiled_lit(fp, fs->str, strlen(fs->str), &f->lit_off,
-				  &f->lit_len) < 0)
+				      &f->lit_len) < 0)
 			return -E2BIG;
 		fp->nflags++;
 	}
@@ -440,8 +441,9 @@ static int flags_s(struct text_compiled *fp, struct tep_event *ev,
 	bool flags = arg->type == TEP_PRINT_FLAGS;
 	int a, i, ret;
 
-	a = text_compiled_num_arg(fp, ev, flags ? arg->flags.field : arg->symbol.field,
-			      depth + 1);
+	a = text_compiled_num_arg(fp, ev,
+				  flags ? arg->flags.field : arg->symbol.field,
+				  depth + 1);
 	if (a < 0)
 		return a;
 	i = new_s(fp, flags ? FS_FLAGS : FS_SYMBOL);
@@ -450,8 +452,9 @@ static int flags_s(struct text_compiled *fp, struct tep_event *ev,
 	fp->s[i].a = a;
 	if (flags && arg->flags.delim) {
 		fp->s[i].delim = true;
-		ret = text_compiled_lit(fp, arg->flags.delim, strlen(arg->flags.delim),
-				    &fp->s[i].lit_off, &fp->s[i].lit_len);
+		ret = text_compiled_lit(fp, arg->flags.delim,
+					strlen(arg->flags.delim),
+					&fp->s[i].lit_off, &fp->s[i].lit_len);
 		if (ret < 0)
 			return ret;
 	}
@@ -506,7 +509,7 @@ static int field_s(struct text_compiled *fp, struct tep_event *ev,
  * Context: the tep lock is held.
  */
 int text_compiled_str_arg(struct text_compiled *fp, struct tep_event *ev,
-		      struct tep_print_arg *arg, unsigned int depth)
+			  struct tep_print_arg *arg, unsigned int depth)
 {
 	int i, ret;
 
@@ -521,8 +524,9 @@ int text_compiled_str_arg(struct text_compiled *fp, struct tep_event *ev,
 		i = new_s(fp, FS_LIT);
 		if (i < 0)
 			return i;
-		ret = text_compiled_lit(fp, arg->atom.atom, strlen(arg->atom.atom),
-				    &fp->s[i].lit_off, &fp->s[i].lit_len);
+		ret = text_compiled_lit(fp, arg->atom.atom,
+					strlen(arg->atom.atom),
+					&fp->s[i].lit_off, &fp->s[i].lit_len);
 		return ret < 0 ? ret : i;
 	case TEP_PRINT_FIELD:
 	case TEP_PRINT_STRING:

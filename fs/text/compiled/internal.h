@@ -144,7 +144,7 @@ struct fast_sched {
 };
 
 struct text_compiled {
-	struct text_kallsyms *ks;	/* FAST_FUNC: the symbols, NULL for none */
+	struct text_kallsyms *ks; /* FAST_FUNC: the symbols, NULL for none */
 	struct fast_sched sched;	/* the sched plugin's handler */
 	bool site;		/* the kmem plugin's "(func+0x<off>) " first */
 	uint8_t site_size;	/* its call_site field */
@@ -160,15 +160,15 @@ struct text_compiled {
 };
 
 int text_compiled_lit(struct text_compiled *fp, const char *s, size_t n,
-		  uint16_t *off, uint16_t *len);
+		      uint16_t *off, uint16_t *len);
 int text_compiled_num_arg(struct text_compiled *fp, struct tep_event *ev,
-		      struct tep_print_arg *arg, unsigned int depth);
+			  struct tep_print_arg *arg, unsigned int depth);
 int text_compiled_str_arg(struct text_compiled *fp, struct tep_event *ev,
-		      struct tep_print_arg *arg, unsigned int depth);
+			  struct tep_print_arg *arg, unsigned int depth);
 uint64_t text_compiled_apply(unsigned int op, uint64_t l, uint64_t r);
 bool text_compiled_handler_from(const struct tep_event *ev, const char *so);
 int text_compiled_sched_compile(struct text_compiled *fp, struct tep_event *ev);
 int text_compiled_sched_info(const struct text_compiled *fp, bool big_endian,
-			 const unsigned char *data, struct tdatfs_buf *out);
+			     const unsigned char *data, struct tdatfs_buf *out);
 
 #endif /* TDATFS_TEXT_FAST_INT_H */

@@ -270,7 +270,8 @@ static bool compile_arg(struct text_compiled *fp, struct tep_event *ev,
  * Context: reads @ev only; the tep lock is held (the symbols may be
  * loaded); call it before the event is published.
  */
-struct text_compiled *text_compiled_compile(struct tep_event *ev, struct text_tep *tt)
+struct text_compiled *text_compiled_compile(struct tep_event *ev,
+					    struct text_tep *tt)
 {
 	struct tep_print_arg *arg = ev->print_fmt.args;
 	const char *p = ev->print_fmt.format;
@@ -458,7 +459,7 @@ static uint64_t eval_x(const struct text_compiled *fp, unsigned int i,
 		return eval_x(fp, eval_x(fp, x->a, r) ? x->b : x->c, r);
 	default:
 		return text_compiled_apply(x->op, eval_x(fp, x->a, r),
-				       eval_x(fp, x->b, r));
+					   eval_x(fp, x->b, r));
 	}
 }
 
@@ -524,7 +525,8 @@ static int put_flags(const struct text_compiled *fp, const struct fast_s *s,
 			return put_str(out, st, fp->lit + f->lit_off, f->lit_len);
 		if (f->val > 0 && (v & f->val) == f->val) {
 			if (printed && s->delim &&
-			    tdatfs_buf_put(out, fp->lit + s->lit_off, s->lit_len) < 0)
+			    tdatfs_buf_put(out, fp->lit + s->lit_off,
+					   s->lit_len) < 0)
 				return -ENOMEM;
 			ret = put_str(out, st, fp->lit + f->lit_off, f->lit_len);
 			if (ret < 0)
@@ -605,7 +607,8 @@ static int put_func(const struct text_compiled *fp, const struct fast_step *st,
 		    uint64_t v, struct tdatfs_buf *out)
 {
 	unsigned long long start = 0;
-	const char *name = fp->ks ? text_kallsyms_find(fp->ks, v, &start) : NULL;
+	const char *name = fp->ks ? text_kallsyms_find(fp->ks, v, &start) :
+				    NULL;
 	int ret;
 
 	if (!name)
@@ -624,7 +627,8 @@ static int put_site(const struct text_compiled *fp, const struct fast_rec *r,
 	uint64_t v = text_read_num(r->big_endian, r->data + fp->site_off,
 				   fp->site_size);
 	unsigned long long start = 0;
-	const char *name = fp->ks ? text_kallsyms_find(fp->ks, v, &start) : NULL;
+	const char *name = fp->ks ? text_kallsyms_find(fp->ks, v, &start) :
+				    NULL;
 	int ret;
 
 	if (!name)
@@ -693,7 +697,8 @@ static int put_step(const struct text_compiled *fp, const struct fast_step *st,
  * Context: lock-free.
  */
 int text_compiled_info(const struct text_compiled *fp, bool big_endian,
-		   const unsigned char *data, size_t n, struct tdatfs_buf *out)
+		       const unsigned char *data, size_t n,
+		       struct tdatfs_buf *out)
 {
 	const struct fast_rec r = { .data = data, .n = n, .big_endian = big_endian };
 	unsigned int i;

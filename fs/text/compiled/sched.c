@@ -274,12 +274,12 @@ static char *put_wakeup(char *o, const struct fast_sched *sc,
  * Context: lock-free.
  */
 int text_compiled_sched_info(const struct text_compiled *fp, bool big_endian,
-			 const unsigned char *data, struct tdatfs_buf *out)
+			     const unsigned char *data, struct tdatfs_buf *out)
 {
 	const struct fast_sched *sc = &fp->sched;
 	/* two comms, and at most 5 numbers of 20 digits, a sign and text */
-	char *o = tdatfs_buf_reserve(out, (size_t)sc->comm.size + sc->ncomm.size +
-				   256);
+	char *o = tdatfs_buf_reserve(out, (size_t)sc->comm.size +
+				     sc->ncomm.size + 256);
 
 	if (!o)
 		return -ENOMEM;
