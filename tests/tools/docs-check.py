@@ -38,7 +38,7 @@ def sources(src):
 
 LIBS = ('libtdat-parser.a', 'libtdatfs-common.a', 'libtdatfs-timeline.a',
         'libtdatfs-text.a', 'libtdatfs-tree.a', 'libtdatfs-index.a',
-        'libtdatfs-fuse.a')
+        'libtdatfs-fuse.a', 'libtdatfs-cli.a')
 
 
 def exported_functions(build):
