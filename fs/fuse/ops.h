@@ -27,8 +27,8 @@
  *    are bounded (TFS_STORE_MAX); beyond that they are dropped, which
  *    only costs a later read through the daemon.
  */
-#ifndef TDATFS_FUSE_H
-#define TDATFS_FUSE_H
+#ifndef TDATFS_FUSE_OPS_H
+#define TDATFS_FUSE_OPS_H
 
 #ifndef FUSE_USE_VERSION
 #define FUSE_USE_VERSION 312
@@ -77,4 +77,4 @@ int tfs_storer_start(struct tfs *fs);
 
 bool tfs_storer_stop(struct tfs *fs);
 
-#endif /* TDATFS_FUSE_H */
+#endif /* TDATFS_FUSE_OPS_H */

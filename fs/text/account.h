@@ -24,8 +24,8 @@
  *  - Used under the stream's lock; a finished account (the text's size
  *    known) is only read, so views read it without one.
  */
-#ifndef TDATFS_TEXT_ACCT_H
-#define TDATFS_TEXT_ACCT_H
+#ifndef TDATFS_TEXT_ACCOUNT_H
+#define TDATFS_TEXT_ACCOUNT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,4 +74,4 @@ int text_account_load(struct text_account *a, struct text_unpack *u,
 		      size_t nckpt);
 int text_account_check(struct text_unpack *u, size_t nckpt);
 
-#endif /* TDATFS_TEXT_ACCT_H */
+#endif /* TDATFS_TEXT_ACCOUNT_H */

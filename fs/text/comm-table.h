@@ -19,8 +19,8 @@
  *  - The comm strings are the caller's (saved_cmdlines, a model's list):
  *    they must outlive the array.
  */
-#ifndef TDATFS_TEXT_COMM_TAB_H
-#define TDATFS_TEXT_COMM_TAB_H
+#ifndef TDATFS_TEXT_COMM_TABLE_H
+#define TDATFS_TEXT_COMM_TABLE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -68,4 +68,4 @@ const struct text_comm_table_hit *
 text_comm_table_look(const struct text_comm_table *tb, int pid);
 size_t text_comm_table_pick(size_t below, size_t n, size_t above);
 
-#endif /* TDATFS_TEXT_COMM_TAB_H */
+#endif /* TDATFS_TEXT_COMM_TABLE_H */

@@ -28,8 +28,8 @@
  *    inside it (text_event_whole(); a record ending inside its last
  *    array goes to libtraceevent); __data_loc strings are bounded here.
  */
-#ifndef TDATFS_TEXT_FAST_H
-#define TDATFS_TEXT_FAST_H
+#ifndef TDATFS_TEXT_COMPILED_H
+#define TDATFS_TEXT_COMPILED_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,4 +46,4 @@ int text_compiled_info(const struct text_compiled *fp, bool big_endian,
 		       const unsigned char *data, size_t n,
 		       struct tdatfs_buf *out);
 
-#endif /* TDATFS_TEXT_FAST_H */
+#endif /* TDATFS_TEXT_COMPILED_H */

@@ -10,8 +10,8 @@
  *  - Both give printf's bytes for every value; they only avoid its cost
  *    (two digits per division, and a digit count by comparisons).
  */
-#ifndef TDATFS_TEXT_DEC_H
-#define TDATFS_TEXT_DEC_H
+#ifndef TDATFS_TEXT_DECIMAL_H
+#define TDATFS_TEXT_DECIMAL_H
 
 #include <stdint.h>
 #include <string.h>
@@ -70,4 +70,4 @@ static inline char *text_dec_put(char *o, uint64_t v, unsigned int n)
 	return end;
 }
 
-#endif /* TDATFS_TEXT_DEC_H */
+#endif /* TDATFS_TEXT_DECIMAL_H */

@@ -16,8 +16,8 @@
  *    go (its stream took the state, or the engine is freed).
  *  - The report's stash is @rstash, the one of buffer index @nbuffers.
  */
-#ifndef TDATFS_TEXT_INT_H
-#define TDATFS_TEXT_INT_H
+#ifndef TDATFS_TEXT_ENGINE_INTERNAL_H
+#define TDATFS_TEXT_ENGINE_INTERNAL_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -90,4 +90,4 @@ const struct tdat_buffer *text_eng_key_buffer(const struct tdatfs_text *t,
 int text_eng_key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			bool create, struct text_stream **st);
 
-#endif /* TDATFS_TEXT_INT_H */
+#endif /* TDATFS_TEXT_ENGINE_INTERNAL_H */

@@ -20,8 +20,8 @@
  *    (libtraceevent may touch their flags while printing): what the
  *    record checks need is copied into the slot (struct text_fit).
  */
-#ifndef TDATFS_TEXT_EVENT_H
-#define TDATFS_TEXT_EVENT_H
+#ifndef TDATFS_TEXT_EVENT_TABLE_H
+#define TDATFS_TEXT_EVENT_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -102,4 +102,4 @@ bool text_record_type(const struct text_events *evs, const unsigned char *data,
 bool text_record_pid(const struct text_events *evs, const unsigned char *data,
 		     size_t n, int *pid);
 
-#endif /* TDATFS_TEXT_EVENT_H */
+#endif /* TDATFS_TEXT_EVENT_TABLE_H */

@@ -39,8 +39,8 @@
  *    text_format_record() (text/line.h), in the same order, so a
  *    stream's comm model is the same whichever of the two formatted it.
  */
-#ifndef TDATFS_TEXT_FIELDS_H
-#define TDATFS_TEXT_FIELDS_H
+#ifndef TDATFS_TEXT_FIELDS_ROW_H
+#define TDATFS_TEXT_FIELDS_ROW_H
 
 struct tdatfs_buf;
 struct text_comm_ctx;
@@ -51,4 +51,4 @@ int text_fields_header(struct text_fmt *fm, int id, struct tdatfs_buf *out);
 int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
 		    struct text_comm_ctx *cc, struct tdatfs_buf *out);
 
-#endif /* TDATFS_TEXT_FIELDS_H */
+#endif /* TDATFS_TEXT_FIELDS_ROW_H */

@@ -17,8 +17,8 @@
  *    nesting that crashes.
  *  - Nothing here allocates or keeps state: callable from any thread.
  */
-#ifndef TDATFS_TEXT_LIMITS_H
-#define TDATFS_TEXT_LIMITS_H
+#ifndef TDATFS_TEXT_FORMAT_LIMITS_H
+#define TDATFS_TEXT_FORMAT_LIMITS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,4 +29,4 @@
 size_t text_format_depth(const char *fmt, size_t len);
 bool text_format_within_limits(const char *fmt, size_t len);
 
-#endif /* TDATFS_TEXT_LIMITS_H */
+#endif /* TDATFS_TEXT_FORMAT_LIMITS_H */

@@ -17,8 +17,8 @@
  *    byte order: a 4-byte long needs nothing special.
  *  - State learned of the formats is filled and read under the tep lock.
  */
-#ifndef TDATFS_TEXT_GRAPH_H
-#define TDATFS_TEXT_GRAPH_H
+#ifndef TDATFS_TEXT_FTRACE_FUNCGRAPH_H
+#define TDATFS_TEXT_FTRACE_FUNCGRAPH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -46,4 +46,4 @@ int text_funcgraph_info(struct text_funcgraph *g,
 			const struct text_rec *r, struct text_source *src,
 			struct tdatfs_buf *out);
 
-#endif /* TDATFS_TEXT_GRAPH_H */
+#endif /* TDATFS_TEXT_FTRACE_FUNCGRAPH_H */

@@ -32,8 +32,8 @@
  *    resolved from: loading resolves it again in the same trace, to the
  *    same name.
  */
-#ifndef TDATFS_TEXT_FUNC_H
-#define TDATFS_TEXT_FUNC_H
+#ifndef TDATFS_TEXT_FTRACE_FUNCTION_H
+#define TDATFS_TEXT_FTRACE_FUNCTION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,4 +71,4 @@ int text_fnsnap_check(struct text_unpack *u);
 int text_fnsnap_load(struct text_func *fn, struct text_unpack *u,
 		     struct text_fnsnap **snap);
 
-#endif /* TDATFS_TEXT_FUNC_H */
+#endif /* TDATFS_TEXT_FTRACE_FUNCTION_H */

@@ -31,8 +31,8 @@
  *    its last reference, and a shared table as long as its share.
  *  - This module calls only libtraceevent.
  */
-#ifndef TDATFS_TEXT_KSYM_H
-#define TDATFS_TEXT_KSYM_H
+#ifndef TDATFS_TEXT_KALLSYMS_H
+#define TDATFS_TEXT_KALLSYMS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,4 +62,4 @@ int text_kallsyms_share_get(struct text_kallsyms_share *sh,
 			    text_kallsyms_read_fn read, void *arg,
 			    struct text_kallsyms **ks, bool *own_copy);
 
-#endif /* TDATFS_TEXT_KSYM_H */
+#endif /* TDATFS_TEXT_KALLSYMS_H */

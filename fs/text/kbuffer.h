@@ -16,8 +16,8 @@
  *  - The struct is a value: zeroed by text_kbuffer_init(), no memory of its
  *    own, nothing to free.
  */
-#ifndef TDATFS_TEXT_KBUF_H
-#define TDATFS_TEXT_KBUF_H
+#ifndef TDATFS_TEXT_KBUFFER_H
+#define TDATFS_TEXT_KBUFFER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -82,4 +82,4 @@ static inline int text_kbuffer_missed(const struct text_kbuffer *kb)
 	return kb->curr ? 0 : (int)kb->lost;
 }
 
-#endif /* TDATFS_TEXT_KBUF_H */
+#endif /* TDATFS_TEXT_KBUFFER_H */

@@ -30,8 +30,8 @@
  *    (text_read_ahead_forget()).
  *  - All calls are thread-safe.
  */
-#ifndef TDATFS_TEXT_AHEAD_H
-#define TDATFS_TEXT_AHEAD_H
+#ifndef TDATFS_TEXT_READ_AHEAD_H
+#define TDATFS_TEXT_READ_AHEAD_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -58,4 +58,4 @@ ssize_t text_read_ahead_read(struct text_read_ahead *a,
 void text_read_ahead_forget(struct text_read_ahead *a,
 			    struct text_stream *full);
 
-#endif /* TDATFS_TEXT_AHEAD_H */
+#endif /* TDATFS_TEXT_READ_AHEAD_H */

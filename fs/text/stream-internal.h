@@ -13,8 +13,8 @@
  *    the checkpoint it seeks to, changed by each step.
  *  - Once @size_known, no checkpoint is added.
  */
-#ifndef TDATFS_TEXT_STREAM_INT_H
-#define TDATFS_TEXT_STREAM_INT_H
+#ifndef TDATFS_TEXT_STREAM_INTERNAL_H
+#define TDATFS_TEXT_STREAM_INTERNAL_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -133,4 +133,4 @@ struct text_stream {
 int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 			 const struct text_cursor *cu);
 
-#endif /* TDATFS_TEXT_STREAM_INT_H */
+#endif /* TDATFS_TEXT_STREAM_INTERNAL_H */

@@ -17,8 +17,8 @@
  *  - The layout is this machine's (its byte order and a version number):
  *    whoever stores the bytes records the machine.
  */
-#ifndef TDATFS_TEXT_STATE_H
-#define TDATFS_TEXT_STATE_H
+#ifndef TDATFS_TEXT_STREAM_STATE_H
+#define TDATFS_TEXT_STREAM_STATE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -39,4 +39,4 @@ int text_stream_state_load(struct text_stream *st, const struct text_comms *cm,
 			   const void *blob, size_t len);
 enum text_cpu_read text_stream_state_cpu_read(const void *blob, size_t len, int cpu);
 
-#endif /* TDATFS_TEXT_STATE_H */
+#endif /* TDATFS_TEXT_STREAM_STATE_H */

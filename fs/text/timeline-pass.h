@@ -16,8 +16,8 @@
  *  - Damage reads as the text reads it: the records that read are drawn.
  *  - The pass polls this thread's cancel hook (tdatfs_text_cancel_set()).
  */
-#ifndef TDATFS_TEXT_TIMELINE_H
-#define TDATFS_TEXT_TIMELINE_H
+#ifndef TDATFS_TEXT_TIMELINE_PASS_H
+#define TDATFS_TEXT_TIMELINE_PASS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ struct tdatfs_text;
 int text_timeline_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 		       uint64_t t1, char **out, size_t *len);
 
-#endif /* TDATFS_TEXT_TIMELINE_H */
+#endif /* TDATFS_TEXT_TIMELINE_PASS_H */

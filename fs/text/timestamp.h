@@ -15,8 +15,8 @@
  *  - text_timestamp_in_usecs() is whether the time column is seconds.micros
  *    (a nanosecond clock or TSC2NSEC) rather than the raw count.
  */
-#ifndef TDATFS_TEXT_TS_H
-#define TDATFS_TEXT_TS_H
+#ifndef TDATFS_TEXT_TIMESTAMP_H
+#define TDATFS_TEXT_TIMESTAMP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,4 +32,4 @@ uint64_t text_timestamp_calc(const struct text_timestamp *ts, int slot,
 			     uint64_t raw);
 bool text_timestamp_in_usecs(const struct text_timestamp *ts);
 
-#endif /* TDATFS_TEXT_TS_H */
+#endif /* TDATFS_TEXT_TIMESTAMP_H */

@@ -17,8 +17,8 @@
  *  - The text made on the way is handed back when all of it fits in
  *    the bound the caller gives, so a small view is made only once.
  */
-#ifndef TDATFS_TEXT_VCUT_H
-#define TDATFS_TEXT_VCUT_H
+#ifndef TDATFS_TEXT_VIEW_SIZE_H
+#define TDATFS_TEXT_VIEW_SIZE_H
 
 #include <stddef.h>
 
@@ -28,4 +28,4 @@ struct text_stream;
 int text_view_size_cut(struct text_stream *v, unsigned int threads, size_t max,
 		       struct tdatfs_buf *text);
 
-#endif /* TDATFS_TEXT_VCUT_H */
+#endif /* TDATFS_TEXT_VIEW_SIZE_H */

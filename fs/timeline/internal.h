@@ -15,8 +15,8 @@
  *  - The model calls the drawing, never the other way (the drawing may
  *    coarsen nothing: it only reads).
  */
-#ifndef TDATFS_TIMELINE_INT_H
-#define TDATFS_TIMELINE_INT_H
+#ifndef TDATFS_TIMELINE_INTERNAL_H
+#define TDATFS_TIMELINE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -115,4 +115,4 @@ struct tl_bytes {
 int tl_draw(struct tdatfs_timeline *tl, bool density, struct tdatfs_buf *out,
 	    struct tl_bytes *by);
 
-#endif /* TDATFS_TIMELINE_INT_H */
+#endif /* TDATFS_TIMELINE_INTERNAL_H */

@@ -35,8 +35,8 @@
  *  - Memory a TREE_MEM node points to is owned by the node when @owned is
  *    set, else it lives in the parser's tables or is static.
  */
-#ifndef TDATFS_TREE_INT_H
-#define TDATFS_TREE_INT_H
+#ifndef TDATFS_TREE_INTERNAL_H
+#define TDATFS_TREE_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -289,4 +289,4 @@ int tree_window_list(const struct tdatfs_tree *t, const struct tree_node *n,
 int tree_window_child(const struct tdatfs_tree *t, const struct tree_node *n,
 		      const char *name, size_t len, uint64_t *ino);
 
-#endif /* TDATFS_TREE_INT_H */
+#endif /* TDATFS_TREE_INTERNAL_H */

@@ -17,8 +17,8 @@
  *    a buffer never change once known).
  *  - Each function is documented at its definition, in tree/render.c.
  */
-#ifndef TDATFS_RENDER_H
-#define TDATFS_RENDER_H
+#ifndef TDATFS_TREE_RENDER_H
+#define TDATFS_TREE_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,4 +72,4 @@ char *render_summary(struct tdat_file *f, struct tdatfs_text *t, size_t buffer,
 /* render_time_readme(): the text of a buffer's time/README */
 char *render_time_readme(struct tdatfs_text *t, size_t buffer, size_t *len);
 
-#endif /* TDATFS_RENDER_H */
+#endif /* TDATFS_TREE_RENDER_H */

@@ -27,8 +27,8 @@
  *    are fixed fields of sizes tep_read_number_field() reads (comms:
  *    plain arrays); size 0 is a field the format does not have.
  */
-#ifndef TDATFS_TEXT_FAST_INT_H
-#define TDATFS_TEXT_FAST_INT_H
+#ifndef TDATFS_TEXT_COMPILED_INTERNAL_H
+#define TDATFS_TEXT_COMPILED_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -171,4 +171,4 @@ int text_compiled_sched_compile(struct text_compiled *fp, struct tep_event *ev);
 int text_compiled_sched_info(const struct text_compiled *fp, bool big_endian,
 			     const unsigned char *data, struct tdatfs_buf *out);
 
-#endif /* TDATFS_TEXT_FAST_INT_H */
+#endif /* TDATFS_TEXT_COMPILED_INTERNAL_H */
