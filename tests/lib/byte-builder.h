@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * byte-builder.h - a growing byte buffer for writing trace.dat fixtures
- * by hand (tests/unit/test-input.c, fuzz/gen-corpus.c).
+ * by hand (tests/unit/parser-input.c, fuzz/gen-corpus.c).
  *
  * Invariants: @d holds @len bytes written so far (NULL while empty), in
  * @cap bytes of malloc'd memory the caller frees; numbers are written in

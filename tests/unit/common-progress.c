@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-progress.c - fs/tdatfs-common.h: the line's shape and timing on
+ * common-progress.c - fs/tdatfs-common.h: the line's shape and timing on
  * a file (stderr redirected), and the signals that stop work: caught,
  * remembered, put back, and an ignored one left ignored.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-index-file.c - the index file (fs/index/file.h) on fake
+ * index-file.c - the index file (fs/index/file.h) on fake
  * states: a round trip; every byte flipped and every truncation refused;
  * forged files of another version, machine or trace refused with the
  * right reason; where the file lives; the atomic write leaving nothing

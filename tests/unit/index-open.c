@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-index.c - the index end to end (fs/tdatfs-index.h) on real traces:
+ * index-open.c - the index end to end (fs/tdatfs-index.h) on real traces:
  * built into a temporary directory, then loaded by a fresh engine instead
  * of built; every text's size known before any read and its bytes those
  * of an engine without index; a damaged file, other engine options, an

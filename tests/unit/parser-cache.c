@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-cache.c - the chunk cache: LRU order, the byte bound, references,
+ * parser-cache.c - the chunk cache: LRU order, the byte bound, references,
  * failed fills, single flight, done entries, recycled buffers
  * and a concurrent stress run.
  */

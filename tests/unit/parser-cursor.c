@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-cursor.c - the helpers every format reader shares
+ * parser-cursor.c - the helpers every format reader shares
  * (parser/tdat-cursor.h): the first open error wins, a cursor never reads
  * past its payload and names file offsets in its messages, page sizes,
  * the section lookup and the public byte-order and option-name helpers.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-input.c - the trace.dat reader (tdat.h) on byte fixtures built
+ * parser-input.c - the trace.dat reader (tdat.h) on byte fixtures built
  * here, field by field, and on the real traces in tests/data/.
  *
  * Usage: test-input DATA_DIR

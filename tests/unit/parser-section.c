@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-section.c - a compressed section (BLOCK stream) larger than the
+ * parser-section.c - a compressed section (BLOCK stream) larger than the
  * cache: read in pieces, each byte decoded about once per pass, right
  * bytes for any read, damage reported and never served, many threads
  * getting the same bytes, and a whole read decoded once.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-stream.c - RAW, BLOCK and CHUNKS streams over inline byte fixtures.
+ * parser-stream.c - RAW, BLOCK and CHUNKS streams over inline byte fixtures.
  *
  * Compressed payloads are made here with compress2() / ZSTD_compress()
  * from a known plaintext, laid out field by field as trace-cmd writes

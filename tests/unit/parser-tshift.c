@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-tshift.c - the TIME_SHIFT decoder (tdat_time_shift_decode() in
+ * parser-tshift.c - the TIME_SHIFT decoder (tdat_time_shift_decode() in
  * tdat.h) on option bytes built here: both byte orders, with and without
  * the fraction block, and every way the bytes can be too short.
  */

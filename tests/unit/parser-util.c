@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-util.c - the reader's bottom layer (parser/tdat-util.h): byte-order
+ * parser-util.c - the reader's bottom layer (parser/tdat-util.h): byte-order
  * reads in both orders, whole positional reads (short reads, interrupted
  * reads, end of file, errors) and the growable array with its
  * allocation-failure rule.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-text-acct.c - the account of a stream's text (fs/text/account.h)
+ * text-account.c - the account of a stream's text (fs/text/account.h)
  * on made-up steps: stretches and totals as counted, thinning merging
  * stretches 2k and 2k + 1, a save and load round trip, and every
  * truncation and every flipped byte of the saved bytes either refused or

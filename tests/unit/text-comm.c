@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-comm.c - the comm model of fs/text/comm.h against a plain
+ * text-comm.c - the comm model of fs/text/comm.h against a plain
  * emulation of libtraceevent 1.7.1 (a list, a stably sorted array that
  * entries are inserted into, glibc's bisection over it), on random
  * streams with many duplicate pids; then the same streams replayed from

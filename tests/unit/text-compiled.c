@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-fast.c - whitebox tests of the compiled info formats
+ * text-compiled.c - whitebox tests of the compiled info formats
  * (fs/text/compiled.h) on formats written here: flags, symbols,
  * operators, casts, '?' ':', pointers, widths, arrays and strings, in the
  * forms the kernel writes them (kmem, ext4, block, filemap).  The oracle

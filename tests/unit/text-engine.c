@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-text.c - whitebox tests of the text engine's positions, without
+ * text-engine.c - whitebox tests of the text engine's positions, without
  * FUSE: text made again from any checkpoint is the text made on the way
  * there, and the record source gives the records of a CPU in order, the
  * same again after a seek.  The report (every buffer merged, with its

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-fit.c - whitebox tests of the record check (text_fit_check()):
+ * text-event-table.c - whitebox tests of the record check (text_fit_check()):
  * which records the text engine takes for damage.  A record trace-cmd
  * prints must fit: a kernel_stack record holds as many frames as the
  * kernel took, fewer or more than the caller[8] of its format.  A record

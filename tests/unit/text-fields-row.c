@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-fields.c - whitebox tests of the fields.tsv rows
+ * text-fields-row.c - whitebox tests of the fields.tsv rows
  * (fs/text/fields-row.h) on records built here, byte by byte, for two
  * events of a real trace whose string fields hold any bytes: ftrace
  * "print" (printed through libtraceevent) and sched_process_exec (the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-ksym.c - the kallsyms table of fs/text/kallsyms.h against
+ * text-kallsyms.c - the kallsyms table of fs/text/kallsyms.h against
  * libtraceevent itself: for each kallsyms text (inline fixtures, then
  * random ones), one handle resolves through the table as the engine does
  * and another was given the text by tep_parse_kallsyms(); both must name

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-kbuf.c - the page walk of fs/text/kbuffer.h against
+ * text-kbuffer.c - the page walk of fs/text/kbuffer.h against
  * libtraceevent's kbuffer, which trace-cmd reads pages with: on pages
  * built here event by event (data of every length encoding, padding,
  * time extends, absolute time stamps, missed events stored and not) and

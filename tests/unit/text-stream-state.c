@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-text-state.c - the text engine's side of the index: an engine that
+ * text-stream-state.c - the text engine's side of the index: an engine that
  * produced every text saves their states, a fresh engine of the same
  * trace loads them, and then knows every size without a read and reads
  * every byte as the first one did, at any offset in any order.  Damaged

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-timeline-view.c - timeline.svg through the text engine's views
+ * text-timeline-pass.c - timeline.svg through the text engine's views
  * (TDATFS_VIEW_TIMELINE), without FUSE, on real traces: the size is the
  * bytes a read gives, at any offset, the same every time, also after
  * the engine's cache of pictures dropped them; two windows that split a

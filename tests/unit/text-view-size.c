@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-text-vcut.c - whitebox tests of a view's size made by cutting its
+ * text-view-size.c - whitebox tests of a view's size made by cutting its
  * text on several threads (text/view-size.h), without FUSE.  For each
  * event's fields view and a few time windows of a trace whose full text
  * has a checkpoint every few KiB, cut in one to five parts:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-timeline.c - fs/tdatfs-timeline.h without a trace: intervals,
+ * timeline-picture.c - fs/tdatfs-timeline.h without a trace: intervals,
  * prints and records fed inline, the SVG read back.  Merging keeps each
  * task's widths its running time; millions of tiny intervals on many
  * lanes stay within the bound (the threshold doubles); print text is

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-tree.c - the virtual tree (tdatfs-tree.h) without FUSE, on real
+ * tree-nodes.c - the virtual tree (tdatfs-tree.h) without FUSE, on real
  * traces: path lookup, readdir order and counts, node kinds, sizes
  * against the bytes read, and the whole-trace check.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test-tree-view.c - the tree's side of the views (SPEC 2.6), whitebox and
+ * tree-views.c - the tree's side of the views (SPEC 2.6), whitebox and
  * without the text engine: the tree's files are built with this file's
  * stand-in for the engine (tdatfs-text.h), whose event stats the test
  * sets and whose views are a line naming the view asked for.  Checks the
