@@ -269,7 +269,7 @@ int tdp_buffers_finish(struct tdat_file *f)
 
 		if (b->pub.section >= 0)
 			f->secs[b->pub.section].buffer = (long)i;
-		if (!f->cpu_count && f->version == 6)
+		if (!f->cpu_count && f->version < 7)
 			f->cpu_count = f->header_cpus;
 	}
 	if (!f->cpu_count) {

@@ -23,11 +23,29 @@
 
 #define HDR_MAGIC_LEN	10	/* 0x17 0x08 0x44 "tracing" */
 #define HDR_VERSION_AT	HDR_MAGIC_LEN
-#define HDR_VERSION_MAX	16	/* a longer "version" is no version string */
-#define HDR_FIXED_AT	12	/* after the one-digit version and its NUL */
+#define HDR_VERSION_MAX	64	/* a longer "version" is no version string */
 #define HDR_FIXED_LEN	6	/* u8 endianness, u8 long size, u32 page size */
-#define HDR_READ	160	/* reaches past both compression strings */
+#define HDR_READ	256	/* reaches past both compression strings */
+#define HDR_VERSION_TOP	7	/* trace-cmd 3.1's FILE_VERSION_MAX */
 #define HDR_OPTIONS_LEN	8	/* v7: u64 offset of the first OPTIONS section */
+
+/*
+ * The version string read as trace-cmd 3.1 reads it (tracecmd_alloc_fd()):
+ * strtol() in base 10, so leading blanks, a sign and trailing bytes pass
+ * and a string without digits ("", written by a 32-bit Android build) is
+ * 0; the result, cut to unsigned int, is taken when at most 7.  Below 7
+ * the file has the v6 layout.  *@ver is that number.  Return: whether it
+ * is read.
+ */
+static bool version_number(const char *s, unsigned int *ver)
+{
+	unsigned long v = (unsigned long)strtol(s, NULL, 10);
+
+	if ((unsigned int)v > HDR_VERSION_TOP)
+		return false;
+	*ver = (unsigned int)v;
+	return true;
+}
 
 /* Magic, version and the fixed fields; *@end is set to the byte after them. */
 static int header_fixed(struct tdat_file *f, const uint8_t *h, size_t n,
@@ -52,12 +70,11 @@ static int header_fixed(struct tdat_file *f, const uint8_t *h, size_t n,
 				n < HDR_VERSION_AT + HDR_VERSION_MAX ? "truncated header at offset 10" :
 				"unsupported version (not a short string) at offset 10");
 	len = (size_t)(nul - (const char *)(h + HDR_VERSION_AT));
-	if (len != 1 || (h[HDR_VERSION_AT] != '6' && h[HDR_VERSION_AT] != '7'))
+	if (!version_number((const char *)h + HDR_VERSION_AT, &f->version))
 		return tdp_fail(f, EPROTONOSUPPORT,
-				"unsupported version \"%.*s\" at offset 10 (only 6 and 7 are read)",
+				"unsupported version \"%.*s\" at offset 10 (0 to 7 are read)",
 				(int)len, (const char *)h + HDR_VERSION_AT);
-	f->version = (unsigned int)(h[HDR_VERSION_AT] - '0');
-	p = HDR_FIXED_AT;
+	p = HDR_VERSION_AT + len + 1;
 	if (n < p + HDR_FIXED_LEN)
 		return tdp_fail(f, EINVAL, "truncated header at offset %zu",
 				n <= p ? p : (n < p + 2 ? n : p + 2));
@@ -134,7 +151,7 @@ static int read_initial_header(struct tdat_file *f, uint64_t *next, uint64_t *af
 	r = header_fixed(f, h, n, &p);
 	if (r)
 		return r;
-	if (f->version == 6) {
+	if (f->version < HDR_VERSION_TOP) {
 		strcpy(f->comp_name, "none");
 		*next = p;
 		*after = p;
@@ -201,7 +218,7 @@ struct tdat_file *tdat_open(const char *path, const struct tdat_open_opts *opts,
 	f->src.big_endian = f->big_endian;
 	f->src.ops = f->ops;
 	f->kernel_long_size = f->long_size;
-	if (f->version == 6)
+	if (f->version < HDR_VERSION_TOP)
 		r = tdp_open_v6(f, next);
 	else
 		r = tdp_open_v7(f, next, after);

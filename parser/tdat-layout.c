@@ -130,7 +130,7 @@ int tdat_layout_crc(const struct tdat_file *f, uint32_t *crc)
 	if (!buf)
 		return -ENOMEM;
 	crc_u64(&sum, f->file_size);
-	r = f->version == 6 ? crc_v6(f, &sum, buf) : crc_v7(f, &sum, buf);
+	r = f->version < 7 ? crc_v6(f, &sum, buf) : crc_v7(f, &sum, buf);
 	free(buf);
 	if (r)
 		return r;

@@ -53,6 +53,29 @@ static int add_format(struct tdat_file *f, const char *system, char *name,
 	return 0;
 }
 
+/*
+ * A format without a name: libtraceevent drops it (event_read_name()
+ * fails) and trace-cmd prints its records as "[UNKNOWN EVENT]" and goes
+ * on, so it is left out here too, and the errors list says so (a damaged
+ * format costs its event, not the trace).
+ */
+static int unnamed_format(struct tdp_cur *c, const char *system, uint32_t i,
+			  uint64_t at, uint64_t size)
+{
+	struct tdat_error e;
+	char w[96];
+
+	memset(&e, 0, sizeof(e));
+	snprintf(e.what, sizeof(e.what),
+		 "format %u of system \"%s\" at %s has no \"name:\" line: its events print as [UNKNOWN EVENT]",
+		 i, system, tdp_where(c, at, w, sizeof(w)));
+	e.offset = c->raw ? c->base + at : c->sec_off;
+	e.stored_size = size;
+	e.buffer = SIZE_MAX;
+	e.cpu = UINT_MAX;
+	return tdp_error_add(c->f, &e);
+}
+
 /**
  * tdp_meta_formats() - index a list of format files: u32 count, then per
  * format a u64 size and the text
@@ -96,10 +119,9 @@ int tdp_meta_formats(struct tdp_cur *c, const char *system)
 		name = line_value(scan, (size_t)got, "name: ");
 		if (!name || !name[0]) {
 			free(name);
-			r = tdp_fail(c->f, EINVAL,
-				     "format %u of system \"%s\" at %s has no \"name:\" line",
-				     i, system, tdp_where(c, at, w, sizeof(w)));
-			break;
+			r = unnamed_format(c, system, i, at, size);
+			c->pos += size;
+			continue;
 		}
 		idstr = line_value(scan, (size_t)got, "ID: ");
 		if (idstr) {

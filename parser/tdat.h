@@ -125,7 +125,10 @@ void tdat_close(struct tdat_file *f);
 
 /* --- the initial header ------------------------------------------------ */
 
-/** tdat_version() - Return: the file format version, 6 or 7 */
+/**
+ * tdat_version() - Return: the file format version as trace-cmd reads the
+ * header's string, 0 to 7; below 7 the file has the v6 layout
+ */
 unsigned int tdat_version(const struct tdat_file *f);
 
 /** tdat_big_endian() - Return: true for a big-endian file */

@@ -22,8 +22,9 @@
  *    format; the comms those register are not the program's business:
  *    the caller learns them (text_comms_learn()) as after
  *    libtraceevent's printing.  Other handlers stay with libtraceevent.
- *  - A name atom (test_for_symbol()) is taken as 0: the engine's handle
- *    never gets a function list (symbols come from its resolver).
+ *  - A name atom evaluated as a number (test_for_symbol(): a kernel
+ *    symbol's address, which text/tep.c registers on the handle) is not
+ *    compiled: its event goes to libtraceevent.
  *  - The caller has checked that all of the record's fixed fields lie
  *    inside it (text_event_whole(); a record ending inside its last
  *    array goes to libtraceevent); __data_loc strings are bounded here.

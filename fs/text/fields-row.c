@@ -122,26 +122,6 @@ static int put_head(const struct text_fmt_share *sh, const struct text_rec *r,
 }
 
 /*
- * The string flag libtraceevent 1.7.1 gives a field when it parses its
- * format (event_read_fields(): field_is_string(), and the old two-byte
- * __data_loc strings).
- */
-static bool parsed_string(const struct tep_format_field *f)
-{
-	if ((f->flags & TEP_FIELD_IS_ARRAY) &&
-	    (strstr(f->type, "char") || strstr(f->type, "u8") ||
-	     strstr(f->type, "s8")))
-		return true;
-	return (f->flags & TEP_FIELD_IS_DYNAMIC) && f->size == 2;
-}
-
-static void set_parsed_string(struct tep_format_field *f)
-{
-	if (parsed_string(f))
-		f->flags |= TEP_FIELD_IS_STRING;
-}
-
-/*
  * Append one value as a column: after a NUL nothing more is shown
  * (*stop), and the last field loses one trailing newline.
  */
@@ -166,7 +146,7 @@ static int put_value(struct tdatfs_buf *out, const char *v, size_t len,
 static int print_one(struct trace_seq *s, void *data, size_t n,
 		     struct tep_format_field *f)
 {
-	set_parsed_string(f);
+	text_tep_field_restore_string(f);
 	trace_seq_reset(s);
 	tep_print_field_content(s, data, n, f);
 	return s->state == TRACE_SEQ__GOOD ? 0 : -ENOMEM;
@@ -244,7 +224,7 @@ static int values_cut(const struct text_fmt_share *sh, struct tep_event *ev,
 		return -ENOMEM;
 	for (f = ev->format.fields, i = 0; f; f = f->next, i++) {
 		flags[i] = f->flags;
-		set_parsed_string(f);
+		text_tep_field_restore_string(f);
 	}
 	trace_seq_reset(all);
 	tep_print_fields(all, sh->scratch, n, ev);
@@ -639,7 +619,7 @@ static int put_raw_array(const struct text_fmt_share *sh,
 	if (!array_at(sh, f, n, &off, &len))
 		return 1;
 	p = (const char *)sh->scratch + off;
-	if (parsed_string(f) && printable(p, len))
+	if (text_tep_field_parsed_string(f) && printable(p, len))
 		return tdatfs_buf_put(out, p,
 				      strnlen(p, sh->scratch_size - off));
 	ret = tdatfs_buf_put(out, "ARRAY[", 6);

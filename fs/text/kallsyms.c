@@ -398,6 +398,32 @@ const char *text_kallsyms_find(struct text_kallsyms *ks,
 }
 
 /**
+ * text_kallsyms_address() - the address of a symbol, by its exact name
+ * @ks: table
+ * @name: the name
+ * @addr: set to its address when found
+ *
+ * libtraceevent's test_for_symbol() (a name in a print argument): the
+ * first entry so named in the table's order, which is its func_map's.
+ * Called once per name when a format is parsed, so a plain scan.
+ *
+ * Return: 0, -ENOENT when no entry has the name, or -EOPNOTSUPP for the
+ * libtraceevent fallback, whose entries cannot be searched by name.
+ */
+int text_kallsyms_address(const struct text_kallsyms *ks, const char *name,
+			  unsigned long long *addr)
+{
+	if (ks->tep)
+		return -EOPNOTSUPP;
+	for (size_t i = 0; i < ks->n; i++)
+		if (!strcmp(ks->names + ks->ent[i].name, name)) {
+			*addr = ks->ent[i].addr;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/**
  * text_kallsyms_own() - whether our own parser read the table's text
  * @ks: table
  *

@@ -44,6 +44,8 @@ void text_kallsyms_free(struct text_kallsyms *ks);
 const char *text_kallsyms_find(struct text_kallsyms *ks,
 			       unsigned long long addr,
 			       unsigned long long *start);
+int text_kallsyms_address(const struct text_kallsyms *ks, const char *name,
+			  unsigned long long *addr);
 bool text_kallsyms_own(const struct text_kallsyms *ks);
 
 struct text_kallsyms_share;

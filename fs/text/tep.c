@@ -199,6 +199,32 @@ static bool divisors_are_constants(const char *args)
 }
 
 /*
+ * Whether libtraceevent's event_read_print() stops before the arguments
+ * of the print fmt @p (after "print fmt:"): it reads one string (its
+ * tokenizer: up to the closing quote not after a backslash), joins the
+ * strings that follow it, and fails unless a ',' or the end comes next.
+ * That is how a kernel's ""%s"" reads (an empty string, then '%'): the
+ * event is kept as failed and no argument is ever parsed or evaluated.
+ * A string ended by another byte (a tab) is not followed: false.
+ */
+static bool print_args_unread(const char *p)
+{
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		if (*p != '"')
+			return *p != ',' && *p != '\0';
+		for (p++; *p != '"'; p++) {
+			if (*p == '\\' && p[1] && p[1] != '\t')
+				p++;
+			else if (*p == '\0' || *p == '\t')
+				return false;
+		}
+		p++;
+	}
+}
+
+/*
  * libtraceevent 1.7.1 crashes on some malformed formats (a non-ASCII byte
  * in a field type, a __print_symbolic() of a REC->name that is not a
  * field, a divisor that may be zero: fuzz/, tests/corpus/crash-tep-*).
@@ -217,6 +243,8 @@ static bool format_is_sane(const char *fmt, size_t len)
 			return false;
 	}
 	p = strstr(fmt, "print fmt:");
+	if (p && print_args_unread(p + 10))
+		return true;
 	if (p && !divisors_are_constants(p + 10))
 		return false;
 	while (p && (p = strstr(p, "REC->")) != NULL) {
@@ -232,6 +260,96 @@ static bool format_is_sane(const char *fmt, size_t len)
 	return true;
 }
 
+/*
+ * Whether libtraceevent takes the atom @a for a kernel symbol's name
+ * (test_for_symbol()): it reads as 0 and does not start with a digit.
+ */
+static bool atom_is_name(const char *a)
+{
+	return a && !(a[0] >= '0' && a[0] <= '9') && strtoull(a, NULL, 0) == 0;
+}
+
+/*
+ * resolve_atom() - let libtraceevent find the kernel symbol a name atom
+ * may stand for.  Where it evaluates the atom as a number, it looks the
+ * exact name up in its function list (test_for_symbol()); the engine's
+ * handle has none (its addresses resolve through text/kallsyms.h), so
+ * the name alone is registered on it, with the address the engine's
+ * table gives; address lookups still go to the resolver.  kallsyms is
+ * then read at setup, and only for the traces that use such a format
+ * (kmem's "vmemmap_base" on 5.x kernels).  An atom that is a string
+ * literal is registered too when a symbol has its name: harmless, as
+ * only a number's evaluation looks names up.
+ */
+static int resolve_atom(struct text_tep *tt, const char *name)
+{
+	unsigned long long addr;
+	struct text_kallsyms *ks;
+	int ret;
+
+	ret = text_tep_ksyms(tt, &ks);
+	if (ret < 0 || !ks || text_kallsyms_address(ks, name, &addr) < 0)
+		return ret;
+	errno = 0;
+	if (tep_register_function(tt->tep, (char *)name, addr, NULL) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * resolve_atoms() - every name atom of a parsed argument list, depth first
+ * (the depth is bounded: text_format_within_limits() passed the format)
+ */
+static int resolve_atoms(struct text_tep *tt, struct tep_print_arg *arg)
+{
+	int ret = 0;
+
+	for (; arg && !ret; arg = arg->next) {
+		switch (arg->type) {
+		case TEP_PRINT_ATOM:
+			if (atom_is_name(arg->atom.atom))
+				ret = resolve_atom(tt, arg->atom.atom);
+			break;
+		case TEP_PRINT_TYPE:
+			ret = resolve_atoms(tt, arg->typecast.item);
+			break;
+		case TEP_PRINT_OP:
+			ret = resolve_atoms(tt, arg->op.left);
+			if (!ret)
+				ret = resolve_atoms(tt, arg->op.right);
+			break;
+		case TEP_PRINT_FLAGS:
+			ret = resolve_atoms(tt, arg->flags.field);
+			break;
+		case TEP_PRINT_SYMBOL:
+			ret = resolve_atoms(tt, arg->symbol.field);
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			ret = resolve_atoms(tt, arg->hex.field);
+			if (!ret)
+				ret = resolve_atoms(tt, arg->hex.size);
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			ret = resolve_atoms(tt, arg->int_array.field);
+			if (!ret)
+				ret = resolve_atoms(tt, arg->int_array.count);
+			if (!ret)
+				ret = resolve_atoms(tt, arg->int_array.el_size);
+			break;
+		case TEP_PRINT_FUNC:
+			ret = resolve_atoms(tt, arg->func.args);
+			break;
+		case TEP_PRINT_DYNAMIC_ARRAY:
+			ret = resolve_atoms(tt, arg->dynarray.index);
+			break;
+		default:
+			break;
+		}
+	}
+	return ret;
+}
+
 /**
  * text_tep_parse_format() - hand one event format to libtraceevent
  * @tt: handle
@@ -243,7 +361,8 @@ static bool format_is_sane(const char *fmt, size_t len)
  * goes on; so is one format_is_sane() refuses; so is the rest of a format
  * whose text stops reading early (damage the parser reports).  Running
  * out of memory, reading or parsing, is an error: the format left out
- * would print other text.
+ * would print other text.  Kernel symbols named in its print arguments
+ * are given to the handle now (resolve_atom()).
  *
  * Return: 0, -ENOMEM, or another negative errno when the text could not
  * be read.
@@ -253,6 +372,7 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 			  size_t *cap)
 {
 	const struct tdat_event_format *ev = tdat_event_get(tt->f, i);
+	struct tep_event *parsed;
 	uint64_t done = 0;
 	bool oom;
 
@@ -291,7 +411,8 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 		tt->formats_broken = true;
 		return -ENOMEM;
 	}
-	return 0;
+	parsed = tep_find_event(tt->tep, ev->id);
+	return parsed ? resolve_atoms(tt, parsed->print_fmt.args) : 0;
 }
 
 /**
@@ -638,6 +759,42 @@ static bool handler_is_global(const struct tep_event *ev)
 }
 
 /**
+ * text_tep_field_parsed_string() - the string flag libtraceevent 1.7.1
+ *	gives a field when it parses its format
+ * @f: field
+ *
+ * event_read_fields(): field_is_string(), and the old two-byte
+ * __data_loc strings.
+ *
+ * Return: whether the field is a string as parsed.
+ */
+bool text_tep_field_parsed_string(const struct tep_format_field *f)
+{
+	if ((f->flags & TEP_FIELD_IS_ARRAY) &&
+	    (strstr(f->type, "char") || strstr(f->type, "u8") ||
+	     strstr(f->type, "s8")))
+		return true;
+	return (f->flags & TEP_FIELD_IS_DYNAMIC) && f->size == 2;
+}
+
+/**
+ * text_tep_field_restore_string() - give a field back the string flag it
+ *	was parsed with
+ * @f: field
+ *
+ * libtraceevent's raw printing (print_field_raw()) clears the flag of a
+ * string field for good the first time its value is not printable, so
+ * that every later record prints it as ARRAY[...]: the text of a record
+ * would depend on which records the handle printed before it.  Restored
+ * after each such print, every record prints as it alone says.
+ */
+void text_tep_field_restore_string(struct tep_format_field *f)
+{
+	if (text_tep_field_parsed_string(f))
+		f->flags |= TEP_FIELD_IS_STRING;
+}
+
+/**
  * text_tep_print_info() - the info text of a record, as libtraceevent
  * prints it
  * @tt: handle, locked by the caller
@@ -648,7 +805,9 @@ static bool handler_is_global(const struct tep_event *ev)
  * The function plugin's handler (ftrace function and func_repeats)
  * indents from call stacks it keeps in globals, which it reallocates:
  * two handles printing such records at once would corrupt them, so they
- * print under the process-wide lock.
+ * print under the process-wide lock.  An event whose format failed to
+ * parse keeps the string flags of its fields (see
+ * text_tep_field_restore_string()).
  */
 void text_tep_print_info(struct text_tep *tt, struct trace_seq *s,
 			 struct tep_record *rec, const struct tep_event *ev)
@@ -660,6 +819,10 @@ void text_tep_print_info(struct text_tep *tt, struct trace_seq *s,
 	tep_print_event(tt->tep, s, rec, "%s", TEP_PRINT_INFO);
 	if (global)
 		pthread_mutex_unlock(&lib_lock);
+	/* a failed format prints its fields raw: "[FAILED TO PARSE] f=v" */
+	if (ev && (ev->flags & TEP_EVENT_FL_FAILED))
+		for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
+			text_tep_field_restore_string(f);
 }
 
 /**

@@ -62,6 +62,8 @@ void text_tep_lock(struct text_tep *tt);
 void text_tep_unlock(struct text_tep *tt);
 void text_tep_print_info(struct text_tep *tt, struct trace_seq *s,
 			 struct tep_record *rec, const struct tep_event *ev);
+bool text_tep_field_parsed_string(const struct tep_format_field *f);
+void text_tep_field_restore_string(struct tep_format_field *f);
 
 int text_tep_read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
 		       uint64_t *size);

@@ -5,7 +5,7 @@
  * real formats of a recorded template trace, for `trace-cmd report` to be
  * the oracle of the text.
  *
- *   gen-trace [-v 6|7] TEMPLATE SCENARIO OUT COUNTS
+ *   gen-trace [-v 6|7] [-V STRING] TEMPLATE SCENARIO OUT COUNTS
  *   gen-trace --list
  *
  * COUNTS receives one line "EVENT CPU N" per event and CPU: the lines
@@ -20,6 +20,7 @@
 
 #include "gen-trace.h"
 #include "gen-rec.h"
+#include "gen-formats.h"
 
 #define US	1000ULL
 #define MS	1000000ULL
@@ -522,26 +523,21 @@ static void sc_timeline(struct gen_ctx *c)
 	tl_print(c, 0, gen_pid(c, a), "end", 3);
 }
 
-struct scenario {
-	const char *name;
-	void (*make)(struct gen_ctx *c);
-};
-
-static const struct scenario scenarios[] = {
-	{ "nested", sc_nested },
-	{ "leaf", sc_leaf },
-	{ "page-break", sc_page_break },
-	{ "dropped", sc_dropped },
-	{ "interleave", sc_interleave },
-	{ "irq", sc_irq },
-	{ "durations", sc_durations },
-	{ "kstack", sc_kstack },
-	{ "ustack", sc_ustack },
-	{ "function", sc_function },
-	{ "fncalls", sc_fncalls },
-	{ "tshift", sc_tshift },
-	{ "tshift-step", sc_tshift_step },
-	{ "timeline", sc_timeline },
+static const struct gen_scenario scenarios[] = {
+	{ "nested", sc_nested, NULL },
+	{ "leaf", sc_leaf, NULL },
+	{ "page-break", sc_page_break, NULL },
+	{ "dropped", sc_dropped, NULL },
+	{ "interleave", sc_interleave, NULL },
+	{ "irq", sc_irq, NULL },
+	{ "durations", sc_durations, NULL },
+	{ "kstack", sc_kstack, NULL },
+	{ "ustack", sc_ustack, NULL },
+	{ "function", sc_function, NULL },
+	{ "fncalls", sc_fncalls, NULL },
+	{ "tshift", sc_tshift, NULL },
+	{ "tshift-step", sc_tshift_step, NULL },
+	{ "timeline", sc_timeline, NULL },
 };
 
 /* global order of records, as trace-cmd reads them: time, then CPU */
@@ -635,14 +631,27 @@ static int write_counts(const struct gen_ctx *c, const char *path)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: gen-trace [-v 6|7] TEMPLATE SCENARIO OUT COUNTS\n"
+	fprintf(stderr, "usage: gen-trace [-v 6|7] [-V STRING] TEMPLATE SCENARIO OUT COUNTS\n"
 		"       gen-trace --list\n");
 	return 2;
 }
 
+/* A scenario by name, from either table; NULL when there is none. */
+static const struct gen_scenario *scenario_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+		if (!strcmp(scenarios[i].name, name))
+			return &scenarios[i];
+	for (size_t i = 0; gen_format_scenarios[i].name; i++)
+		if (!strcmp(gen_format_scenarios[i].name, name))
+			return &gen_format_scenarios[i];
+	return NULL;
+}
+
 int main(int argc, char **argv)
 {
-	const struct scenario *sc = NULL;
+	const struct gen_scenario *sc;
+	const char *version_str = NULL;
 	unsigned int version = 7;
 	struct gen_template t;
 	struct gen_trace tr;
@@ -652,25 +661,31 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
 			printf("%s\n", scenarios[i].name);
+		for (size_t i = 0; gen_format_scenarios[i].name; i++)
+			printf("%s\n", gen_format_scenarios[i].name);
 		return 0;
 	}
-	if (argc > 2 && !strcmp(argv[1], "-v")) {
-		version = (unsigned int)atoi(argv[2]);
+	while (argc > 2 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-V"))) {
+		if (argv[1][1] == 'v')
+			version = (unsigned int)atoi(argv[2]);
+		else
+			version_str = argv[2];
 		argc -= 2;
 		argv += 2;
 	}
 	if (argc != 5 || (version != 6 && version != 7))
 		return usage();
-	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
-		if (!strcmp(scenarios[i].name, argv[2]))
-			sc = &scenarios[i];
+	sc = scenario_find(argv[2]);
 	if (!sc) {
 		fprintf(stderr, "gen-trace: no scenario %s (see --list)\n", argv[2]);
 		return 2;
 	}
 	if (gen_template_load(&t, argv[1]) < 0)
 		return 1;
+	if (sc->edit)
+		sc->edit(&t);
 	gen_ctx_init(&c, &t, &tr);
+	tr.version_str = version_str;
 	sc->make(&c);
 	ret = gen_write(&tr, version, argv[3]);
 	if (!ret)

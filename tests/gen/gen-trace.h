@@ -182,12 +182,13 @@ struct gen_trace {
 	unsigned int ncpus;
 	const uint8_t *time_shift;	/* a TIME_SHIFT option's bytes, or NULL */
 	uint32_t time_shift_len;
+	const char *version_str;	/* the header's version string, or NULL */
 };
 
 /**
  * gen_write() - write a trace.dat file
  * @tr: records (each CPU's records in time order)
- * @version: 6 or 7
+ * @version: 6 or 7: the layout (the header says @tr->version_str if set)
  * @path: output file
  *
  * Return: 0, or a negative errno after a message on stderr.

@@ -277,14 +277,15 @@ static void put_blob32(struct gen_buf *b, const char *p, size_t n)
 	gen_put(b, p, n);
 }
 
-static void put_initial(const struct gen_template *t, struct gen_buf *b,
+static void put_initial(const struct gen_trace *tr, struct gen_buf *b,
 			unsigned int version)
 {
+	const struct gen_template *t = tr->t;
 	static const uint8_t magic[] = { 0x17, 0x08, 0x44 };
 
 	gen_put(b, magic, sizeof(magic));
 	gen_put(b, "tracing", 7);
-	gen_putstr(b, version == 6 ? "6" : "7");
+	gen_putstr(b, tr->version_str ? tr->version_str : version == 6 ? "6" : "7");
 	gen_put8(b, 0);
 	gen_put8(b, (uint8_t)t->long_size);
 	gen_put32(b, t->page_size);
@@ -322,7 +323,7 @@ static void write_v6(const struct gen_trace *tr, struct gen_buf *b)
 	uint64_t off[64], size[64];
 	size_t pairs;
 
-	put_initial(t, b, 6);
+	put_initial(tr, b, 6);
 	put_headers(t, b);
 	put_ftrace_formats(t, b);
 	put_event_formats(tr, b);
@@ -425,7 +426,7 @@ static void write_v7(const struct gen_trace *tr, struct gen_buf *b)
 	uint64_t off[64], size[64];
 	size_t first_at, sec[6], opt1, done1, buf_sec, opt2;
 
-	put_initial(t, b, 7);
+	put_initial(tr, b, 7);
 	gen_putstr(b, "none");
 	gen_putstr(b, "");
 	first_at = b->len;

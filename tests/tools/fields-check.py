@@ -110,6 +110,8 @@ def records(lines):
             out.append(cur)
         elif DROPPED.match(line):
             continue
+        elif line.startswith('[UNKNOWN EVENT]'):
+            cur = None   # a record whose event has no format
         elif cur is not None:
             cur[5] += '\n' + line
     recs = []

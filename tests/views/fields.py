@@ -39,13 +39,20 @@ FIXED = ['time', 'cpu', 'comm', 'pid']
 RENAMED = re.compile(r'^ *"[^"]*" to "[^"]*",?$')
 
 
+FIELD_LINE = re.compile(r'^field:[^;]*;\s*offset:\s*\d+;\s*size:\s*\d+;')
+
+
 def format_fields(fmt):
-    """The own (not common_*) field names of an event's format file."""
+    """The own (not common_*) field names of an event's format file, up
+    to the first field line libtraceevent cannot read (event_read_fields()
+    keeps the fields before it, and trace-cmd -R prints only those)."""
     names = []
     for line in fmt.decode('latin-1').splitlines():
         line = line.strip()
         if not line.startswith('field:'):
             continue
+        if not FIELD_LINE.match(line):
+            break
         decl = line[len('field:'):].split(';', 1)[0].strip()
         name = decl.split()[-1].split('[', 1)[0]
         if not name.startswith('common_'):
@@ -54,12 +61,14 @@ def format_fields(fmt):
 
 
 def summary_rows(tdat, prefix, opts):
-    """{(system, event): (id, records)} from the buffer's summary.tsv"""
+    """{(system, event): (id, records)} from the buffer's summary.tsv; the
+    records of an id without a format (no name: no fields.tsv) are left
+    out"""
     text = tdat.cat('/%sevents/summary.tsv' % prefix, opts=opts).decode('latin-1')
     out = {}
     for row in text.splitlines()[1:]:
         r = row.split('\t')
-        if len(r) >= 4:
+        if len(r) >= 4 and (r[0], r[1]) != ('', ''):
             out[(r[0], r[1])] = r[3]
     return out
 

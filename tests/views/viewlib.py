@@ -25,6 +25,9 @@ import sys
 
 HEADER = re.compile(rb'-(\d+) +\[(\d+)\] *(\d+(?:\.\d+)?): ([^ :]+):')
 DROPPED = re.compile(rb'^CPU:\d+ \[(\d+ )?EVENTS DROPPED\]$')
+# a record whose event has no format, as trace-cmd prints it
+UNKNOWN = b'[UNKNOWN EVENT]'
+
 
 
 class Record:
@@ -66,9 +69,10 @@ def records(text):
             pending = []
             recs.append(cur)
             continue
-        if pending or cur is None:
+        if pending or cur is None or body.startswith(UNKNOWN):
             # a continuation with no record before it (or after a
-            # dropped line): keep it in a record of its own
+            # dropped line), or the line of a record whose event has no
+            # format: keep it in a record of its own
             orphan = Record.__new__(Record)
             orphan.name = orphan.time = orphan.ns = orphan.comm = orphan.pid = None
             orphan.cpu = -1

@@ -12,8 +12,8 @@
  *    lies past the record (check_data_offset_size());
  *  - an atom is strtoull(atom, 0); one that reads 0 and does not start
  *    with a digit is a name looked up in the handle's function list
- *    (test_for_symbol()), and the engine's handle has none (its symbols
- *    come from a resolver, text/tep.c), so it is 0 as well;
+ *    (test_for_symbol(), a kernel symbol's address): such an argument is
+ *    refused, and libtraceevent evaluates it;
  *  - a cast is eval_type_str(): a mask for the integer types it knows;
  *  - the operators on unsigned long long, both sides always evaluated,
  *    '?' ':' by the condition, "[" an element of a fixed array;
@@ -376,7 +376,13 @@ int text_compiled_num_arg(struct text_compiled *fp, struct tep_event *ev,
 	case TEP_PRINT_ATOM:
 		if (!arg->atom.atom)
 			return -EINVAL;
-		/* a name reads 0 and is not in the (empty) function list */
+		/*
+		 * a name is a kernel symbol's address (test_for_symbol(),
+		 * text/tep.c registers it): left to libtraceevent
+		 */
+		if (!isdigit((unsigned char)arg->atom.atom[0]) &&
+		    !strtoull(arg->atom.atom, NULL, 0))
+			return -EINVAL;
 		return const_x(fp, strtoull(arg->atom.atom, NULL, 0));
 	case TEP_PRINT_FIELD:
 		return field_x(fp, ev, arg);
