@@ -160,8 +160,23 @@ static int old_update(struct text_kbuffer *kb)
 	return type;
 }
 
+/*
+ * Whether the event at kb->curr ends where a next one can start: past its
+ * header and its payload's start, within the page's data.  kbuffer stops
+ * only at next >= size, so a length word that steps back (a padding
+ * length of 0xfffffffc, a type_len 0 length under 4) makes it walk the
+ * same events forever; one that runs past the data makes it read bytes
+ * no event holds.  Neither is written by a kernel.
+ */
+static bool steps_on(const struct text_kbuffer *kb)
+{
+	return kb->next > kb->curr && kb->next >= kb->index &&
+	       kb->next <= kb->size;
+}
+
 /* next_event() of kbuffer: on to the next data event.  Return: 0, or -1
- * past the last one. */
+ * past the last one, or at an event that does not step on (kb->stray set,
+ * the walk ends there). */
 static int next_event(struct text_kbuffer *kb)
 {
 	int type;
@@ -172,14 +187,23 @@ static int next_event(struct text_kbuffer *kb)
 			return -1;
 		if (kb->old_format) {
 			type = old_update(kb);
+			/* -1, a time stamp: the walk ended, as kbuffer's */
+			if (type >= 0 && !steps_on(kb))
+				break;
 			if (type != OLD_TIME_EXTEND && type != OLD_PADDING)
 				return 0;
 		} else {
 			type = update(kb);
+			if (!steps_on(kb))
+				break;
 			if (type < TYPE_PADDING)
 				return 0;
 		}
 	}
+	kb->stray = true;
+	kb->curr = kb->size;
+	kb->next = kb->size;
+	return -1;
 }
 
 /**
@@ -206,6 +230,7 @@ void text_kbuffer_load(struct text_kbuffer *kb, const void *page)
 		kb->lost = 0;
 	kb->index = 0;
 	kb->next = 0;
+	kb->stray = false;
 	next_event(kb);
 }
 
@@ -217,4 +242,26 @@ void text_kbuffer_next(struct text_kbuffer *kb)
 {
 	if (kb->data)
 		next_event(kb);
+}
+
+/**
+ * text_kbuffer_walks() - whether every event of the loaded page steps on
+ * @kb: walker, a page just loaded (not moved on)
+ *
+ * Walks a copy of @kb over the page's events; @kb is not changed.  A page
+ * where this is false is one kbuffer would walk forever, or past the
+ * page's data: its events are not to be read.
+ *
+ * Return: true when the walk from the first event reaches the end of the
+ * data, each event ending past its own header and start and within it.
+ */
+bool text_kbuffer_walks(const struct text_kbuffer *kb)
+{
+	struct text_kbuffer w = *kb;
+
+	if (!w.data)
+		return true;
+	while (!w.stray && w.curr < w.size)
+		next_event(&w);
+	return !w.stray;
 }

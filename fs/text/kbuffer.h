@@ -9,7 +9,10 @@
  *    pointer, timestamp, event size and missed-events count, also on a
  *    page that does not parse (the same offsets, the same arithmetic).
  *    The text engine prints from these, and trace-cmd reads pages with
- *    kbuffer, so a difference would be a different text.
+ *    kbuffer, so a difference would be a different text.  One exception:
+ *    where an event's length does not step on (back, or past the page's
+ *    data) kbuffer walks forever or past the data; the walker stops
+ *    there instead and says so (@stray, text_kbuffer_walks()).
  *  - The walker only reads: the page is the caller's, and, as with
  *    kbuffer, an event header may be read up to 8 bytes past the page's
  *    data, so the caller's buffer has slack after it.
@@ -34,12 +37,15 @@ struct text_kbuffer {
 	bool swap;			/* the file's byte order is not ours */
 	bool long8;			/* the kernel's long is 8 bytes */
 	bool old_format;		/* ring buffer of kernels before 2.6.31 */
+	bool stray;			/* the walk ended at an event
+					 * that does not step on */
 };
 
 void text_kbuffer_init(struct text_kbuffer *kb, bool long8, bool big_endian,
 		       bool old_format);
 void text_kbuffer_load(struct text_kbuffer *kb, const void *page);
 void text_kbuffer_next(struct text_kbuffer *kb);
+bool text_kbuffer_walks(const struct text_kbuffer *kb);
 
 /**
  * text_kbuffer_read() - the current event (kbuffer_read_event())

@@ -191,6 +191,9 @@ static int load_page(struct text_source *st, struct src_cpu *tc)
 	    start + size + pf->kernel_long > ps)
 		return -EBADMSG;
 	text_kbuffer_load(&tc->kbuf, tc->page);
+	/* a length that steps back or out: kbuffer would loop or stray */
+	if (!text_kbuffer_walks(&tc->kbuf))
+		return -EBADMSG;
 	for (i = 0; i < tc->pos.idx; i++)
 		text_kbuffer_next(&tc->kbuf);
 	return 0;

@@ -7,7 +7,11 @@
  * on pages of random bytes, in both byte orders, with 4- and 8-byte
  * longs and in the old format.  At every step both give the same
  * payload offset, timestamp, event size and missed-events count, and
- * they reach the page's end together.
+ * they reach the page's end together; except on a page where an event's
+ * length steps back, nowhere or past the page's data, which kbuffer walks
+ * for ever or past the data: there text_kbuffer_walks() is false and the
+ * walker ends.  Built pages never are such a page; pages with an event
+ * turned into such lengths always are.
  *
  * Usage: test-kbuf
  */
@@ -148,20 +152,36 @@ static void garbage(struct page *pg, bool be, bool long8)
 	for (i = 0; i < PAGE; i++)
 		pg->b[i] = rnd();
 	/*
-	 * No word with its top bit set: a negative padding length steps
-	 * back, and both walks would go round for ever on such a page.
+	 * Half the pages without a word with its top bit set: a negative
+	 * length steps back, and those pages are never compared.
 	 */
-	for (i = 0; i < PAGE; i += 4)
-		pg->b[i + (be ? 0 : 3)] &= 0x7f;
+	if (rnd() % 2)
+		for (i = 0; i < PAGE; i += 4)
+			pg->b[i + (be ? 0 : 3)] &= 0x7f;
 	/* a size inside the page, or the walk would read far past it */
 	put(pg, 8, (rnd() % (PAGE - hdr(pg))) | (rnd() & (3u << 30)),
 	    long8 ? 8 : 4);
 }
 
-static int steps_checked;
+static int steps_checked, strays, steps_back;
 
-/* Walk @pg with both, comparing every step. */
-static void compare(struct page *pg, bool old)
+/* Whether the walker ends on @pg (within MAXSTEPS events): it must. */
+static bool walker_ends(struct text_kbuffer *tk)
+{
+	unsigned int n;
+	uint64_t ts;
+
+	for (n = 0; n < MAXSTEPS && text_kbuffer_read(tk, &ts); n++)
+		text_kbuffer_next(tk);
+	return n < MAXSTEPS;
+}
+
+/*
+ * Walk @pg with both, comparing every step; a page that does not walk
+ * (kbuffer might go round for ever) only with ours, which must end.
+ * Return: whether the page walks.
+ */
+static bool compare(struct page *pg, bool old)
 {
 	struct kbuffer *kb = kbuffer_alloc(pg->long8 ? KBUFFER_LSIZE_8 :
 					   KBUFFER_LSIZE_4,
@@ -174,8 +194,14 @@ static void compare(struct page *pg, bool old)
 	if (old)
 		kbuffer_set_old_format(kb);
 	text_kbuffer_init(&tk, pg->long8, pg->be, old);
-	kbuffer_load_subbuffer(kb, pg->b);
 	text_kbuffer_load(&tk, pg->b);
+	if (!text_kbuffer_walks(&tk)) {
+		CHECK(walker_ends(&tk));
+		strays++;
+		kbuffer_free(kb);
+		return false;
+	}
+	kbuffer_load_subbuffer(kb, pg->b);
 	for (n = 0; n < MAXSTEPS; n++) {
 		unsigned long long ts = 0;
 		uint64_t ts2 = 0;
@@ -193,6 +219,61 @@ static void compare(struct page *pg, bool old)
 		text_kbuffer_next(&tk);
 	}
 	kbuffer_free(kb);
+	return true;
+}
+
+static uint32_t get4(const struct page *pg, unsigned int at)
+{
+	uint32_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++)
+		v |= (uint32_t)pg->b[at + i] << (pg->be ? 8 * (3 - i) : 8 * i);
+	return v;
+}
+
+/* The bytes of the built event at @at, header included. */
+static unsigned int event_len(const struct page *pg, unsigned int at)
+{
+	uint32_t w = get4(pg, at);
+	unsigned int t = pg->be ? w >> 27 : w & 31;
+
+	if (t == 29)
+		return 4 + get4(pg, at + 4);
+	if (t >= 30)
+		return 8;
+	if (t == 0)
+		return 8 + ((get4(pg, at + 4) - 4 + 3) & ~3u);
+	return 4 + 4 * t;
+}
+
+/*
+ * A built page whose first data event of 20 bytes or more is changed to
+ * a header of @type and @word after it (for type 2: a 12-byte event
+ * followed by padding of length @word, which goes back to it): the page
+ * walks no more, and the walker ends.
+ */
+static void step_back(struct page *pg, unsigned int type, uint32_t word)
+{
+	unsigned int at = hdr(pg), end = hdr(pg) + pg->len, t;
+
+	for (; at < end; at += event_len(pg, at)) {
+		t = pg->be ? get4(pg, at) >> 27 : get4(pg, at) & 31;
+		if (t && t < 29 && 4 + 4 * t >= 20)
+			break;
+	}
+	if (at >= end)
+		return;
+	pg->len = at - hdr(pg);	/* where put_head() writes */
+	if (type == 2) {
+		put_head(pg, 2, 1, 8);
+		pg->len += 8;
+		type = 29;
+	}
+	put_head(pg, type, 1, 4);
+	put(pg, hdr(pg) + pg->len, word, 4);
+	CHECK(!compare(pg, false));
+	steps_back++;
 }
 
 int main(void)
@@ -205,16 +286,35 @@ int main(void)
 			bool be = layout & 1, long8 = layout & 2;
 
 			build(&pg, be, long8);
-			compare(&pg, false);
+			CHECK(compare(&pg, false));
 			compare(&pg, true);
+			if (i % 10 == 0) {
+				static const uint32_t back[][2] = {
+					{ 29, 0xfffffffc }, { 2, 0xfffffff0 },
+					{ 0, 0 }, { 0, 0xfffffff8 },
+					{ 29, 0x7ffffff0 }, { 0, 0x7ffffff0 },
+				};
+				struct page copy = pg;
+
+				for (size_t k = 0; k < 6; k++) {
+					pg = copy;
+					step_back(&pg, back[k][0], back[k][1]);
+				}
+			}
 			garbage(&pg, be, long8);
 			compare(&pg, false);
 			compare(&pg, true);
 		}
 	}
-	printf("test-kbuf: %d steps compared, %d failures\n", steps_checked,
-	       failures);
-	/* the walks went somewhere: most pages hold events */
-	CHECK(steps_checked > NPAGES * 4 * 50);
+	printf("test-kbuf: %d steps compared, %d pages not walked "
+	       "(%d changed to step back), %d failures\n",
+	       steps_checked, strays, steps_back, failures);
+	/* most built pages hold an event of 20 bytes to change */
+	CHECK(steps_back > NPAGES / 10 * 6 / 2);
+	/*
+	 * The walks went somewhere: most built pages hold events (about 40
+	 * on average; random pages mostly do not walk).
+	 */
+	CHECK(steps_checked > NPAGES * 4 * 30);
 	return failures ? 1 : 0;
 }
