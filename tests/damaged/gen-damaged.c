@@ -2,7 +2,7 @@
 /*
  * gen-damaged.c - make damaged variants of a sound trace.dat file.
  *
- * usage: gen-damaged TRACE OUTDIR
+ * usage: gen-damaged TRACE OUTDIR [CLASS]
  *
  * The structure of TRACE (sections, options, buffers, chunk tables) is
  * learnt through the parser; each variant is a copy of TRACE with one
@@ -15,7 +15,14 @@
  *  - lie:   a size or offset set to a lie: a chunk claiming 4 GiB, a chunk
  *    count or compressed size past the end, an option longer than its
  *    section, a section running past the end, CPU data past the end, a
- *    loop in the chain of options sections.
+ *    loop in the chain of options sections;
+ *  - step:  one event of a page (uncompressed data) whose length steps
+ *    back or nowhere: padding (type_len 29) with a length word of
+ *    0xfffffffc or 0xfffffff0, the latter also with a time delta of 0
+ *    ("null" padding), and a type_len 0 event whose length word is 0 or
+ *    0xfffffff8.  kbuffer's walk stops only at next >= size: it loops on
+ *    these, where the page is to be one that does not parse.
+ * With CLASS, only the variants of that class are written.
  * One line per variant goes to stdout: file name, class, what was done and
  * at which offset.  A handful of variants per structure keeps the suite
  * short; the offsets are chosen from the structure, not at random, so the
@@ -37,6 +44,7 @@ static const unsigned char *orig;
 static size_t orig_size;
 static bool big_endian;
 static const char *outdir;
+static const char *only;	/* the one class written, or NULL */
 static char base[256];
 static int made;
 
@@ -59,7 +67,7 @@ static void trunc_at(const char *what, uint64_t off)
 {
 	char name[512];
 
-	if (off == 0 || off >= orig_size)
+	if (off == 0 || off >= orig_size || (only && strcmp(only, "trunc")))
 		return;
 	snprintf(name, sizeof(name), "%s.trunc.%s-%" PRIu64 ".dat", base, what, off);
 	printf("%s trunc %s: cut at offset %" PRIu64 "\n", name, what, off);
@@ -73,7 +81,8 @@ static void patch(const char *cls, const char *what, uint64_t off,
 	unsigned char *p;
 	char name[512];
 
-	if (off >= orig_size || len > orig_size - off)
+	if (off >= orig_size || len > orig_size - off ||
+	    (only && strcmp(only, cls)))
 		return;
 	p = malloc(orig_size);
 	if (!p)
@@ -265,13 +274,82 @@ static void chunk_variants(const struct tdat_cpu_data *c, bool first)
 	}
 }
 
+/* An event header of @type and @delta, and a word after it, at @b. */
+static void put_event(unsigned char *b, unsigned int type, uint32_t delta,
+		      uint32_t word)
+{
+	put32(b, big_endian ? type << 27 | delta : delta << 5 | type);
+	put32(b + 4, word);
+}
+
+/*
+ * The step variants of the page at @p, on a data event in the middle of
+ * the page (so the page has events before and after it) of at least 20
+ * bytes.  Its first 8 bytes become padding of length 0xfffffffc (the
+ * walk's next event is itself), or a type_len 0 event of length word 0 or
+ * 0xfffffff8.  For the steps of 16 bytes back, the event becomes one of
+ * 12 bytes (its header a type_len 2, its first 8 bytes of payload kept)
+ * followed by the padding: the walk goes back to that event and reads it
+ * again, the lines printed forever of the issue.
+ */
+static void step_variants(uint64_t p, uint32_t page, unsigned int klong)
+{
+	uint64_t data = p + (klong == 8 ? 16 : 12), size, pos = 0, e = 0;
+	unsigned int n = 0, type, len;
+	unsigned char b[20];
+	uint32_t h;
+
+	size = (klong == 8 && big_endian ? get32(p + 12) : get32(p + 8)) &
+	       ((1u << 27) - 1);
+	if (size > page - (data - p))
+		return;
+	/* the first event of 20 bytes or more past the page's middle */
+	while (pos + 8 <= size && !e) {
+		h = get32(data + pos);
+		type = big_endian ? h >> 27 : h & 31;
+		if (type == 0)
+			len = 8 + ((get32(data + pos + 4) - 4 + 3) & ~3u);
+		else if (type == 29)
+			len = 4 + get32(data + pos + 4);
+		else if (type >= 30)
+			len = 8;
+		else
+			len = 4 + 4 * type;
+		if (type && type < 29 && len >= 20 && pos >= size / 2 &&
+		    pos + len < size && n >= 2)
+			e = data + pos;
+		if (type < 29)
+			n++;
+		if (len < 8 || pos + len > size)
+			return;
+		pos += len;
+	}
+	if (!e)
+		return;
+	put_event(b, 29, 1, 0xfffffffcu);
+	patch("step", "padding-back4", e, b, 8);
+	put_event(b, 0, 1, 0);
+	patch("step", "length-word-zero", e, b, 8);
+	put_event(b, 0, 1, 0xfffffff8u);
+	patch("step", "length-word-back", e, b, 8);
+	put_event(b, 2, 1, 0);
+	memcpy(b + 4, orig + e + 4, 8);
+	put_event(b + 12, 29, 1, 0xfffffff0u);
+	patch("step", "padding-back16", e, b, 20);
+	put_event(b + 12, 29, 0, 0xfffffff0u);
+	patch("step", "padding-null-back16", e, b, 20);
+}
+
 /* Pages of an uncompressed CPU stream. */
-static void page_variants(const struct tdat_cpu_data *c, uint32_t page, bool first)
+static void page_variants(const struct tdat_cpu_data *c, uint32_t page,
+			  unsigned int klong, bool first)
 {
 	uint64_t p1 = c->offset + page;	/* second page */
 
 	if (c->stored_size < 3 * (uint64_t)page)
 		return;
+	if (first)
+		step_variants(p1, page, klong);
 	trunc_at("page", p1 + page / 2);
 	flip("page-timestamp", p1 + (big_endian ? 0 : 7));
 	flip("page-commit", p1 + 8 + (big_endian ? 4 : 3));
@@ -298,6 +376,7 @@ static void buffer_variants(struct tdat_file *f)
 				chunk_variants(&buf->cpus[c], b == 0 && c == 0);
 			else
 				page_variants(&buf->cpus[c], buf->page_size,
+					      tdat_kernel_long_size(f),
 					      b == 0 && c == 0);
 		}
 	}
@@ -310,11 +389,12 @@ int main(int argc, char **argv)
 	FILE *fp;
 	long sz;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s TRACE OUTDIR\n", argv[0]);
+	if (argc != 3 && argc != 4) {
+		fprintf(stderr, "usage: %s TRACE OUTDIR [CLASS]\n", argv[0]);
 		return 2;
 	}
 	outdir = argv[2];
+	only = argc == 4 ? argv[3] : NULL;
 	f = tdat_open(argv[1], NULL, err, sizeof(err));
 	if (!f) {
 		fprintf(stderr, "%s: %s\n", argv[1], err);
