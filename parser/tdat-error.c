@@ -152,6 +152,22 @@ int tdat_error_format(const struct tdat_error *e, char *buf, size_t len)
 			e->start + e->length - 1);
 }
 
+int tdat_option_mark_damaged(struct tdat_file *f, const struct tdat_option *o,
+			     size_t b, size_t c, const char *why)
+{
+	struct tdat_error e = { .offset = o->offset, .stored_size = o->size,
+				.buffer = b, .cpu = (unsigned int)c };
+	const char *name = tdat_option_name(o->id);
+
+	if (name)
+		snprintf(e.what, sizeof(e.what), "option %s at offset %" PRIu64 " %s",
+			 name, o->offset, why);
+	else
+		snprintf(e.what, sizeof(e.what), "option %u at offset %" PRIu64 " %s",
+			 o->id, o->offset, why);
+	return tdp_error_add(f, &e);
+}
+
 /**
  * tdp_buffer_label() - how entries name a buffer: "top" or its name
  * @f: handle

@@ -697,4 +697,25 @@ int tdat_error_format(const struct tdat_error *e, char *buf, size_t len);
 int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 			  uint64_t len, const char *why);
 
+/**
+ * tdat_option_mark_damaged() - record an option the data contradicts
+ * @f: handle
+ * @o: the option (tdat_option_get())
+ * @b: buffer index of the data it contradicts
+ * @c: index into the buffer's cpus
+ * @why: what is wrong, e.g. "has no samples for cpu 0"
+ *
+ * For callers that find an option unusable for some data only when they
+ * use it (the text engine, for a TIME_SHIFT without samples for a CPU
+ * that has records).  The entry says "option NAME at offset N @why" and
+ * covers the option's bytes; it hides no byte of trace_pipe_raw.  The
+ * same option, buffer and CPU are not added twice.
+ *
+ * Return: 0 (also when the registry is full or the entry is known), or
+ * -ENOMEM.
+ * Context: takes the registry lock.
+ */
+int tdat_option_mark_damaged(struct tdat_file *f, const struct tdat_option *o,
+			     size_t b, size_t c, const char *why);
+
 #endif /* TDAT_H */

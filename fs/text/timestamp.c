@@ -28,6 +28,7 @@ struct text_timestamp {
 	uint32_t sync_flags;	/* of the TIME_SHIFT in use */
 	uint32_t sync_ncpus;	/* 0: no TIME_SHIFT correction */
 	struct ts_sync_cpu *sync;
+	const struct tdat_option *sync_opt;	/* the TIME_SHIFT in use */
 };
 
 /* The option bytes as a NUL-terminated string, bounded. */
@@ -159,6 +160,7 @@ static int read_time_shift(struct text_timestamp *t, struct tdat_file *f,
 	}
 	t->sync_ncpus = ts->ncpus;
 	t->sync_flags = ts->flags;
+	t->sync_opt = o;
 	for (i = 0; i < ts->ncpus && !ret; i++)
 		ret = load_sync_cpu(&t->sync[i], ts->samples[i], ts->count[i]);
 	if (ret)
@@ -225,16 +227,20 @@ static int read_time_options(struct text_timestamp *t, struct tdat_file *f)
 	return 0;
 }
 
-/* The kernel's mul_u64_u32_shr(), as trace-cmd uses it for TSC2NSEC. */
-static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned int shift)
+/*
+ * trace-cmd's copy of the kernel's mul_u64_u32_shr() as its x86-64 build
+ * computes it: the multiplier is read into an int and widened with its
+ * sign, and each 64-bit shift takes its count modulo 64, so a shift of 64
+ * is no shift and one over 32 moves the high half left by (32 - shift)
+ * modulo 64.
+ */
+static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mult, uint32_t shift)
 {
-	uint64_t al = (uint32_t)a, ah = a >> 32, ret;
+	uint64_t mul = (uint64_t)(int64_t)(int32_t)mult;
+	uint64_t ret = ((a & 0xffffffffu) * mul) >> (shift & 63);
 
-	if (shift > 32)
-		return (uint64_t)(((unsigned __int128)a * mul) >> (shift > 127 ? 127 : shift));
-	ret = (al * mul) >> shift;
-	if (ah)
-		ret += (ah * mul) << (32 - shift);
+	if (a >> 32)
+		ret += ((a >> 32) * mul) << ((32 - shift) & 63);
 	return ret;
 }
 
@@ -250,6 +256,33 @@ static size_t find_top(struct tdat_file *f)
 			return i;
 	}
 	return SIZE_MAX;
+}
+
+/*
+ * A CPU of the top buffer whose TIME_SHIFT slot holds no sample: trace-cmd
+ * then reads the samples outside the array it allocated, so what it shows
+ * depends on its heap.  Its records keep their times here, and the
+ * contradiction goes to the damage registry (errors, tdat check).
+ */
+static int report_empty_slots(struct text_timestamp *t, struct tdat_file *f)
+{
+	const struct tdat_buffer *b = tdat_buffer_get(f, t->top);
+	char why[96];
+	size_t c;
+	int ret;
+
+	for (c = 0; b && c < b->ncpus; c++) {
+		int slot = text_timestamp_slot(t, t->top, c);
+
+		if (slot < 0 || t->sync[slot].n)
+			continue;
+		snprintf(why, sizeof(why),
+			 "has no samples for cpu %u, which has data", b->cpus[c].cpu);
+		ret = tdat_option_mark_damaged(f, t->sync_opt, t->top, c, why);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
 }
 
 /**
@@ -268,6 +301,8 @@ struct text_timestamp *text_timestamp_new(struct tdat_file *f)
 	t->f = f;
 	t->top = find_top(f);
 	ret = read_time_options(t, f);
+	if (!ret && t->sync_ncpus && t->top != SIZE_MAX)
+		ret = report_empty_slots(t, f);
 	if (ret < 0) {
 		text_timestamp_free(t);
 		errno = -ret;

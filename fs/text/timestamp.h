@@ -10,8 +10,12 @@
  *    guest-to-host correction of the record's CPU slot (text_timestamp_slot(),
  *    -1 for none: instance buffers, CPUs the option has no samples for),
  *    then TSC2NSEC, then the DATE and OFFSET shifts, wrapping as unsigned
- *    64-bit.  The TIME_SHIFT samples of a slot are sorted by time with
- *    repeated times dropped, as trace-cmd loads them.
+ *    64-bit, TSC2NSEC as trace-cmd's x86-64 build computes it (the
+ *    multiplier sign-extended, shift counts modulo 64).  The TIME_SHIFT
+ *    samples of a slot are sorted by time with repeated times dropped, as
+ *    trace-cmd loads them; a top-buffer CPU whose slot has none (trace-cmd
+ *    reads outside its array) keeps its times and is reported in the
+ *    damage registry when the settings are made.
  *  - text_timestamp_in_usecs() is whether the time column is seconds.micros
  *    (a nanosecond clock or TSC2NSEC) rather than the raw count.
  */
