@@ -273,8 +273,8 @@ static char *put_cpu(char *o, int cpu)
 /*
  * The fixed part, as trace-cmd's "%16s-%-5d [%03d]", " %6.1000d:" (or
  * "%12d:" for a clock not in nanoseconds) and " %s: " with the name
- * padded to 20.  libtraceevent 1.7.1 prints "%5llu.%06llu" only when the
- * time in microseconds is above 1000000, "%12llu" otherwise.
+ * padded to 20.  libtraceevent 1.7.1 prints "%5llu.%06llu" of the
+ * microseconds for any time, also one under a second (a wrapped one).
  */
 static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		      int pid, unsigned int cpu, uint64_t ts, const char *name,
@@ -306,18 +306,13 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 	} else {
 		/* libtraceevent rounds, wrapping as it does */
 		uint64_t us = (ts + 500) / 1000;
+		uint64_t sec = us / 1000000;
 
 		*o++ = ' ';
-		if (us > 1000000) {
-			uint64_t sec = us / 1000000;
-
-			o = put_sec(o, sec);
-			*o++ = '.';
-			/* "%06llu" of the rest: six digits, no count needed */
-			o = text_dec_put(o, us - sec * 1000000, 6);
-		} else {
-			o = put_u64_width(o, us, 12, ' ');
-		}
+		o = put_sec(o, sec);
+		*o++ = '.';
+		/* "%06llu" of the rest: six digits, no count needed */
+		o = text_dec_put(o, us - sec * 1000000, 6);
 	}
 	*o++ = ':';
 	*o++ = ' ';
@@ -638,9 +633,8 @@ int text_fmt_time_put(const struct text_fmt *fm, uint64_t ts, char *out,
 	uint64_t us = (ts + 500) / 1000;
 	int n;
 
-	if (!fm->in_usecs || us <= 1000000)
-		n = snprintf(out, len, "%llu",
-			     (unsigned long long)(fm->in_usecs ? us : ts));
+	if (!fm->in_usecs)
+		n = snprintf(out, len, "%llu", (unsigned long long)ts);
 	else
 		n = snprintf(out, len, "%llu.%06llu",
 			     (unsigned long long)(us / 1000000),
