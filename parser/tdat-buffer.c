@@ -123,7 +123,11 @@ static int buffer_option(struct tdat_file *f, const struct tdat_option *o)
 	clock = name ? opt_string(o, &pos) : NULL;
 	if (!clock || o->size - pos < 8)	/* u32 page size, u32 CPU count */
 		goto bad;
-	page = tdat_get32(f, (const char *)o->data + pos);
+	/*
+	 * trace-cmd 3.1 reads the top buffer's pages in the header's page
+	 * size and an instance's in its option's: the top one's is not used.
+	 */
+	page = *name ? tdat_get32(f, (const char *)o->data + pos) : f->page_size;
 	n = tdat_get32(f, (const char *)o->data + pos + 4);
 	r = tdp_parse_page_size(f, page, o->offset + pos, "buffer page size");
 	if (r)
