@@ -15,6 +15,11 @@
  *    the length (8193 bytes) the formats of real kernels reach
  *    (tests/damaged/gen-sections measure), and a hundred times below a
  *    nesting that crashes.
+ *  - A width or precision a conversion takes from the record ("%*d",
+ *    "%.*s") is bounded by TEXT_FORMAT_MAX_WIDTH when the format is
+ *    parsed (text/width-bound.h): a line of text stays short, and
+ *    libtraceevent's printing of it linear.  Real formats print columns
+ *    ("%*s" of a name, an indent), far below it.
  *  - Nothing here allocates or keeps state: callable from any thread.
  */
 #ifndef TDATFS_TEXT_FORMAT_LIMITS_H
@@ -25,6 +30,7 @@
 
 #define TEXT_FORMAT_MAX_DEPTH	400		/* text_format_depth() */
 #define TEXT_FORMAT_MAX_LEN	(128u << 10)	/* bytes of one format */
+#define TEXT_FORMAT_MAX_WIDTH	4096		/* a '*' width, precision */
 
 size_t text_format_depth(const char *fmt, size_t len);
 bool text_format_within_limits(const char *fmt, size_t len);

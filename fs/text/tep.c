@@ -14,6 +14,7 @@
 #include "format-limits.h"
 #include "kallsyms.h"
 #include "tep.h"
+#include "width-bound.h"
 
 struct text_tep {
 	struct tdat_file *f;
@@ -40,6 +41,8 @@ struct text_tep {
 	 * handle never prints with it (text_tep_parse_format()).
 	 */
 	bool formats_broken;
+	/* the '*' widths of the parsed events, bounded (text/width-bound.h) */
+	struct text_width_bound *widths;
 };
 
 /*
@@ -372,7 +375,8 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 			  size_t *cap)
 {
 	const struct tdat_event_format *ev = tdat_event_get(tt->f, i);
-	struct tep_event *parsed;
+	struct tep_event *tev = NULL;
+	enum tep_errno err;
 	uint64_t done = 0;
 	bool oom;
 
@@ -404,15 +408,18 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 		return 0;
 	pthread_mutex_lock(&lib_lock);
 	errno = 0;
-	oom = tep_parse_event(tt->tep, *buf, done, ev->system) != TEP_ERRNO__SUCCESS &&
-	      tep_out_of_memory();
+	err = tep_parse_format(tt->tep, &tev, *buf, done, ev->system);
+	oom = err != TEP_ERRNO__SUCCESS && tep_out_of_memory();
 	pthread_mutex_unlock(&lib_lock);
+	/* an event that failed to parse prints no width */
+	if (!oom && err == TEP_ERRNO__SUCCESS && tev &&
+	    text_width_bound_event(tev, &tt->widths) < 0)
+		oom = true;
 	if (oom) {
 		tt->formats_broken = true;
 		return -ENOMEM;
 	}
-	parsed = tep_find_event(tt->tep, ev->id);
-	return parsed ? resolve_atoms(tt, parsed->print_fmt.args) : 0;
+	return tev ? resolve_atoms(tt, tev->print_fmt.args) : 0;
 }
 
 /**
@@ -708,6 +715,7 @@ void text_tep_free(struct text_tep *tt)
 {
 	if (!tt)
 		return;
+	text_width_bound_undo(tt->widths);
 	if (tt->tep) {
 		pthread_mutex_lock(&lib_lock);
 		tep_unload_plugins(tt->plugins, tt->tep);
