@@ -20,11 +20,35 @@
 /* Names are built into fixed buffers; tree_add() cuts them to TREE_NAME_MAX. */
 #define NAME_MAX_LEN	256
 
+/*
+ * The names an events/ directory keeps for the tree's own files (those of
+ * tree_meta_files[] in events/, and summary.tsv, added after the systems):
+ * a system of one of these names gets a suffix, the file keeps its name,
+ * in the root's events/ and an instance's alike.
+ */
+static const char *const events_own[] = {
+	"header_page", "header_event", "summary.tsv", NULL
+};
+
+/* The name options/buffer/ keeps for the top buffer's occurrence. */
+static const char *const buffer_own[] = { "top", NULL };
+
 /* A child by its exact name during the build, or -1. */
 static long tree_find(const struct tdatfs_tree *t, uint32_t parent,
 		      const char *name)
 {
 	return tree_name_find(t, parent, name);
+}
+
+/* A child by the name a wanted name becomes (tree_name_clean()), or -1. */
+static long tree_find_wanted(const struct tdatfs_tree *t, uint32_t parent,
+			     const char *name)
+{
+	char *nm = tree_name_clean(name);
+	long i = nm ? tree_name_find(t, parent, nm) : -1;
+
+	free(nm);
+	return i;
 }
 
 /* Room for one more child of @p. */
@@ -45,18 +69,21 @@ static int kids_grow(struct tree_node *p)
 }
 
 /**
- * tree_add() - add a node under a directory
+ * tree_add_avoid() - add a node under a directory, its name not one of some
  * @t: tree being built
  * @parent: index of the parent directory (ignored for the first node, the
  *	root, which is its own parent)
  * @name: wanted name, made a file name by tree_name_unique()
+ * @own: names kept for the tree's own files of @parent, which a name from
+ *	the trace must not take (NULL-terminated; NULL: none)
  * @kind: enum tree_kind; the caller fills in the node's u member
  * @idx: set to the new node's index
  *
  * Return: 0 or -ENOMEM.
  */
-static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
-		    enum tree_kind kind, uint32_t *idx)
+static int tree_add_avoid(struct tdatfs_tree *t, uint32_t parent,
+			  const char *name, const char *const *own,
+			  enum tree_kind kind, uint32_t *idx)
 {
 	struct tree_node *n;
 	char *nm;
@@ -70,7 +97,7 @@ static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
 		t->nodes = nn;
 		t->cap = cap;
 	}
-	nm = t->n ? tree_name_unique(t, parent, name) : strdup(name);
+	nm = t->n ? tree_name_unique(t, parent, name, own) : strdup(name);
 	if (!nm)
 		return -ENOMEM;
 	if (!t->n)
@@ -95,6 +122,13 @@ static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
 	}
 	*idx = t->n++;
 	return 0;
+}
+
+/* tree_add_avoid() of a name that takes none of the tree's own. */
+static int tree_add(struct tdatfs_tree *t, uint32_t parent, const char *name,
+		    enum tree_kind kind, uint32_t *idx)
+{
+	return tree_add_avoid(t, parent, name, NULL, kind, idx);
 }
 
 /**
@@ -128,13 +162,27 @@ static int tree_add_mem(struct tdatfs_tree *t, uint32_t parent,
 	return 0;
 }
 
-/* A text render_*() returned (NULL: it failed) as an in-memory file. */
+/*
+ * A text render_*() returned (NULL: it failed) as an in-memory file whose
+ * name is none of @own (as for tree_add_avoid()).
+ */
 static int add_text(struct tdatfs_tree *t, uint32_t parent, const char *name,
-		    char *text, size_t len)
+		    const char *const *own, char *text, size_t len)
 {
+	uint32_t idx;
+	int ret;
+
 	if (!text)
 		return -ENOMEM;
-	return tree_add_mem(t, parent, name, text, len, true);
+	ret = tree_add_avoid(t, parent, name, own, TREE_MEM, &idx);
+	if (ret) {
+		free(text);
+		return ret;
+	}
+	t->nodes[idx].u.mem.data = text;
+	t->nodes[idx].u.mem.size = len;
+	t->nodes[idx].u.mem.owned = true;
+	return 0;
 }
 
 /* A file of CPU data (a kind whose u member is cpu). */
@@ -183,24 +231,31 @@ static int add_report(struct tdatfs_tree *t)
 	return tree_add(t, 0, "report", TREE_REPORT, &idx);
 }
 
-/* The existing directory @name of kind @kind under @parent, or a new one. */
+/*
+ * The existing directory of kind @kind that wanted name @name became
+ * under @parent, or a new one whose name is none of @own (as for
+ * tree_add_avoid()): a name of @own is never looked up, as it belongs to
+ * the tree's own file.
+ */
 static int get_dir_kind(struct tdatfs_tree *t, uint32_t parent,
-			const char *name, enum tree_kind kind, uint32_t *idx)
+			const char *name, const char *const *own,
+			enum tree_kind kind, uint32_t *idx)
 {
-	long i = tree_find(t, parent, name);
+	long i = tree_find_wanted(t, parent, name);
 
-	if (i >= 0 && t->nodes[i].kind == kind) {
+	if (i >= 0 && t->nodes[i].kind == kind &&
+	    !tree_name_is_own(own, t->nodes[i].name)) {
 		*idx = i;
 		return 0;
 	}
-	return tree_add(t, parent, name, kind, idx);
+	return tree_add_avoid(t, parent, name, own, kind, idx);
 }
 
 /* The existing directory @name under @parent, or a new one. */
 static int get_dir(struct tdatfs_tree *t, uint32_t parent, const char *name,
 		   uint32_t *idx)
 {
-	return get_dir_kind(t, parent, name, TREE_DIR, idx);
+	return get_dir_kind(t, parent, name, NULL, TREE_DIR, idx);
 }
 
 static int add_meta(struct tdatfs_tree *t, uint32_t parent,
@@ -265,7 +320,8 @@ static int build_events(struct tdatfs_tree *t)
 			continue;
 		/* Formats come grouped by system: remember the last one. */
 		if (!cur || strcmp(cur, e->system)) {
-			ret = get_dir(t, events, e->system, &sys);
+			ret = get_dir_kind(t, events, e->system, events_own,
+					   TREE_DIR, &sys);
 			if (ret)
 				break;
 			cur = e->system;
@@ -428,8 +484,8 @@ static int add_instance_views(struct tdatfs_tree *t, uint32_t events, size_t b)
 		if (!e)
 			continue;
 		if (!cur || strcmp(cur, e->system)) {
-			ret = get_dir_kind(t, events, e->system, TREE_HOLLOW,
-					   &sys);
+			ret = get_dir_kind(t, events, e->system, events_own,
+					   TREE_HOLLOW, &sys);
 			if (ret)
 				break;
 			cur = e->system;
@@ -560,7 +616,7 @@ static long stats_instance(struct tdatfs_tree *t, const struct tdat_option *o)
 	if (!render_stat_separator(o, name, sizeof(name)))
 		return -1;
 	inst = tree_find(t, 0, "instances");
-	return inst < 0 ? -1 : tree_find(t, inst, name);
+	return inst < 0 ? -1 : tree_find_wanted(t, inst, name);
 }
 
 /* What build_options() carries from one option to the next. */
@@ -591,6 +647,7 @@ static int add_option(struct tdatfs_tree *t, struct opt_state *s,
 	const char *nm = option_name(o, oname, sizeof(oname));
 	uint32_t sub;
 	size_t len;
+	bool from_trace;
 	long d;
 	int ret = 0;
 
@@ -604,7 +661,7 @@ static int add_option(struct tdatfs_tree *t, struct opt_state *s,
 	}
 	if (s->count[o->id] == 1 && !render_option_repeats(o->id)) {
 		text = render_option(t->f, o, &len);
-		return add_text(t, s->dir, nm, text, len);
+		return add_text(t, s->dir, nm, NULL, text, len);
 	}
 	d = tree_find(t, s->dir, nm);
 	if (d >= 0) {
@@ -614,12 +671,16 @@ static int add_option(struct tdatfs_tree *t, struct opt_state *s,
 		if (ret)
 			return ret;
 	}
-	render_occurrence_name(t->f, o, s->seen[o->id]++, s->prefix,
-			       sizeof(s->prefix), name, sizeof(name));
+	from_trace = render_occurrence_name(t->f, o, s->seen[o->id]++,
+					    s->prefix, sizeof(s->prefix),
+					    name, sizeof(name));
 	if (!name[0])
 		return 0;	/* a CPUSTAT separator: folded into names */
 	text = render_option(t->f, o, &len);
-	return add_text(t, sub, name, text, len);
+	return add_text(t, sub, name,
+			from_trace && (o->id == TDAT_OPT_BUFFER ||
+				       o->id == TDAT_OPT_BUFFER_TEXT) ?
+			buffer_own : NULL, text, len);
 }
 
 /* options/, and per_cpu/cpuN/stats from the CPUSTAT options */
@@ -689,7 +750,7 @@ static int build_texts(struct tdatfs_tree *t)
 		ret = tree_add(t, (uint32_t)d, "index", TREE_INDEX, &idx);
 	if (!ret) {
 		text = render_info(t->f, &len);
-		ret = add_text(t, 0, "info", text, len);
+		ret = add_text(t, 0, "info", NULL, text, len);
 	}
 	if (!ret) {
 		readme = render_readme(&len);

@@ -249,7 +249,8 @@ const struct tree_kind_ops *tree_kind_ops(const struct tree_node *n);
 size_t tree_name_hash(uint32_t parent, const char *name, size_t len);
 char *tree_name_clean(const char *name);
 char *tree_name_unique(struct tdatfs_tree *t, uint32_t parent,
-		       const char *name);
+		       const char *name, const char *const *own);
+bool tree_name_is_own(const char *const *own, const char *name);
 long tree_name_find(const struct tdatfs_tree *t, uint32_t parent,
 		    const char *name);
 int tree_names_grow(struct tdatfs_tree *t);

@@ -11,6 +11,7 @@
  * during the build (tree_names_free()).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,8 +167,11 @@ long tree_name_find(const struct tdatfs_tree *t, uint32_t parent,
 	}
 }
 
-/* The length of @name cut to at most @max bytes, not inside a UTF-8
- * character (a lead byte is at most 3 bytes before the cut). */
+/*
+ * The length of @name cut to at most @max bytes, neither inside a UTF-8
+ * character (a lead byte is at most 3 bytes before the cut) nor inside a
+ * "%XX" escape (every '%' of a clean name starts one).
+ */
 static size_t cut_len(const char *name, size_t len, size_t max)
 {
 	size_t cut = max, back = 0;
@@ -179,31 +183,117 @@ static size_t cut_len(const char *name, size_t len, size_t max)
 		cut--;
 		back++;
 	}
-	return ((unsigned char)name[cut] & 0xc0) == 0x80 ? max : cut;
+	if (((unsigned char)name[cut] & 0xc0) == 0x80)
+		cut = max;
+	if (cut >= 1 && name[cut - 1] == '%')
+		cut -= 1;
+	else if (cut >= 2 && name[cut - 2] == '%')
+		cut -= 2;
+	return cut;
+}
+
+/*
+ * The length of the UTF-8 character at @p (@left bytes there) that a
+ * name keeps as it is: 1 for a printable ASCII byte, 2 to 4 for a valid
+ * sequence of a character from U+00A0 on; 0 for a byte that becomes
+ * "%XX": a C0 control, DEL, '%', '/', a C1 control (U+0080 to U+009F,
+ * whose two bytes are both escaped) and a byte that starts no valid
+ * sequence (overlong, surrogate, past U+10FFFF, cut short, stray).
+ */
+static size_t kept_len(const unsigned char *p, size_t left)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (*p < 0x80)
+		return *p < 0x20 || *p == 0x7f || *p == '%' || *p == '/' ? 0 : 1;
+	if (*p < 0xc2 || *p > 0xf4)
+		return 0;
+	n = *p < 0xe0 ? 2 : *p < 0xf0 ? 3 : 4;
+	if (*p == 0xc2)
+		lo = 0xa0;	/* C2 80..C2 9F: the C1 controls */
+	else if (*p == 0xe0)
+		lo = 0xa0;
+	else if (*p == 0xed)
+		hi = 0x9f;
+	else if (*p == 0xf0)
+		lo = 0x90;
+	else if (*p == 0xf4)
+		hi = 0x8f;
+	if (left < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
 }
 
 /**
  * tree_name_clean() - the file name a wanted name becomes
  * @name: wanted name
  *
- * "", "." and ".." become "_", '/' becomes '_', and a name longer than
- * TREE_NAME_MAX bytes is cut to fit (tdatfs(1), THE TREE).
+ * "", "." and ".." become "_"; every byte that a terminal, a shell
+ * pipeline or a path would take for something else (kept_len()) becomes
+ * "%XX", its value in upper-case hex, so that the result is printable
+ * UTF-8 and the wanted name can be read back from it; a name longer than
+ * TREE_NAME_MAX bytes is then cut to fit (tdatfs(1), THE TREE).
  *
  * Return: a new string (the caller frees it), or NULL on ENOMEM.
  */
 char *tree_name_clean(const char *name)
 {
-	char *s, *p;
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p = (const unsigned char *)name;
+	size_t len = strlen(name), i = 0, o = 0;
+	char *s;
 
 	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
 		return strdup("_");
-	s = strndup(name, cut_len(name, strlen(name), TREE_NAME_MAX));
+	s = malloc(3 * len + 1);
 	if (!s)
 		return NULL;
-	for (p = s; *p; p++)
-		if (*p == '/')
-			*p = '_';
+	while (i < len) {
+		size_t k = kept_len(p + i, len - i);
+
+		if (k) {
+			memcpy(s + o, p + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		/* a C1 control: both of its bytes escaped */
+		k = p[i] == 0xc2 && i + 1 < len && (p[i + 1] & 0xe0) == 0x80 ? 2 : 1;
+		while (k--) {
+			s[o++] = '%';
+			s[o++] = hex[p[i] >> 4];
+			s[o++] = hex[p[i++] & 15];
+		}
+	}
+	s[cut_len(s, o, TREE_NAME_MAX)] = '\0';
 	return s;
+}
+
+/**
+ * tree_name_is_own() - whether a name is one a directory keeps
+ * @own: the names a directory keeps for the tree's own files
+ *	(NULL-terminated; NULL: none)
+ * @name: a file name
+ *
+ * Return: true when @name is one of @own.
+ */
+bool tree_name_is_own(const char *const *own, const char *name)
+{
+	for (; own && *own; own++)
+		if (!strcmp(*own, name))
+			return true;
+	return false;
+}
+
+/* Whether @name is free in @parent: no sibling holds it, none is kept. */
+static bool name_free(const struct tdatfs_tree *t, uint32_t parent,
+		      const char *name, const char *const *own)
+{
+	return !tree_name_is_own(own, name) && tree_name_find(t, parent, name) < 0;
 }
 
 /* Put @e into a suffix table of @n slots (there is room). */
@@ -267,9 +357,11 @@ static struct tree_suffix *sfx_get(struct tree_names *x, uint32_t parent,
  * @t: tree being built
  * @parent: directory index
  * @name: wanted name
+ * @own: names the directory keeps for the tree's own files, which may be
+ *	added after this child (NULL-terminated; NULL: none)
  *
  * The name is cleaned (tree_name_clean()); when a sibling holds it
- * already, the first of "-2", "-3", ... that makes it free is appended,
+ * already, or it is one of @own, the first of "-2", "-3", ... that makes it free is appended,
  * with the name cut further so that the whole stays within TREE_NAME_MAX
  * bytes.  The next number to try is remembered per (directory, name): the
  * numbers below it are all taken, as names are never removed, so the
@@ -278,13 +370,13 @@ static struct tree_suffix *sfx_get(struct tree_names *x, uint32_t parent,
  * Return: a new string (the caller frees it), or NULL on ENOMEM.
  */
 char *tree_name_unique(struct tdatfs_tree *t, uint32_t parent,
-		       const char *name)
+		       const char *name, const char *const *own)
 {
 	char *base = tree_name_clean(name), *s = NULL;
 	struct tree_suffix *e;
 	size_t len;
 
-	if (!base || tree_name_find(t, parent, base) < 0)
+	if (!base || name_free(t, parent, base, own))
 		return base;
 	len = strlen(base);
 	e = t->names ? sfx_get(t->names, parent, base) : NULL;
@@ -298,7 +390,7 @@ char *tree_name_unique(struct tdatfs_tree *t, uint32_t parent,
 			s = NULL;
 			break;
 		}
-		if (tree_name_find(t, parent, s) < 0)
+		if (name_free(t, parent, s, own))
 			break;
 		free(s);
 		s = NULL;

@@ -381,8 +381,13 @@ long render_stat_cpu(const struct tdat_option *o)
  * @name: set to the name; "" for a CPUSTAT separator (folded into the
  *	names of the entries after it)
  * @nlen: room in @name
+ *
+ * Return: true when @name is a name the trace holds (an instance's in
+ * buffer/, a guest's), false when it is one the tree makes ("top", a
+ * CPU, a number), so that a name from the trace can be kept from taking
+ * one of the tree's own.
  */
-void render_occurrence_name(const struct tdat_file *f,
+bool render_occurrence_name(const struct tdat_file *f,
 			    const struct tdat_option *o, unsigned int nth,
 			    char *prefix, size_t plen, char *name, size_t nlen)
 {
@@ -400,29 +405,29 @@ void render_occurrence_name(const struct tdat_file *f,
 				i++;
 			snprintf(prefix, plen, "%.*s-", (int)(i - 9), c.p + 9);
 			name[0] = '\0';
-			return;
+			return false;
 		}
 		cpu = render_stat_cpu(o);
 		if (cpu >= 0) {
 			snprintf(name, nlen, "%scpu%ld", prefix, cpu);
-			return;
+			return false;
 		}
 		snprintf(name, nlen, "%s%u", prefix, nth);
-		return;
+		return false;
 	case TDAT_OPT_BUFFER:
 	case TDAT_OPT_BUFFER_TEXT:
 		cur_get(&c, 8);
 		s = cur_str(&c);
 		if (s) {
 			snprintf(name, nlen, "%s", *s ? s : "top");
-			return;
+			return *s != '\0';
 		}
 		break;
 	case TDAT_OPT_GUEST:
 		s = cur_str(&c);
 		if (s && *s) {
 			snprintf(name, nlen, "%s", s);
-			return;
+			return true;
 		}
 		break;
 	case TDAT_OPT_PROCMAPS:
@@ -433,11 +438,12 @@ void render_occurrence_name(const struct tdat_file *f,
 			       c.p[i] >= '0' && c.p[i] <= '9')
 				i++;
 			snprintf(name, nlen, "%.*s", (int)i, c.p);
-			return;
+			return false;
 		}
 		break;
 	}
 	snprintf(name, nlen, "%u", nth);
+	return false;
 }
 
 /**

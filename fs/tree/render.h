@@ -54,7 +54,7 @@ bool render_stat_separator(const struct tdat_option *o, char *name,
 			   size_t len);
 
 /* render_occurrence_name(): the file name of a repeated option */
-void render_occurrence_name(const struct tdat_file *f,
+bool render_occurrence_name(const struct tdat_file *f,
 			    const struct tdat_option *o, unsigned int nth,
 			    char *prefix, size_t plen, char *name, size_t nlen);
 
