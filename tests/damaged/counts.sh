@@ -10,6 +10,17 @@
 #  - `tdat check` ends within 30 s with a peak RSS under 200 MB (1 GB
 #    under a sanitizer, whose shadow memory and quarantine grow it about
 #    threefold: TDATFS_SANITIZE is meson's b_sanitize).
+# For the names variant (control bytes, invalid UTF-8, "summary.tsv",
+# "header_page", "ftrace" as system names; instances with control bytes
+# and "top"):
+#  - no listed name holds a byte below 0x20, DEL, a C1 control or invalid
+#    UTF-8, and each such byte is "%XX" as tdatfs(1) THE TREE says;
+#  - events/summary.tsv and events/header_page are the tree's own files
+#    (the same bytes as for the trace the variant was made from), the
+#    systems of those names events/summary.tsv-2 and events/header_page-2;
+#  - the system "ftrace" shares events/ftrace/ with the ftrace formats;
+#  - the files of `tdat ls -lR` are found by their paths and read to the
+#    sum of their listed sizes.
 source "$(dirname "$0")/../lib/common.sh"
 
 gen=$1 tdat=$2 data=$3
@@ -64,4 +75,55 @@ for v in "$work"/counts.*.dat; do
 	fi
 	echo "$name: tdat check exit $rc, peak RSS $rss KB"
 done
+
+names=$work/counts.names.dat
+src=$data/small-v6.dat
+"$tdat" ls -R "$names" / >"$work/names.ls"
+bad=$(python3 - "$work/names.ls" <<'EOF'
+import sys
+for raw in open(sys.argv[1], "rb").read().split(b"\n"):
+    try:
+        s = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        print("invalid UTF-8:", raw)
+        continue
+    if any(ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f for c in s):
+        print("a control character:", raw)
+EOF
+)
+bad "${bad:+names: $(head -2 <<<"$bad")}"
+for p in 'events/a%0Ab%09c%0Dd/e%7Fv/id' 'events/%1B[31mred%1B[0m/e%7Fv/id' \
+	 'events/bad%FF%FE-%C3(-%ED%A0%80-%E2%82/e%7Fv/id' \
+	 'events/c1%C2%9B2J/e%7Fv/id' 'events/%7F/e%7Fv/id' \
+	 'events/pct%250A/e%7Fv/id' 'events/caf\0303\0251/e%7Fv/id' \
+	 'events/summary.tsv-2/e%7Fv/id' 'events/header_page-2/e%7Fv/id' \
+	 'events/ftrace/hostile_ftrace/id' 'events/ftrace/function/id' \
+	 'instances/i%1B]0;pwn%07x/trace' 'instances/in%0Ast/trace' \
+	 'instances/top/trace' 'options/buffer/top-2' \
+	 'options/buffer/in%0Ast'; do
+	p=$(printf '%b' "$p")
+	grep -qxF "$p" "$work/names.ls" && ok || bad "names: no $p in the tree"
+done
+if grep -q '^options/buffer/top$' "$work/names.ls"; then
+	bad "names: an instance named top took options/buffer/top"
+else
+	ok
+fi
+for f in events/summary.tsv events/header_page; do
+	if cmp -s <("$tdat" cat "$names" "/$f") <("$tdat" cat "$src" "/$f"); then
+		ok
+	else
+		bad "names: /$f is not the tree's own $f"
+	fi
+done
+# every listed file is found and reads to its listed size, all of them
+# together (errors, which grows, left out)
+"$tdat" ls -lR "$names" / | awk '$1 == "-" && $3 != "errors"' >"$work/names.l"
+want=$(awk '{ s += $2 } END { print s }' "$work/names.l")
+if cut -c 16- "$work/names.l" | xargs -d '\n' "$tdat" cat "$names" >"$work/names.all"; then
+	got=$(wc -c <"$work/names.all")
+	[ "$got" = "$want" ] && ok || bad "names: $got bytes read of $want listed"
+else
+	bad "names: a listed file is not read by its path"
+fi
 finish

@@ -18,7 +18,13 @@
  *             "../../../../etc", "a/../../b", "./." and "...";
  *  - many:    60000 events of distinct names;
  *  - cpus:    a header claiming 65535 CPUs of which two hold data;
- *  - cpus-v7: a v7 BUFFER option listing 65535 CPUs, two with data.
+ *  - cpus-v7: a v7 BUFFER option listing 65535 CPUs, two with data;
+ *  - names:   systems and events named with control bytes ("a\nb\tc\rd",
+ *             ESC and C1 sequences, DEL), invalid UTF-8, a '%', the names
+ *             of events/'s own files (summary.tsv, header_page), "ftrace"
+ *             (with an event ftrace has not), and instances (BUFFER
+ *             options sharing the top buffer's CPU data) named with
+ *             control bytes and "top".
  * SCALE (a percentage, 100 when left out) scales the counts of the first
  * four.  One line per variant goes to stdout: the file name and what it
  * holds.
@@ -115,6 +121,7 @@ struct extra {
 	const char *(*ev_name)(unsigned int s, unsigned int e, char *buf,
 			       size_t len);
 	unsigned int cpus;	/* CPUs the header claims; 0: TRACE's */
+	const char *const *instances;	/* NULL-terminated; NULL: none */
 };
 
 static void one_format(struct out *o, const char *name, unsigned int id)
@@ -167,12 +174,19 @@ static void formats(struct out *o, const struct source *s, const struct extra *x
 	}
 }
 
+static void set64(struct out *o, size_t at, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		o->d[at + i] = (unsigned char)(v >> (8 * i));
+}
+
 static struct out build(const struct source *s, const struct extra *x)
 {
 	struct out o = { 0 };
 	unsigned int ncpus = x->cpus ? x->cpus : s->ncpus;
 	uint32_t page = tdat_page_size(s->f);
-	size_t table;
+	size_t table, inst_at[8];
+	unsigned int ni;
 
 	put(&o, "\x17\x08\x44" "tracing", 10);
 	putstr(&o, "6");
@@ -189,6 +203,13 @@ static struct out build(const struct source *s, const struct extra *x)
 	sized(&o, "", 0, 8);	/* saved cmdlines */
 	putn(&o, ncpus, 4);
 	put(&o, "options  ", 10);
+	for (ni = 0; x->instances && x->instances[ni]; ni++) {
+		putn(&o, 3, 2);	/* BUFFER: u64 offset (set below), name */
+		putn(&o, 8 + strlen(x->instances[ni]) + 1, 4);
+		inst_at[ni] = o.len;
+		putn(&o, 0, 8);
+		putstr(&o, x->instances[ni]);
+	}
 	putn(&o, 0, 2);		/* DONE */
 	put(&o, "flyrecord", 10);
 	table = o.len;
@@ -206,6 +227,13 @@ static struct out build(const struct source *s, const struct extra *x)
 				(unsigned char)((uint64_t)s->cpu_len[k] >> (8 * i));
 		}
 		put(&o, s->cpu[k], s->cpu_len[k]);
+	}
+	/* each instance: a flyrecord block naming the top buffer's pages */
+	for (unsigned int i = 0; i < ni; i++) {
+		set64(&o, inst_at[i], o.len);
+		put(&o, "flyrecord", 10);
+		for (unsigned int c = 0; c < 16 * ncpus; c++)
+			putn(&o, o.d[table + c], 1);
 	}
 	return o;
 }
@@ -273,6 +301,34 @@ static const char *dots_ev(unsigned int s, unsigned int e, char *buf, size_t len
 	return names[e % (sizeof(names) / sizeof(names[0]))];
 }
 
+/* Names that break tools when they reach a file name as they are. */
+static const char *const hostile_sys[] = {
+	"a\nb\tc\rd", "\x1b[31mred\x1b[0m", "bad\xff\xfe-\xc3(-\xed\xa0\x80-\xe2\x82",
+	"c1\xc2\x9b" "2J", "summary.tsv", "header_page", "ftrace", "pct%0A",
+	"caf\xc3\xa9", "\x7f",
+};
+
+static const char *const hostile_instances[] = {
+	"i\x1b]0;pwn\x07x", "in\nst", "top", NULL
+};
+
+static const char *names_sys(unsigned int s, char *buf, size_t len)
+{
+	(void)buf;
+	(void)len;
+	return hostile_sys[s];
+}
+
+/* Each system's event: one ftrace has not for "ftrace", "e<DEL>v" else. */
+static const char *names_ev(unsigned int s, unsigned int e, char *buf,
+			    size_t len)
+{
+	(void)e;
+	(void)buf;
+	(void)len;
+	return strcmp(hostile_sys[s], "ftrace") ? "e\x7fv" : "hostile_ftrace";
+}
+
 static const char *many_ev(unsigned int s, unsigned int e, char *buf, size_t len)
 {
 	(void)s;
@@ -308,11 +364,6 @@ static size_t sec_begin(struct out *o, uint16_t id, const char *desc)
 	return at;
 }
 
-static void set64(struct out *o, size_t at, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		o->d[at + i] = (unsigned char)(v >> (8 * i));
-}
 
 static void sec_end(struct out *o, size_t at)
 {
@@ -453,16 +504,19 @@ int main(int argc, char **argv)
 	}
 	load(&s, argv[1]);
 	emit(&s, argv[2], "dup", &(struct extra){ 1, scaled(3000, pct),
-		fixed_sys, dup_ev, 0 });
+		fixed_sys, dup_ev, 0, NULL });
 	emit(&s, argv[2], "systems", &(struct extra){ scaled(5000, pct), 1,
-		fixed_sys, ev_ev, 0 });
+		fixed_sys, ev_ev, 0, NULL });
 	emit(&s, argv[2], "long", &(struct extra){ 2, scaled(1500, pct),
-		long_sys, long_ev, 0 });
-	emit(&s, argv[2], "dots", &(struct extra){ 2, 8, dots_sys, dots_ev, 0 });
+		long_sys, long_ev, 0, NULL });
+	emit(&s, argv[2], "dots", &(struct extra){ 2, 8, dots_sys, dots_ev, 0, NULL });
 	emit(&s, argv[2], "many", &(struct extra){ 1, scaled(60000, pct),
-		fixed_sys, many_ev, 0 });
+		fixed_sys, many_ev, 0, NULL });
 	emit(&s, argv[2], "cpus", &(struct extra){ 0, 0, fixed_sys, ev_ev,
-		65535 });
+		65535, NULL });
+	emit(&s, argv[2], "names", &(struct extra){
+		sizeof(hostile_sys) / sizeof(hostile_sys[0]), 1, names_sys,
+		names_ev, 0, hostile_instances });
 	v7 = build_v7(&s, 65535);
 	write_out(argv[2], "cpus-v7", &v7);
 	printf("counts.cpus-v7.dat a v7 buffer of 65535 CPUs, 2 with data\n");

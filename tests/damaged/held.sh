@@ -11,6 +11,9 @@
 #    dots variant) stay inside the tree: the mount lists exactly what
 #    `tdat ls -R` lists, no entry is "." or ".." or holds a "/", and every
 #    path resolves under the mount point;
+#  - names with control bytes, invalid UTF-8 and the names of the tree's
+#    own files (GEN_COUNTS' names variant): `find -print0 | xargs -0 cat`
+#    of the mount exits 0, and `find` lists no name with a newline;
 #  - 32 readers at once with -o cache_size=1M get the bytes of `tdat cat`;
 #  - the trace truncated under the mount: reads fail with EIO after good
 #    bytes (a prefix of the right ones), errors says "the file shrank",
@@ -211,7 +214,20 @@ EOF
 [ -z "$bad" ] && ok || fail "names that leave the tree: $(head -3 <<<"$bad")"
 grep -q '^events/_/\.\.\.$' "$work/got.ls" && ok || fail "no events/_/... in the dots tree"
 
-# ---- kill -9 of the daemon -----------------------------------------------
+# ---- names from the trace that break tools --------------------------------
+names=$work/c/counts.names.dat
+stop_mount "$mnt"
+start_mount "$tdatfs" "$names" "$mnt"
+if (cd "$mnt" && find . -type f -print0 | xargs -0 cat >/dev/null); then
+	ok
+else
+	fail "find -print0 | xargs -0 cat of the names trace's mount failed"
+fi
+nl=$(cd "$mnt" && find . -name '*
+*' | head -1)
+[ -z "$nl" ] && ok || fail "a name with a newline in the mount: $nl"
+
+# ---- kill -9 of the daemon (the names trace's mount) ---------------------
 kill -9 "$daemon_pid"
 wait "$daemon_pid" 2>/dev/null || true
 daemon_pid=
