@@ -113,7 +113,9 @@ void tdatfs_text_free(struct tdatfs_text *t);
  * the cursor or checkpoint nearest before @off.  A latency buffer has no
  * text here (its stored text is shown as it is, not decoded).
  *
- * Return: bytes read (0 at the end), or a negative errno.
+ * Return: bytes read (0 at the end), or a negative errno: -EIO, and no
+ * bytes, when the text decodes unlike the size or checkpoints its state
+ * gave (the trace's bytes are not those the state was made from).
  * Context: thread-safe; takes the engine, stream and tep locks.
  */
 ssize_t tdatfs_text_read(struct tdatfs_text *t, size_t buffer, int cpu,

@@ -488,14 +488,59 @@ static struct text_cursor *pick_cursor(struct text_stream *st, uint64_t off, int
 	return *err < 0 ? NULL : victim;
 }
 
-/* The text's end reached by @cu: the size is known. */
-static void reach_end(struct text_stream *st, struct text_cursor *cu)
+/*
+ * The text's end reached by @cu: the size is known.  A size known before
+ * (given by the index, or by a cursor that got there first) is the text's
+ * for good: stat and earlier reads told it.  A decode that ends elsewhere
+ * is of other bytes than the ones that size was made from (a trace
+ * rewritten in place under its index): -EIO, never a cut or padded text.
+ * Return: 0 or -EIO (@cu dropped).
+ */
+static int reach_end(struct text_stream *st, struct text_cursor *cu)
 {
+	if (st->size_known && cu->off != st->size) {
+		cu->valid = false;
+		return -EIO;
+	}
 	cu->eof = true;
 	if (!st->size_known && !st->is_view)
 		text_account_finish(st->acct, cu->nrec);
 	st->size_known = true;
 	st->size = cu->off;
+	return 0;
+}
+
+/*
+ * Whether the line @cu just made keeps to the offsets known of the text:
+ * it ends at or before a known size, and no checkpoint falls inside it
+ * (each checkpoint is a step boundary of the text; a view's are its
+ * entries, checked where they are entered).  A line that breaks either
+ * is decoded from other bytes than those the offsets were made from.
+ * Return: 0 or -EIO (@cu dropped).
+ */
+static int line_fits(struct text_stream *st, struct text_cursor *cu)
+{
+	uint64_t end = cu->off + cu->line.len;
+	size_t lo = 0, hi = st->nckpt;
+
+	if (st->size_known && end > st->size)
+		goto bad;
+	if (st->is_view || !cu->line.len || st->ckpt_off[st->nckpt - 1] <= cu->off)
+		return 0;
+	/* the first checkpoint after cu->off: ckpt_off[hi] */
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (st->ckpt_off[mid] <= cu->off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (st->ckpt_off[hi] >= end)
+		return 0;
+bad:
+	cu->valid = false;
+	return -EIO;
 }
 
 /*
@@ -530,9 +575,7 @@ static int advance(struct text_stream *st, struct text_cursor *cu)
 	}
 	if (front)
 		st->front += cu->line.len;
-	if (ret == 0)
-		reach_end(st, cu);
-	return 0;
+	return ret == 0 ? reach_end(st, cu) : line_fits(st, cu);
 }
 
 /* A view's cursor at the end of its entry: on to the next one. */
@@ -540,12 +583,15 @@ static int view_next(struct text_stream *st, struct text_cursor *cu)
 {
 	size_t p, j = cu->j + 1;
 
-	if (j >= st->nsel) {
-		reach_end(st, cu);
-		return 0;
-	}
+	if (j >= st->nsel)
+		return reach_end(st, cu);
 	if (j == st->nckpt && !st->size_known)
 		st->ckpt_off[st->nckpt++] = cu->off;
+	else if (j < st->nckpt && st->ckpt_off[j] != cu->off) {
+		/* an entry known to start elsewhere: see line_fits() */
+		cu->valid = false;
+		return -EIO;
+	}
 	if (st->vstart[j] != cu->nrec) {
 		for (p = 0; p < st->nparts; p++)
 			text_source_seek(cu->src[p],
@@ -580,12 +626,10 @@ static int view_advance(struct text_stream *st, struct text_cursor *cu)
 			cu->valid = false;
 			return ret;
 		}
-		if (ret == 0) {
-			reach_end(st, cu);
-			return 0;
-		}
+		if (ret == 0)
+			return reach_end(st, cu);
 		if (cu->line.len)
-			return 0;
+			return line_fits(st, cu);
 	}
 }
 
@@ -700,6 +744,30 @@ int text_stream_view_cut(struct text_stream *v, size_t j0, size_t j1,
 }
 
 /*
+ * A read that came to @end, the known size of the text: the decode must
+ * end there too, not go on past it (line_fits() catches a line across
+ * the size, not one that starts at it).  One step more, once per read
+ * of the text's end.  Return: 0 or -EIO.
+ */
+static int end_fits(struct text_stream *st, struct text_cursor *cu, uint64_t end)
+{
+	int err;
+
+	if (!st->size_known || end != st->size || cu->eof || !cu->valid)
+		return 0;
+	if (cu->off + cu->line.len != end)
+		return -EIO;
+	err = st->is_view ? view_advance(st, cu) : advance(st, cu);
+	if (err < 0)
+		return err;
+	if (!cu->eof) {
+		cu->valid = false;
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
  * Text from @off, up to @len bytes, into @buf, or passed over when @buf is
  * NULL (producing the text costs the same; copying it is what is saved).
  * Return: bytes read (0 at end), or a negative errno.
@@ -752,8 +820,11 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
 		if (err < 0)
 			break;
 	}
+	if (!err && done)
+		err = end_fits(st, cu, off + done);
 	pthread_mutex_unlock(&st->lock);
-	if (!done && err)
+	/* a text that breaks its known offsets is wrong before the break too */
+	if (err == -EIO || (!done && err))
 		return err;
 	return done;
 }
@@ -766,7 +837,9 @@ static ssize_t stream_read(struct text_stream *st, char *buf, size_t len,
  * @off: offset in the text
  *
  * Return: bytes read (0 at end), or a negative errno: -EINTR, and no
- * bytes, when this thread's cancel hook (tdatfs_text_cancel_set()) says so.
+ * bytes, when this thread's cancel hook (tdatfs_text_cancel_set()) says so;
+ * -EIO, and no bytes, when the text decoded breaks its known size or
+ * checkpoints (text/stream.h).
  * Context: takes the stream lock, and the tep lock per record that
  * libtraceevent prints.
  */

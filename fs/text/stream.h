@@ -33,7 +33,13 @@
  *    bounded: past a count every other one is dropped and the spacing
  *    doubles (also when the copies of the call stacks pass their own
  *    bound).
- *  - Once the text was produced to its end its size is exact.
+ *  - Once the text was produced to its end its size is exact.  A size
+ *    and checkpoints known before (loaded from a saved state, or made
+ *    by another cursor) hold for every later decode: one that ends
+ *    elsewhere, goes on past the size, or makes a step across a
+ *    checkpoint (a view: enters an entry elsewhere) is of other bytes
+ *    than those they were made from, and the read fails with -EIO, with
+ *    no bytes, never a cut or padded text.
  *  - Its state (size, checkpoints, comm model, account, call stacks) can be saved
  *    and loaded into a new stream of the same text (text/stream-state.h).
  *  - The frontier keeps an account of the text between checkpoints
