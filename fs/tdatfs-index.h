@@ -7,11 +7,13 @@
  *
  * Invariants:
  *  - An index file belongs to one trace: it is used only when the trace's
- *    identity (size, mtime, inode, and a checksum of the bytes its layout
- *    depends on) and the index format version match, and its own checksum
- *    holds.  Anything else is ignored with one line saying why, and the
+ *    identity (size, mtime, inode, ctime, a checksum of the bytes its
+ *    layout depends on and one of pieces of its event data) and the index
+ *    format version match, and its own checksum holds.  Anything else is ignored with one line saying why, and the
  *    index is built again.  So an index never makes a text differ from
- *    the text made without one.
+ *    the text made without one; and where event data changed unseen (a
+ *    page not sampled, on a file system without a ctime), a text decoded
+ *    unlike its kept size fails to read with EIO rather than being cut.
  *  - Building produces every text the engine lists (tdatfs_text_keys()) on
  *    worker threads, each with its own engine of the same trace (so its
  *    own libtraceevent handle, and tdatfs_text_produce_sole(): a CPU's

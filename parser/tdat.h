@@ -176,6 +176,23 @@ uint64_t tdat_file_size(const struct tdat_file *f);
 int tdat_layout_crc(const struct tdat_file *f, uint32_t *crc);
 
 /**
+ * tdat_data_sample_crc() - CRC32 of pieces of the trace's event data
+ * @f: handle
+ * @crc: set to the checksum (zlib's crc32())
+ *
+ * For an index of the trace to see that its event data was rewritten in
+ * place (same size, the mtime put back): per CPU of every buffer, the
+ * first and last 4 KiB of its stored data and pieces evenly spaced
+ * between, 8 pieces in all, or fewer when there are more than 32 CPUs
+ * (at least the first and last of each).  Bytes as stored (a compressed
+ * CPU's chunks are not decompressed), of a CPU's data as far as the file
+ * holds it; a change elsewhere is not seen.
+ *
+ * Return: 0, or the negative errno of a failed read or allocation.
+ */
+int tdat_data_sample_crc(const struct tdat_file *f, uint32_t *crc);
+
+/**
  * tdat_file_stat() - fstat() of the file as opened
  * @f: handle
  * @st: filled in

@@ -99,7 +99,9 @@ static void put_head(uint8_t *p, const struct idx_identity *id, size_t n,
 	put64(p + IDX_AT_SIZE, id->size);
 	put64(p + IDX_AT_MTIME, id->mtime_ns);
 	put64(p + IDX_AT_INODE, id->inode);
+	put64(p + IDX_AT_CTIME, id->ctime_ns);
 	put32(p + IDX_AT_LAYOUT, id->layout_crc);
+	put32(p + IDX_AT_SAMPLE, id->sample_crc);
 	put32(p + IDX_AT_CHECKPOINTS, id->max_checkpoints);
 	put32(p + IDX_AT_COUNT, (uint32_t)n);
 	put32(p + IDX_AT_COUNT + 4, 0);
@@ -250,8 +252,12 @@ static int check_origin(const uint8_t *p, const struct idx_identity *id,
 		return refuse(no, "for another trace (inode differs)", NULL);
 	if (get64(p + IDX_AT_MTIME) != id->mtime_ns)
 		return refuse(no, "the trace changed (mtime)", NULL);
+	if (get64(p + IDX_AT_CTIME) != id->ctime_ns)
+		return refuse(no, "the trace changed (ctime)", NULL);
 	if (get32(p + IDX_AT_LAYOUT) != id->layout_crc)
 		return refuse(no, "the trace's layout differs", NULL);
+	if (get32(p + IDX_AT_SAMPLE) != id->sample_crc)
+		return refuse(no, "the trace's event data differs", NULL);
 	if (get32(p + IDX_AT_CHECKPOINTS) != id->max_checkpoints)
 		return refuse(no, "made with another max_checkpoints",
 			      "made with max_checkpoints=%u",

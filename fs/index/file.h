@@ -12,8 +12,8 @@
  *    format version, a machine tag (byte order, pointer and long sizes:
  *    an index serves the kind of machine that wrote it), its own length,
  *    the tdatfs and libtraceevent versions that made the texts, the
- *    trace's identity (size, mtime in ns, inode, layout CRC, the engine's
- *    checkpoint bound), the texts (key, then the opaque state bytes), the
+ *    trace's identity (size, mtime in ns, inode, ctime in ns, layout CRC,
+ *    data sample CRC, the engine's checkpoint bound), the texts (key, then the opaque state bytes), the
  *    trace's chunk tables (u64 length, then the parser's opaque bytes,
  *    tdat_chunk_tables_save()), and a CRC32 of every byte before it.
  *  - idx_decode() checks the whole file before it returns any text: every
@@ -37,7 +37,8 @@
 
 #include "tdatfs-text.h"
 
-#define IDX_FORMAT_VERSION	3	/* 2: text states of version 3; 3: chunk tables */
+/* 2: text states of version 3; 3: chunk tables; 4: ctime, data sample CRC */
+#define IDX_FORMAT_VERSION	4
 #define IDX_MAGIC		"tdatidx"	/* with its NUL: 8 bytes */
 #define IDX_SUFFIX		".tdatidx"
 #define IDX_VERSION_LEN		24		/* version strings, NUL padded */
@@ -53,8 +54,10 @@ enum {
 	IDX_AT_SIZE = IDX_AT_TEP + IDX_VERSION_LEN,	/* u64 */
 	IDX_AT_MTIME = IDX_AT_SIZE + 8,	/* u64 ns */
 	IDX_AT_INODE = IDX_AT_MTIME + 8,	/* u64 */
-	IDX_AT_LAYOUT = IDX_AT_INODE + 8,	/* u32 */
-	IDX_AT_CHECKPOINTS = IDX_AT_LAYOUT + 4,	/* u32 */
+	IDX_AT_CTIME = IDX_AT_INODE + 8,	/* u64 ns */
+	IDX_AT_LAYOUT = IDX_AT_CTIME + 8,	/* u32 */
+	IDX_AT_SAMPLE = IDX_AT_LAYOUT + 4,	/* u32 */
+	IDX_AT_CHECKPOINTS = IDX_AT_SAMPLE + 4,	/* u32 */
 	IDX_AT_COUNT = IDX_AT_CHECKPOINTS + 4,	/* u32 texts */
 	IDX_HEAD = IDX_AT_COUNT + 8,	/* u32 count, u32 0 */
 	IDX_TEXT_HEAD = 24,		/* u8 report, 3 x 0, s32 cpu, u64 buffer, u64 len */
@@ -68,14 +71,23 @@ enum {
  * @mtime_ns: modification time in ns
  * @inode: inode number (the device is left out: it changes across boots
  *	and containers)
+ * @ctime_ns: status change time in ns: unlike the mtime, no user can set
+ *	it (touch -r cannot put it back), and every write moves it, so a
+ *	trace rewritten in place is told apart even with its mtime restored
+ *	(a chmod or a new link moves it too: the index is then built again)
  * @layout_crc: tdat_layout_crc()
+ * @sample_crc: tdat_data_sample_crc(): event data rewritten where the
+ *	ctime does not say so (a file system that does not keep it, a copy
+ *	of the file's whole status)
  * @max_checkpoints: the engine option (the saved states depend on it)
  */
 struct idx_identity {
 	uint64_t size;
 	uint64_t mtime_ns;
 	uint64_t inode;
+	uint64_t ctime_ns;
 	uint32_t layout_crc;
+	uint32_t sample_crc;
 	uint32_t max_checkpoints;
 };
 

@@ -72,11 +72,14 @@ static int identify(struct attach *a)
 	a->id.mtime_ns = (uint64_t)st.st_mtim.tv_sec * 1000000000ull +
 			 (uint64_t)st.st_mtim.tv_nsec;
 	a->id.inode = (uint64_t)st.st_ino;
+	a->id.ctime_ns = (uint64_t)st.st_ctim.tv_sec * 1000000000ull +
+			 (uint64_t)st.st_ctim.tv_nsec;
 	a->id.max_checkpoints = to ? to->max_checkpoints : 0;
 	/* A trace that grew or shrank since it was opened is not the one read. */
 	if (a->id.size != tdat_file_size(a->f))
 		return -ESTALE;
-	return tdat_layout_crc(a->f, &a->id.layout_crc);
+	r = tdat_layout_crc(a->f, &a->id.layout_crc);
+	return r ? r : tdat_data_sample_crc(a->f, &a->id.sample_crc);
 }
 
 static int list_keys(struct attach *a)

@@ -4,8 +4,11 @@
 # (tdatfs(1) INDEX), so it reads no chunk header across the trace, and a
 # table that no longer is the file's shows as damage, never as other bytes.
 # On a copy of TRACE (compressed), indexed by a first mount, whose bytes are
-# then changed in place with its size, inode and mtime kept (so the index
-# still matches), one change of each of two kinds (GEN, gen-damaged):
+# then changed in place with its size, inode and mtime kept, and its index
+# file forged to match (the ctime and data sample checksum it keeps set
+# to the changed copy's, by IDENTITY and forge-index.py: what a change
+# the identity cannot see would leave), one change of each of two kinds
+# (GEN, gen-damaged):
 #  - a flipped chunk count: `tdat -o noindex check` (headers read) finds
 #    the damage, but the remount reads no count: errors stays empty and
 #    /trace and every trace_pipe_raw are the original's bytes;
@@ -14,7 +17,7 @@
 #    has one line for that chunk, at that header's offset, and the CPU's
 #    trace_pipe_raw gives the original's bytes up to the chunk, then EIO.
 # Either way the index file is loaded, not built again (its bytes stay).
-#   chunk-tables.sh GEN TDAT TDATFS TRACE
+#   chunk-tables.sh GEN TDAT TDATFS IDENTITY TRACE
 here=$(dirname "$0")
 . "$here/../lib/common.sh"
 . "$here/../lib/mount.sh"
@@ -24,7 +27,8 @@ need_fuse
 gen=$1
 tdat=$2
 tdatfs=$3
-trace=$4
+identity=$4
+trace=$5
 name=$(basename "$trace")
 index_setup
 idx=$tmp/idx
@@ -66,11 +70,21 @@ change_in_place() {
 	dd if="$tmp/v/$1" of="$copy" conv=notrunc status=none
 	touch -r "$tmp/mtime" "$copy"
 	[ "$(stat -c %i "$copy")" = "$ino" ] || fail "$name: the copy changed inode"
+	rebind
 	if "$tdat" -o noindex check "$copy" > /dev/null 2>&1; then
 		fail "$name: $1: tdat check finds no damage with its headers read"
 	else
 		ok
 	fi
+}
+
+# rebind: the index file forged to the changed copy's ctime and data sample
+rebind() {
+	local ctime sample file
+	read -r ctime sample < <("$identity" "$copy")
+	file=$(index_files "$idx")
+	python3 "$here/forge-index.py" set "$file" "$file" "8:96:$ctime" "4:108:$sample"
+	index_files "$idx" | xargs cksum > "$tmp/idx-sum"
 }
 
 # same_index WHAT: the index file was loaded, not written again

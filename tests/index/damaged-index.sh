@@ -13,9 +13,10 @@
 # half and size-1 bytes, another trace's (OTHER's) index under TRACE's
 # name, an older format version and another tdatfs version (with a right
 # checksum, so the version check itself is what refuses), a right checksum
-# over another trace mtime, the trace changed after indexing (one byte of
-# event data, same size, a new mtime), and the trace replaced by a copy
-# (another inode; with another mtime and with the same).
+# over another trace mtime, ctime, layout or data sample checksum, the
+# trace changed after indexing (one byte of event data, same size, a new
+# mtime), and the trace replaced by a copy (another inode; with another
+# mtime and with the same).  (rewritten.sh: the mtime put back.)
 #   damaged-index.sh TDAT TRACE OTHER SOUND_V6
 # SOUND_V6 is an uncompressed trace in which a byte of event data can be
 # changed without damaging it.  $TDATFS_FLIPS bounds the flips (400: each
@@ -120,9 +121,9 @@ echo "flips done in $(( $(date +%s) - start )) s"
 
 # ---- truncated --------------------------------------------------------------
 
-for n in 0 1 8 112 $((size / 2)) $((size - 4)) $((size - 1)); do
+for n in 0 1 8 124 $((size / 2)) $((size - 4)) $((size - 1)); do
 	head -c "$n" "$tmp/good" > "$tmp/bad"
-	case $n in 8|112|$((size - 4))) q=quick ;; *) q= ;; esac
+	case $n in 8|124|$((size - 4))) q=quick ;; *) q= ;; esac
 	refused "truncated to $n of $size bytes" "$trace" "$idx" "$tmp/bad" "$tmp/want" $q
 done
 # One byte more, and the file twice.
@@ -153,11 +154,15 @@ refused "another trace mtime, 1 ns later (checksum right)" "$trace" "$idx" "$tmp
 refused "another trace size (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
 "${forge[@]}" u64 "$tmp/good" "$tmp/bad" 88 1
 refused "another trace inode (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
-"${forge[@]}" u32 "$tmp/good" "$tmp/bad" 96 1
-refused "another layout checksum (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
-"${forge[@]}" u32 "$tmp/good" "$tmp/bad" 100 1
-refused "another max_checkpoints (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
+"${forge[@]}" u64 "$tmp/good" "$tmp/bad" 96 1
+refused "another trace ctime, 1 ns later (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
 "${forge[@]}" u32 "$tmp/good" "$tmp/bad" 104 1
+refused "another layout checksum (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
+"${forge[@]}" u32 "$tmp/good" "$tmp/bad" 108 1
+refused "another data sample checksum (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
+"${forge[@]}" u32 "$tmp/good" "$tmp/bad" 112 1
+refused "another max_checkpoints (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
+"${forge[@]}" u32 "$tmp/good" "$tmp/bad" 116 1
 refused "one text more in the count (checksum right)" "$trace" "$idx" "$tmp/bad" "$tmp/want" quick
 cp "$tmp/good" "$idx"
 

@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Forge damaged index files for tests/index/damaged-index.sh.
+"""Forge damaged index files for tests/index/damaged-index.sh (and
+rewritten.sh, chunk-tables.sh).
 
 The layout it knows (fs/index/file.h, numbers in host order): an
 8-byte magic "tdatidx\\0", u32 format version at 8, the machine tag at 12,
 u64 length at 16, tdatfs's and libtraceevent's versions (24 bytes each) at
-24 and 48, the trace's size, mtime (ns), inode (u64 each) at 72, 80, 88,
-layout CRC and checkpoint bound (u32) at 96 and 100, the text count at 104,
-the texts from 112, then the chunk tables (a u64 length, then the parser's
-bytes), and a zlib CRC32 of every byte before it at the end.
+24 and 48, the trace's size, mtime (ns), inode, ctime (ns) (u64 each) at
+72, 80, 88, 96, layout CRC, data sample CRC and checkpoint bound (u32) at
+104, 108 and 112, the text count at 116, the texts from 124, then the
+chunk tables (a u64 length, then the parser's bytes), and a zlib CRC32 of every byte before it at the end.
 
   forge-index.py check FILE               exit 0 if FILE is of that layout
   forge-index.py u32 IN OUT OFFSET DELTA  add DELTA to a u32, CRC made right
   forge-index.py u64 IN OUT OFFSET DELTA  the same for a u64
+  forge-index.py set IN OUT N:OFFSET:VALUE...  set N-byte numbers (N 4 or
+      8) at OFFSET to VALUE, CRC made right
   forge-index.py str IN OUT OFFSET TEXT   a version string, CRC made right
   forge-index.py flips GOOD TARGET BUDGET FULL TDAT TRACE
       each byte of GOOD flipped (xor 0xff) in turn and written to TARGET,
@@ -30,13 +33,15 @@ import sys
 import zlib
 
 MAGIC = b"tdatidx\0"
-HEAD = 112
+HEAD = 124
 FIELDS = [  # (offset, length, name)
     (0, 8, "magic"), (8, 4, "format version"), (12, 4, "machine tag"),
     (16, 8, "length"), (24, 24, "tdatfs version"),
     (48, 24, "libtraceevent version"), (72, 8, "trace size"),
-    (80, 8, "trace mtime"), (88, 8, "trace inode"), (96, 4, "layout CRC"),
-    (100, 4, "max_checkpoints"), (104, 8, "text count"),
+    (80, 8, "trace mtime"), (88, 8, "trace inode"),
+    (96, 8, "trace ctime"), (104, 4, "layout CRC"),
+    (108, 4, "data sample CRC"), (112, 4, "max_checkpoints"),
+    (116, 8, "text count"),
 ]
 
 
@@ -131,6 +136,13 @@ def main():
         patch_int(argv, "<I")
     elif cmd == "u64":
         patch_int(argv, "<Q")
+    elif cmd == "set":
+        b = load(argv[0])
+        for field in argv[2:]:
+            n, off, v = field.split(":")
+            struct.pack_into("<Q" if n == "8" else "<I", b, int(off), int(v))
+        fix_crc(b)
+        save(argv[1], b)
     elif cmd == "str":
         patch_str(argv)
     elif cmd == "flip":

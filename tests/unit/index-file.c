@@ -4,7 +4,8 @@
  * states: a round trip; every byte flipped and every truncation refused;
  * forged files of another version, machine or trace refused with the
  * right reason; where the file lives; the atomic write leaving nothing
- * behind when it fails.  And tdat_layout_crc() on the traces given.
+ * behind when it fails.  And tdat_layout_crc() and tdat_data_sample_crc()
+ * on the traces given (copies of them changed in a /tmp directory).
  *
  * usage: test-index-file [TRACE...]
  */
@@ -25,7 +26,8 @@
 
 static const struct idx_identity ident = {
 	.size = 123456, .mtime_ns = 1700000000123456789ull, .inode = 4242,
-	.layout_crc = 0xdeadbeef, .max_checkpoints = 0,
+	.ctime_ns = 1700000000987654321ull, .layout_crc = 0xdeadbeef,
+	.sample_crc = 0x5a5a0f0f, .max_checkpoints = 0,
 };
 
 static const struct tdatfs_text_key keys[] = {
@@ -175,7 +177,9 @@ static void test_forged(void)
 	expect(IDX_AT_SIZE, &other, 8, "for another trace (size differs)", NULL);
 	expect(IDX_AT_INODE, &other, 8, "for another trace (inode differs)", NULL);
 	expect(IDX_AT_MTIME, &other, 8, "the trace changed (mtime)", NULL);
+	expect(IDX_AT_CTIME, &other, 8, "the trace changed (ctime)", NULL);
 	expect(IDX_AT_LAYOUT, &zero, 4, "the trace's layout differs", NULL);
+	expect(IDX_AT_SAMPLE, &zero, 4, "the trace's event data differs", NULL);
 	expect(IDX_AT_CHECKPOINTS, &five, 4, "made with another max_checkpoints",
 	       "made with max_checkpoints=5");
 	expect(IDX_AT_COUNT, &five, 4, "for other texts", "for other texts (5, not 4)");
@@ -383,6 +387,74 @@ static void test_layout(int n, char **traces)
 	}
 }
 
+/* Copy @from to @to, with the byte at @at (when not UINT64_MAX) changed. */
+static void copy_changed(const char *from, const char *to, uint64_t at)
+{
+	void *buf;
+	size_t len;
+	int fd;
+
+	FATAL(idx_read(from, &buf, &len) == 0);
+	if (at < len)
+		((uint8_t *)buf)[at] ^= 0x5a;
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	FATAL(fd >= 0);
+	FATAL(write(fd, buf, len) == (ssize_t)len);
+	close(fd);
+	free(buf);
+}
+
+/* The data sample CRC of a trace, and its layout CRC in *@layout. */
+static uint32_t sample_of(const char *path, uint32_t *layout)
+{
+	char err[256];
+	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
+	uint32_t crc = 0;
+
+	FATAL(f);
+	CHECK(tdat_data_sample_crc(f, &crc) == 0);
+	CHECK(tdat_layout_crc(f, layout) == 0);
+	tdat_close(f);
+	return crc;
+}
+
+/*
+ * The data sample CRC: the same for the same bytes, another when a byte
+ * of the first and of the last sampled piece of a CPU's data changes,
+ * while the layout CRC, which reads no event data, stays.
+ */
+static void test_sample(int n, char **traces)
+{
+	char top[] = "/tmp/test-index-file.XXXXXX", path[300];
+
+	FATAL(mkdtemp(top));
+	PATHF(path, "%s/t.dat", top);
+	for (int i = 0; i < n; i++) {
+		char err[256];
+		struct tdat_file *f = tdat_open(traces[i], NULL, err, sizeof(err));
+		const struct tdat_buffer *b;
+		uint32_t l0, l1, s0;
+		uint64_t at[2];
+
+		FATAL(f);
+		b = tdat_buffer_get(f, 0);
+		FATAL(b && b->ncpus && b->cpus[0].stored_size > 8192);
+		at[0] = b->cpus[0].offset + 100;
+		at[1] = b->cpus[0].offset + b->cpus[0].stored_size - 100;
+		tdat_close(f);
+		copy_changed(traces[i], path, UINT64_MAX);
+		s0 = sample_of(path, &l0);
+		CHECK(s0 == sample_of(traces[i], &l1) && l0 == l1);
+		for (int k = 0; k < 2; k++) {
+			copy_changed(traces[i], path, at[k]);
+			CHECK(sample_of(path, &l1) != s0);
+			CHECK(l1 == l0);
+		}
+	}
+	unlink(path);
+	CHECK(rmdir(top) == 0);
+}
+
 int main(int argc, char **argv)
 {
 	test_round_trip();
@@ -392,6 +464,7 @@ int main(int argc, char **argv)
 	test_write();
 	test_two_writers();
 	test_layout(argc - 1, argv + 1);
+	test_sample(argc - 1, argv + 1);
 	if (failures)
 		fprintf(stderr, "test-index-file: %d failures\n", failures);
 	return failures != 0;
