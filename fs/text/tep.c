@@ -273,6 +273,37 @@ static bool atom_is_name(const char *a)
 }
 
 /*
+ * Whether @name stands in the print fmt @fmt as a bare word: outside the
+ * quoted strings, not a member (after "->" or '.'), not a call.  The
+ * atoms of string literals ("handled", "true") look the same in the
+ * parsed arguments and are never looked up, so only these can need
+ * kallsyms (which is not read for the others).
+ */
+static bool atom_is_bare(const char *fmt, const char *name)
+{
+	size_t n = strlen(name);
+	bool quoted = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (!text_is_ident(name[i]))
+			return false;
+	if (!n)
+		return false;
+
+	for (const char *p = fmt; *p; p++) {
+		if (*p == '"' && (p == fmt || p[-1] != '\\'))
+			quoted = !quoted;
+		if (quoted || strncmp(p, name, n) || text_is_ident(p[n]) ||
+		    (p > fmt && (text_is_ident(p[-1]) || p[-1] == '.' ||
+				 p[-1] == '>')))
+			continue;
+		if (p[n] != '(')
+			return true;
+	}
+	return false;
+}
+
+/*
  * resolve_atom() - let libtraceevent find the kernel symbol a name atom
  * may stand for.  Where it evaluates the atom as a number, it looks the
  * exact name up in its function list (test_for_symbol()); the engine's
@@ -303,48 +334,50 @@ static int resolve_atom(struct text_tep *tt, const char *name)
  * resolve_atoms() - every name atom of a parsed argument list, depth first
  * (the depth is bounded: text_format_within_limits() passed the format)
  */
-static int resolve_atoms(struct text_tep *tt, struct tep_print_arg *arg)
+static int resolve_atoms(struct text_tep *tt, const char *fmt,
+			 struct tep_print_arg *arg)
 {
 	int ret = 0;
 
 	for (; arg && !ret; arg = arg->next) {
 		switch (arg->type) {
 		case TEP_PRINT_ATOM:
-			if (atom_is_name(arg->atom.atom))
+			if (atom_is_name(arg->atom.atom) &&
+			    atom_is_bare(fmt, arg->atom.atom))
 				ret = resolve_atom(tt, arg->atom.atom);
 			break;
 		case TEP_PRINT_TYPE:
-			ret = resolve_atoms(tt, arg->typecast.item);
+			ret = resolve_atoms(tt, fmt, arg->typecast.item);
 			break;
 		case TEP_PRINT_OP:
-			ret = resolve_atoms(tt, arg->op.left);
+			ret = resolve_atoms(tt, fmt, arg->op.left);
 			if (!ret)
-				ret = resolve_atoms(tt, arg->op.right);
+				ret = resolve_atoms(tt, fmt, arg->op.right);
 			break;
 		case TEP_PRINT_FLAGS:
-			ret = resolve_atoms(tt, arg->flags.field);
+			ret = resolve_atoms(tt, fmt, arg->flags.field);
 			break;
 		case TEP_PRINT_SYMBOL:
-			ret = resolve_atoms(tt, arg->symbol.field);
+			ret = resolve_atoms(tt, fmt, arg->symbol.field);
 			break;
 		case TEP_PRINT_HEX:
 		case TEP_PRINT_HEX_STR:
-			ret = resolve_atoms(tt, arg->hex.field);
+			ret = resolve_atoms(tt, fmt, arg->hex.field);
 			if (!ret)
-				ret = resolve_atoms(tt, arg->hex.size);
+				ret = resolve_atoms(tt, fmt, arg->hex.size);
 			break;
 		case TEP_PRINT_INT_ARRAY:
-			ret = resolve_atoms(tt, arg->int_array.field);
+			ret = resolve_atoms(tt, fmt, arg->int_array.field);
 			if (!ret)
-				ret = resolve_atoms(tt, arg->int_array.count);
+				ret = resolve_atoms(tt, fmt, arg->int_array.count);
 			if (!ret)
-				ret = resolve_atoms(tt, arg->int_array.el_size);
+				ret = resolve_atoms(tt, fmt, arg->int_array.el_size);
 			break;
 		case TEP_PRINT_FUNC:
-			ret = resolve_atoms(tt, arg->func.args);
+			ret = resolve_atoms(tt, fmt, arg->func.args);
 			break;
 		case TEP_PRINT_DYNAMIC_ARRAY:
-			ret = resolve_atoms(tt, arg->dynarray.index);
+			ret = resolve_atoms(tt, fmt, arg->dynarray.index);
 			break;
 		default:
 			break;
@@ -377,6 +410,7 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 	const struct tdat_event_format *ev = tdat_event_get(tt->f, i);
 	struct tep_event *tev = NULL;
 	enum tep_errno err;
+	const char *fmt;
 	uint64_t done = 0;
 	bool oom;
 
@@ -419,7 +453,8 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 		tt->formats_broken = true;
 		return -ENOMEM;
 	}
-	return tev ? resolve_atoms(tt, tev->print_fmt.args) : 0;
+	fmt = strstr(*buf, "print fmt:");
+	return tev && fmt ? resolve_atoms(tt, fmt, tev->print_fmt.args) : 0;
 }
 
 /**

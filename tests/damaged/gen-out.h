@@ -54,4 +54,20 @@ static inline void putn(struct out *o, uint64_t v, int width)
 	put(o, b, width);
 }
 
+/* Little-endian integers stored at, or read from, @p. */
+static inline void le_set(unsigned char *p, uint64_t v, int width)
+{
+	for (int i = 0; i < width; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static inline uint64_t le_get(const unsigned char *p, int width)
+{
+	uint64_t v = 0;
+
+	for (int i = width - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
 #endif /* GEN_OUT_H */

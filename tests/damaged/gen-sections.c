@@ -52,21 +52,6 @@
 #include "tdat.h"
 #include "text/format-limits.h"
 
-static void set64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static unsigned char *slurp(const char *path, size_t *len)
 {
 	FILE *fp = fopen(path, "rb");
@@ -212,7 +197,7 @@ static void deep_v6(struct tdat_file *f, const unsigned char *file, size_t flen,
 	int64_t delta;
 
 	hit = memmem(file, flen, old, olen);
-	if (!hit || hit - file < 8 || get64(hit - 8) != olen)
+	if (!hit || hit - file < 8 || le_get(hit - 8, 8) != olen)
 		die("the format in the file");
 	at = hit - file;
 	for (unsigned int c = 0; c < b->ncpus; c++)
@@ -232,10 +217,10 @@ static void deep_v6(struct tdat_file *f, const unsigned char *file, size_t flen,
 	put(&o, file + data, flen - data);
 	/* the CPU offsets (u64 offset, u64 size per CPU) move with the data */
 	for (unsigned int c = 0; c < tdat_cpu_count(f); c++) {
-		uint64_t off = get64(o.d + table + 16 * c);
+		uint64_t off = le_get(o.d + table + 16 * c, 8);
 
 		if (off)
-			set64(o.d + table + 16 * c, off + delta);
+			le_set(o.d + table + 16 * c, off + delta, 8);
 	}
 	write_out(dir, base, what, &o);
 	free(o.d);
@@ -304,7 +289,7 @@ static struct out append_section(struct tdat_file *f, const unsigned char *file,
 		compress_block(f, &body, p, n);
 	else
 		put(&body, p, n);
-	set64(o.d + opt, o.len);
+	le_set(o.d + opt, o.len, 8);
 	putn(&o, id, 2);
 	putn(&o, compress, 2);
 	putn(&o, 0xffffffffu, 4);

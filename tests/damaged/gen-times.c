@@ -45,27 +45,6 @@ static size_t orig_size;
 static const char *outdir;
 static char base[256];
 
-static void set32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static void set64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void write_out(const char *what, const unsigned char *p, size_t len,
 		      const char *desc)
 {
@@ -111,9 +90,9 @@ static void tsc2nsec(unsigned char *p, uint32_t mult, uint32_t shift,
 		die("a UNAME option of 16 bytes or more");
 	p[o->offset - OPT_HDR] = TDAT_OPT_TSC2NSEC;
 	p[o->offset - OPT_HDR + 1] = 0;
-	set32(p + o->offset, mult);
-	set32(p + o->offset + 4, shift);
-	set64(p + o->offset + 8, offset);
+	le_set(p + o->offset, mult, 4);
+	le_set(p + o->offset + 4, shift, 4);
+	le_set(p + o->offset + 8, offset, 8);
 }
 
 static void tsc_variant(const char *what, uint32_t mult, uint32_t shift,
@@ -142,7 +121,7 @@ static void move_pages(unsigned char *p, uint64_t delta)
 		uint64_t at = b->cpus[c].offset, end = at + b->cpus[c].stored_size;
 
 		for (; at + ps <= end; at += ps)
-			set64(p + at, get64(p + at) + delta);
+			le_set(p + at, le_get(p + at, 8) + delta, 8);
 	}
 }
 
@@ -152,8 +131,8 @@ static uint64_t first_page_ts(void)
 	uint64_t min = UINT64_MAX;
 
 	for (unsigned int c = 0; c < b->ncpus; c++) {
-		if (b->cpus[c].stored_size && get64(orig + b->cpus[c].offset) < min)
-			min = get64(orig + b->cpus[c].offset);
+		if (b->cpus[c].stored_size && le_get(orig + b->cpus[c].offset, 8) < min)
+			min = le_get(orig + b->cpus[c].offset, 8);
 	}
 	return min;
 }
@@ -186,10 +165,10 @@ static void time_shift(struct out *o, uint32_t size)
 
 	z[0] = TDAT_OPT_TIME_SHIFT;
 	z[1] = 0;
-	set32(z + 2, size);
-	set64(z + 6, 0x1234);	/* peer trace id */
-	set32(z + 14, 0);	/* flags */
-	set32(z + 18, TS_NCPUS);
+	le_set(z + 2, size, 4);
+	le_set(z + 6, 0x1234, 8);	/* peer trace id */
+	le_set(z + 14, 0, 4);	/* flags */
+	le_set(z + 18, TS_NCPUS, 4);
 	put(o, z, sizeof(z));
 	for (uint32_t i = 16; i < size; i++)
 		putn(o, 0, 1);
@@ -206,7 +185,7 @@ static void tshift_v7(void)
 		const struct tdat_option *x = tdat_option_get(f, i);
 
 		if (x && x->id == TDAT_OPT_DONE && x->size == 8 &&
-		    !get64(orig + x->offset))
+		    !le_get(orig + x->offset, 8))
 			done = x;
 	}
 	for (size_t i = 0; !sec && i < tdat_section_count(f); i++) {
@@ -216,13 +195,13 @@ static void tshift_v7(void)
 	if (!done || !sec)
 		die("a chain of options sections");
 	put(&o, orig, orig_size);
-	set64(o.d + done->offset, orig_size);
+	le_set(o.d + done->offset, orig_size, 8);
 	put(&o, orig + sec->offset, SEC_HDR);	/* id, flags, description */
 	time_shift(&o, 16 + 4 * TS_NCPUS);
 	putn(&o, TDAT_OPT_DONE, 2);
 	putn(&o, 8, 4);
 	putn(&o, 0, 8);
-	set64(o.d + orig_size + 8, o.len - orig_size - SEC_HDR);
+	le_set(o.d + orig_size + 8, o.len - orig_size - SEC_HDR, 8);
 	write_out("tshift-empty", o.d, o.len,
 		  "TIME_SHIFT of 65535 CPUs without samples, appended");
 	free(o.d);
@@ -257,8 +236,8 @@ static void tshift_v6(void)
 	for (unsigned int c = 0; c < tdat_cpu_count(f); c++) {
 		unsigned char *e = o.d + add + at + 10 + 16 * (size_t)c;
 
-		if (get64(e + 8))
-			set64(e, get64(e) + add);
+		if (le_get(e + 8, 8))
+			le_set(e, le_get(e, 8) + add, 8);
 	}
 	write_out("tshift-empty", o.d, o.len,
 		  "TIME_SHIFT of 65535 CPUs without samples, inserted");
@@ -278,7 +257,7 @@ static void buffer_page(void)
 	d = o->data;
 	pos += 1;					/* "" */
 	pos += strnlen((const char *)d + pos, o->size - pos) + 1;	/* clock */
-	set32(p + o->offset + pos, 2 * tdat_page_size(f));
+	le_set(p + o->offset + pos, 2 * tdat_page_size(f), 4);
 	write_out("buffer-page", p, orig_size,
 		  "the top BUFFER option's page size twice the header's");
 	free(p);

@@ -64,7 +64,10 @@ static const char ext4_fmt[] =
 	"__print_flags(REC->status, \", \", { 0, \"ZERO\" }, { 1, \"X\" }, { 6, \"SIX\" }), "
 	"__print_flags(REC->found, \"+\", { -1, \"NONE\" }, { 2, \"Y\" })\n";
 
-/* mm_page_alloc: %p of a name atom plus a field, (nil) */
+/*
+ * mm_page_alloc: %p of a name atom (a kernel symbol's address, which only
+ * libtraceevent looks up) plus a field: refused, see refused_fmt
+ */
 static const char page_fmt[] =
 	"name: page\nID: 13\n" COMMON
 	F("unsigned long pfn", 8, 8, 0) F("unsigned int order", 16, 4, 0)
@@ -110,6 +113,7 @@ static const char *const refused_fmt[] = {
 	REFUSED(26, F("int a", 8, 4, 1), "\"%.*d\", 3, REC->a"),
 	REFUSED(27, F("int a", 8, 4, 1), "\"%d\", REC->a ^ 3"),
 	REFUSED(28, F("unsigned long a", 8, 8, 0), "\"%16p\", REC->a"),
+	page_fmt,
 };
 
 /*
@@ -382,7 +386,7 @@ static void sched_case(const struct sched_case *c)
 int main(void)
 {
 	static const char *const fmts[] = {
-		flags_fmt, sym_fmt, ext4_fmt, page_fmt, ops_fmt, arr_fmt,
+		flags_fmt, sym_fmt, ext4_fmt, ops_fmt, arr_fmt,
 	};
 	struct tep_handle *tep = tep_alloc();
 	unsigned int i;
