@@ -311,9 +311,10 @@ static bool atom_is_bare(const char *fmt, const char *name)
  * the name alone is registered on it, with the address the engine's
  * table gives; address lookups still go to the resolver.  kallsyms is
  * then read at setup, and only for the traces that use such a format
- * (kmem's "vmemmap_base" on 5.x kernels).  An atom that is a string
- * literal is registered too when a symbol has its name: harmless, as
- * only a number's evaluation looks names up.
+ * (kmem's "vmemmap_base" on 5.x kernels).  Only words that stand bare
+ * in the print fmt get here (atom_is_bare()); were one also a string
+ * literal elsewhere, registering it is harmless, as only a number's
+ * evaluation looks names up.
  */
 static int resolve_atom(struct text_tep *tt, const char *name)
 {
