@@ -250,6 +250,8 @@ struct tdatfs_pf_event {
  * @start: length of @b before the packet (for undoing it)
  * @packet: the packet's mark (tdatfs_pb_open())
  * @bundle: the bundle's mark
+ * @lost: whether lost_events is written (after the events, in field
+ *	number order, as protobuf's own serializers write it)
  *
  * Filled by tdatfs_pf_bundle_begin(); the caller only holds it.
  */
@@ -258,6 +260,7 @@ struct tdatfs_pf_bundle {
 	size_t start;
 	size_t packet;
 	size_t bundle;
+	bool lost;
 };
 
 /**

@@ -37,6 +37,7 @@ def sources(src):
 
 
 LIBS = ('libtdat-parser.a', 'libtdatfs-common.a', 'libtdatfs-timeline.a',
+        'libtdatfs-pftrace.a',
         'libtdatfs-text.a', 'libtdatfs-tree.a', 'libtdatfs-index.a',
         'libtdatfs-fuse.a', 'libtdatfs-cli.a')
 
