@@ -454,6 +454,24 @@ int tdatfs_text_event_stats(struct tdatfs_text *t, size_t buffer,
 			    size_t *n);
 
 /**
+ * tdatfs_text_event_has_fields() - whether an event can have a fields.tsv
+ * @t: engine
+ * @id: event id
+ *
+ * The columns of %TDATFS_VIEW_FIELDS are the fields of the event's format
+ * as libtraceevent parsed it; an event whose format it could not parse
+ * (or that the engine refused to hand it, text/format-limits.h) has none,
+ * and its records print as "[UNKNOWN EVENT]" (the format is in the damage
+ * registry).  Sets the engine up when it is not.
+ *
+ * Return: 1 when the engine has the event's format, 0 when not, or the
+ * negative errno of the setup (-ENOMEM also when the format could not
+ * be read for want of memory).
+ * Context: thread-safe.
+ */
+int tdatfs_text_event_has_fields(struct tdatfs_text *t, int id);
+
+/**
  * tdatfs_text_view_read() - read a view
  * @t: engine
  * @v: the view

@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,4 +181,65 @@ const char *tdp_buffer_label(const struct tdat_file *f, size_t b)
 	const char *name = f->bufs[b].pub.name;
 
 	return name && *name ? name : "top";
+}
+
+/*
+ * @s into @out (size @len, at least 8) as an entry names it: printable
+ * ASCII but '\' as it is, every other byte as \xNN, cut with "..." after
+ * about @len bytes.  A name is the trace's: bytes of any value, of any
+ * length, which must not make the errors file binary or one entry long.
+ */
+static void put_name(char *out, size_t len, const char *s)
+{
+	size_t o = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		int n = c > 0x20 && c < 0x7f && c != '\\' ? 1 : 4;
+
+		if (o + n + 4 > len) {
+			memcpy(out + o, "...", 3);
+			o += 3;
+			break;
+		}
+		if (n == 1)
+			out[o] = (char)c;
+		else
+			snprintf(out + o, 5, "\\x%02x", c);
+		o += n;
+	}
+	out[o] = '\0';
+}
+
+int tdat_event_mark_damaged(struct tdat_file *f, size_t i, const char *why)
+{
+	struct tdp_stream_damage w;
+	const struct tdp_fmt *fm;
+	struct tdat_error e;
+	char sys[32], name[48];
+
+	if (i >= f->nfmts)
+		return -ENOENT;
+	fm = &f->fmts[i];
+	memset(&e, 0, sizeof(e));
+	if (!fm->text.s || tdp_stream_locate(fm->text.s, fm->text.off, &w))
+		memset(&w, 0, sizeof(w));
+	put_name(sys, sizeof(sys), fm->pub.system);
+	put_name(name, sizeof(name), fm->pub.name);
+	if (w.stored)	/* in a compressed section: the block's place */
+		snprintf(e.what, sizeof(e.what),
+			 "event format %s/%s (id %d, section offset %" PRIu64
+			 ") %s", sys, name,
+			 fm->pub.id, fm->text.off, why);
+	else
+		snprintf(e.what, sizeof(e.what),
+			 "event format %s/%s (id %d) %s", sys, name,
+			 fm->pub.id, why);
+	e.offset = w.hdr;
+	e.stored_size = w.stored ? w.stored : fm->pub.size;
+	e.buffer = SIZE_MAX;
+	e.cpu = UINT_MAX;
+	/* two formats of one compressed section differ here */
+	e.start = fm->text.off;
+	return tdp_error_add(f, &e);
 }

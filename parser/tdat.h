@@ -735,4 +735,25 @@ int tdat_cpu_mark_damaged(struct tdat_file *f, size_t b, size_t c, uint64_t off,
 int tdat_option_mark_damaged(struct tdat_file *f, const struct tdat_option *o,
 			     size_t b, size_t c, const char *why);
 
+/**
+ * tdat_event_mark_damaged() - record an event format a reader cannot use
+ * @f: handle
+ * @i: format index (tdat_event_get())
+ * @why: what is wrong, e.g. "does not parse"
+ *
+ * For callers that find a format unusable only when they parse it (the
+ * text engine, for a format libtraceevent drops or one it refuses to
+ * hand over).  The entry says "event format SYSTEM/NAME (id N) @why"
+ * ("(id N, section offset O)" for a format in a compressed section, O its
+ * offset in the section's uncompressed bytes) with the bytes of the names
+ * that are not printable ASCII as \xNN, and covers the format's bytes:
+ * the file offset of its text, or of its compressed section's block.  It
+ * hides no byte of trace_pipe_raw.  The same format is not added twice.
+ *
+ * Return: 0 (also when the registry is full or the entry is known),
+ * -ENOENT for a bad index, or -ENOMEM.
+ * Context: takes the registry lock.
+ */
+int tdat_event_mark_damaged(struct tdat_file *f, size_t i, const char *why);
+
 #endif /* TDAT_H */

@@ -40,6 +40,9 @@ struct text_event {
 	bool used;			/* this slot holds @id */
 	size_t fmt;			/* lazy: the format of @id in the file */
 	atomic_bool loaded;		/* @d and @fit are set */
+	/* @fmt was left out of the handle: said once when met (lookup) */
+	bool dropped;
+	atomic_bool reported;
 	struct text_fit fit;
 };
 
@@ -247,6 +250,8 @@ static int load_locked(struct text_events *t, struct text_event *te)
 
 		if (ev)
 			fill(t, te, ev);
+		else
+			te->dropped = text_tep_dropped(t->tt, te->fmt);
 	}
 	atomic_store_explicit(&te->loaded, true, memory_order_release);
 	return 0;
@@ -492,14 +497,42 @@ static void find_common_fields(struct text_events *t)
 		t->pid_size = 0;
 }
 
-/* An eager table: one slot per event parsed. */
+/*
+ * In an eager table, a slot for each format left out of the handle whose
+ * id no event parsed has: the lookup of a record of it says so (as a
+ * lazy table's does), and nothing else.
+ */
+static void add_dropped(struct text_events *t)
+{
+	size_t i, n = tdat_event_count(t->f);
+
+	for (i = 0; i < n; i++) {
+		struct text_event *te;
+
+		if (!text_tep_dropped(t->tt, i))
+			continue;
+		te = &t->tab[ev_slot(t, tdat_event_get(t->f, i)->id)];
+		if (te->used)
+			continue;
+		te->used = true;
+		te->id = tdat_event_get(t->f, i)->id;
+		te->fmt = i;
+		te->dropped = true;
+		atomic_store_explicit(&te->loaded, true, memory_order_relaxed);
+	}
+}
+
+/* An eager table: one slot per event parsed, and per format left out. */
 static int table_from_tep(struct text_events *t)
 {
 	struct tep_handle *tep = text_tep_handle(t->tt);
 	int i, n = tep_get_events_count(tep);
+	size_t k, drops = 0;
 	int ret;
 
-	ret = table_alloc(t, (size_t)n);
+	for (k = 0; k < tdat_event_count(t->f); k++)
+		drops += text_tep_dropped(t->tt, k);
+	ret = table_alloc(t, (size_t)n + drops);
 	if (ret < 0)
 		return ret;
 	for (i = 0; i < n; i++) {
@@ -520,6 +553,7 @@ static int table_from_tep(struct text_events *t)
 			return -ENOMEM;
 		atomic_store_explicit(&te->loaded, true, memory_order_relaxed);
 	}
+	add_dropped(t);
 	return 0;
 }
 
@@ -580,6 +614,9 @@ void text_events_free(struct text_events *t)
  * @id: common_type of a record
  * @d: set to the entry, or NULL for an id without a parsed format
  *
+ * The first lookup of an id whose format was left out of the handle
+ * tells the damage registry (text_tep_report_dropped()): lookups are of
+ * the ids of records met.
  * Return: 0, or -ENOMEM when the format could not be read for want of
  * memory (the id stays unparsed: a later lookup tries again).
  * Context: lock-free once the id is loaded; the first lookup of an id
@@ -605,6 +642,9 @@ int text_event_lookup(struct text_events *t, int id,
 	}
 	if (ret < 0)
 		return ret;
+	if (te->dropped && !atomic_exchange_explicit(&te->reported, true,
+						     memory_order_relaxed))
+		text_tep_report_dropped(t->tt, te->fmt);
 	*d = te->d.ev ? &te->d : NULL;
 	return 0;
 }

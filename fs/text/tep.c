@@ -43,6 +43,20 @@ struct text_tep {
 	bool formats_broken;
 	/* the '*' widths of the parsed events, bounded (text/width-bound.h) */
 	struct text_width_bound *widths;
+	/*
+	 * per format index, why it was left out of the handle (enum drop);
+	 * written and read under @lock or at setup
+	 */
+	unsigned char *drops;
+};
+
+/* Why a format was left out of the handle: text_tep_report_dropped(). */
+enum drop {
+	DROP_NONE,
+	DROP_REFUSED,		/* format_is_sane() */
+	DROP_LONG,		/* over TEXT_FORMAT_MAX_LEN */
+	DROP_DEEP,		/* over TEXT_FORMAT_MAX_DEPTH */
+	DROP_UNPARSED,		/* libtraceevent did not keep it */
 };
 
 /*
@@ -387,6 +401,19 @@ static int resolve_atoms(struct text_tep *tt, const char *fmt,
 	return ret;
 }
 
+/*
+ * Format @i is left out of the handle for @why: its records print as
+ * [UNKNOWN EVENT] and have no fields (text_tep_report_dropped() tells the
+ * registry when one is met).  A format whose text stops early (@cut) is
+ * the parser's to report.  Return: 0.
+ */
+static int drop(struct text_tep *tt, size_t i, bool cut, enum drop why)
+{
+	if (!cut)
+		tt->drops[i] = why;
+	return 0;
+}
+
 /**
  * text_tep_parse_format() - hand one event format to libtraceevent
  * @tt: handle
@@ -396,7 +423,8 @@ static int resolve_atoms(struct text_tep *tt, const char *fmt,
  *
  * A format that does not parse is left out, as trace-cmd counts it and
  * goes on; so is one format_is_sane() refuses; so is the rest of a format
- * whose text stops reading early (damage the parser reports).  Running
+ * whose text stops reading early (damage the parser reports).  Why a
+ * format was left out whole is kept (text_tep_dropped()).  Running
  * out of memory, reading or parsing, is an error: the format left out
  * would print other text.  Kernel symbols named in its print arguments
  * are given to the handle now (resolve_atom()).
@@ -413,7 +441,7 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 	enum tep_errno err;
 	const char *fmt;
 	uint64_t done = 0;
-	bool oom;
+	bool oom, cut;
 
 	if (!ev)
 		return -ENOENT;
@@ -439,13 +467,20 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 		done += r;
 	}
 	(*buf)[done] = '\0';
-	if (!format_is_sane(*buf, done) || !text_format_within_limits(*buf, done))
-		return 0;
+	cut = done < ev->size;
+	if (!format_is_sane(*buf, done))
+		return drop(tt, i, cut, DROP_REFUSED);
+	if (done > TEXT_FORMAT_MAX_LEN)
+		return drop(tt, i, cut, DROP_LONG);
+	if (!text_format_within_limits(*buf, done))
+		return drop(tt, i, cut, DROP_DEEP);
 	pthread_mutex_lock(&lib_lock);
 	errno = 0;
 	err = tep_parse_format(tt->tep, &tev, *buf, done, ev->system);
 	oom = err != TEP_ERRNO__SUCCESS && tep_out_of_memory();
 	pthread_mutex_unlock(&lib_lock);
+	if (!oom && !tev)
+		return drop(tt, i, cut, DROP_UNPARSED);
 	/* an event that failed to parse prints no width */
 	if (!oom && err == TEP_ERRNO__SUCCESS && tev &&
 	    text_width_bound_event(tev, &tt->widths) < 0)
@@ -456,6 +491,61 @@ int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 	}
 	fmt = strstr(*buf, "print fmt:");
 	return tev && fmt ? resolve_atoms(tt, fmt, tev->print_fmt.args) : 0;
+}
+
+/**
+ * text_tep_dropped() - whether a format was left out of the handle whole
+ * @tt: handle
+ * @i: format index
+ *
+ * Return: true when text_tep_parse_format() of @i left it out (refused,
+ * or not kept by libtraceevent), its text read whole.
+ * Context: at setup, or with the lock held.
+ */
+bool text_tep_dropped(const struct text_tep *tt, size_t i)
+{
+	return i < tdat_event_count(tt->f) && tt->drops[i] != DROP_NONE;
+}
+
+/**
+ * text_tep_report_dropped() - tell the damage registry a format was left out
+ * @tt: handle
+ * @i: a format text_tep_dropped() says was
+ *
+ * For the first record met of its event: what trace-cmd shows as
+ * "[UNKNOWN EVENT]" because libtraceevent did not keep the format, or
+ * tdatfs shows so because it did not hand it over, is damage the errors
+ * file and tdat check name.  A format whose print fmt fails ([FAILED TO
+ * PARSE], as the kernels' fs/open_exec) is kept, and is no damage.  The
+ * registry being out of memory loses the entry, as for pages.
+ *
+ * Context: any thread; takes the registry's lock only.
+ */
+void text_tep_report_dropped(struct text_tep *tt, size_t i)
+{
+	const char *tail = ": its records print as [UNKNOWN EVENT]";
+	char what[TDAT_ERROR_WHAT];
+
+	switch (i < tdat_event_count(tt->f) ? tt->drops[i] : DROP_NONE) {
+	case DROP_REFUSED:
+		snprintf(what, sizeof(what), "is refused as unsafe for libtraceevent%s",
+			 tail);
+		break;
+	case DROP_LONG:
+		snprintf(what, sizeof(what), "is over the %u bytes tdatfs parses%s",
+			 TEXT_FORMAT_MAX_LEN, tail);
+		break;
+	case DROP_DEEP:
+		snprintf(what, sizeof(what), "nests deeper than the %d levels tdatfs parses%s",
+			 TEXT_FORMAT_MAX_DEPTH, tail);
+		break;
+	case DROP_UNPARSED:
+		snprintf(what, sizeof(what), "does not parse%s", tail);
+		break;
+	default:
+		return;
+	}
+	tdat_event_mark_damaged(tt->f, i, what);
 }
 
 /**
@@ -707,8 +797,9 @@ struct text_tep *text_tep_new(struct tdat_file *f,
 		return NULL;
 	tt->f = f;
 	pthread_mutex_init(&tt->lock, NULL);
+	tt->drops = calloc(tdat_event_count(f) + 1, 1);
 	tt->tep = tep_alloc();
-	if (!tt->tep)
+	if (!tt->tep || !tt->drops)
 		goto fail;
 	pthread_mutex_lock(&lib_lock);
 	errno = 0;
@@ -761,6 +852,7 @@ void text_tep_free(struct text_tep *tt)
 	if (tt->ksyms_copy)
 		text_kallsyms_free(tt->ksyms);
 	text_kallsyms_share_free(tt->share);
+	free(tt->drops);
 	pthread_mutex_destroy(&tt->lock);
 	free(tt);
 }

@@ -29,7 +29,10 @@
  *    formats (text/compiled.h), which then search it without a lock.
  *  - Text handed to the handle passes the checks that keep libtraceevent
  *    1.7.1 from crashing on malformed input; what fails them is left out,
- *    as a format that does not parse is.
+ *    as a format that does not parse is.  Which formats were left out
+ *    whole, and why, is kept (text_tep_dropped()); the registry hears of
+ *    one only when a caller meets its records (text_tep_report_dropped()),
+ *    so what errors lists does not depend on which formats were parsed.
  *  - This module knows nothing of the event table, comms or streams.
  */
 #ifndef TDATFS_TEXT_TEP_H
@@ -70,6 +73,8 @@ int text_tep_read_meta(struct tdat_file *f, enum tdat_meta which, char **buf,
 int text_tep_parse_format(struct text_tep *tt, size_t i, char **buf,
 			  size_t *cap);
 int text_tep_parse_formats(struct text_tep *tt, bool ftrace);
+bool text_tep_dropped(const struct text_tep *tt, size_t i);
+void text_tep_report_dropped(struct text_tep *tt, size_t i);
 int text_tep_parse_printk(struct text_tep *tt);
 int text_tep_parse_header_page(struct text_tep *tt);
 int text_tep_parse_cmdlines(struct text_tep *tt, const char *buf);

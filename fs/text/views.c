@@ -697,6 +697,24 @@ static void entry_put(struct tdatfs_text *t, struct view_entry *e)
 	pthread_mutex_unlock(&vw->lock);
 }
 
+int tdatfs_text_event_has_fields(struct tdatfs_text *t, int id)
+{
+	struct tdatfs_buf head = { 0 };
+	const struct text_comms *cm;
+	struct text_fmt *fmt;
+	int ret;
+
+	if (!t)
+		return -EINVAL;
+	ret = text_engine_fmt(t, &fmt, &cm);
+	if (ret < 0)
+		return ret;
+	/* the header is what an event without a format cannot have */
+	ret = text_fields_header(fmt, id, &head);
+	tdatfs_buf_release(&head);
+	return ret == -ENOENT ? 0 : ret < 0 ? ret : 1;
+}
+
 ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 			      const struct tdatfs_text_view *v, char *buf,
 			      size_t len, uint64_t off)

@@ -56,17 +56,26 @@ int tree_event_shown(const struct tdatfs_tree *t, size_t buffer, int id)
  * @t: tree
  * @n: the view's node
  *
- * An event's views exist when the buffer has records of it; a window's
- * traces and the timelines always (they may be empty).
+ * An event's views exist when the buffer has records of it, its
+ * fields.tsv only when the engine has its format too: the records of an
+ * event whose format libtraceevent could not parse have no fields (they
+ * print as [UNKNOWN EVENT] in its trace), and a file listed must read to
+ * its size.  A window's traces and the timelines always exist (they may
+ * be empty).
  *
  * Return: 1, 0 or a negative errno, as tree_event_shown().
  */
 int tree_view_shown(const struct tdatfs_tree *t, const struct tree_node *n)
 {
+	int ret;
+
 	if (n->u.view.what == TDATFS_VIEW_WINDOW ||
 	    n->u.view.what == TDATFS_VIEW_TIMELINE)
 		return 1;
-	return tree_event_shown(t, n->u.view.buffer, n->u.view.event);
+	ret = tree_event_shown(t, n->u.view.buffer, n->u.view.event);
+	if (ret != 1 || n->u.view.what != TDATFS_VIEW_FIELDS)
+		return ret;
+	return tdatfs_text_event_has_fields(t->text, n->u.view.event);
 }
 
 /* The engine's view of node @n; false for a window not in the table. */

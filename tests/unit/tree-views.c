@@ -41,6 +41,7 @@ static size_t fake_nstats[4];
 static int fake_err;		/* returned by the stats when set */
 static int fake_view_reads;	/* tdatfs_text_view_read() calls */
 static uint64_t fake_range[4][2];	/* tdatfs_text_time_range()'s answer */
+static int fake_unparsed = -1;	/* the id whose format did not parse */
 
 struct tdatfs_text *tdatfs_text_new(struct tdat_file *f,
 				    const struct tdatfs_text_opts *opts)
@@ -103,6 +104,15 @@ int tdatfs_text_event_stats(struct tdatfs_text *t, size_t buffer,
 	*stats = fake_stats[buffer];
 	*n = fake_nstats[buffer];
 	return 0;
+}
+
+/* Every event has fields but fake_unparsed; the stats' errors come first. */
+int tdatfs_text_event_has_fields(struct tdatfs_text *t, int id)
+{
+	(void)t;
+	if (fake_err)
+		return fake_err;
+	return id != fake_unparsed;
 }
 
 /* A view's bytes: one line naming it. */
@@ -379,6 +389,21 @@ static void test_hiding(struct tdatfs_tree *t)
 						  collect, &e) == -ENOENT);
 			break;
 		}
+
+	/*
+	 * an event with records whose format the engine could not parse:
+	 * its trace ([UNKNOWN EVENT] lines), no fields.tsv
+	 */
+	fake_unparsed = event_id(t->f, "irq", "irq_handler_entry");
+	l = list(t, "/events/irq/irq_handler_entry");
+	CHECK(l.n == 3 && listed(&l, "trace") && !listed(&l, "fields.tsv"));
+	CHECK(tdatfs_tree_lookup(t, "/events/irq/irq_handler_entry/fields.tsv",
+				 &ino) == -ENOENT);
+	CHECK(tdatfs_tree_lookup(t, "/events/irq/irq_handler_entry/trace",
+				 &ino) == 0);
+	fake_unparsed = -1;
+	CHECK(tdatfs_tree_lookup(t, "/events/irq/irq_handler_entry/fields.tsv",
+				 &ino) == 0);
 
 	/* a view's bytes are the engine's view of the right event */
 	CHECK(slurp(t, "/events/sched/sched_switch/trace", &err) &&
