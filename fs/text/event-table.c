@@ -13,8 +13,13 @@
  *  - libtraceevent takes common_type and common_pid from its first event,
  *    the lowest id parsed: the lowest id that parses is parsed at setup.
  *  - A plugin's handler waits for the first event parsed with its system
- *    and name; two formats with one id, or one name, would make which one
- *    gets it depend on order: such a file is parsed whole, up front.
+ *    and name, and a lookup by name finds the lowest id parsed: of formats
+ *    that share a system and name, the first in file order that parses
+ *    and the lowest id that parses are parsed at setup (a hostile file
+ *    may hold thousands of them: parsing them all in every engine was
+ *    most of a mount's memory).  Two formats with one id would make which
+ *    one libtraceevent finds depend on order: such a file is parsed
+ *    whole, up front.
  *  - A format whose head is not the plain "name: N\nID: I\n" might be read
  *    by libtraceevent with another id than the parser's: likewise whole.
  *  - The sched events whose plugin handler registers comms are parsed at
@@ -52,6 +57,10 @@ struct text_events {
 	bool tep_only;			/* no compiled formats */
 	bool big_endian;
 	bool lazy;			/* formats parsed when first met */
+	/* lazy: formats sharing a system and name, grouped by it, each
+	 * group in file order; ndup 0 for none */
+	size_t *dup;
+	size_t ndup;
 	/* events by id (open addressing, cap a power of two) */
 	struct text_event *tab;
 	size_t cap;
@@ -301,21 +310,39 @@ static int cmp_int(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_fmt_name(const void *a, const void *b)
+/* Formats by system and name, then file order. */
+static int cmp_fmt_name(const void *a, const void *b, void *ctx)
 {
-	const struct tdat_event_format *x = *(const struct tdat_event_format * const *)a;
-	const struct tdat_event_format *y = *(const struct tdat_event_format * const *)b;
+	const struct tdat_event_format *x = tdat_event_get(ctx, *(const size_t *)a);
+	const struct tdat_event_format *y = tdat_event_get(ctx, *(const size_t *)b);
 	int r = strcmp(x->system, y->system);
 
-	return r ? r : strcmp(x->name, y->name);
+	if (!r)
+		r = strcmp(x->name, y->name);
+	if (!r)
+		r = *(const size_t *)a < *(const size_t *)b ? -1 :
+		    *(const size_t *)a > *(const size_t *)b;
+	return r;
 }
 
-/* Whether no id and no system:name is given twice. */
-static int all_unique(struct tdat_file *f, size_t n, bool *unique)
+/* Whether formats @a and @b share a system and name. */
+static bool same_name(struct tdat_file *f, size_t a, size_t b)
 {
-	const struct tdat_event_format **names = malloc(n * sizeof(*names) + 1);
+	const struct tdat_event_format *x = tdat_event_get(f, a);
+	const struct tdat_event_format *y = tdat_event_get(f, b);
+
+	return !strcmp(x->system, y->system) && !strcmp(x->name, y->name);
+}
+
+/*
+ * Whether no id is given twice (*@unique); if so, the formats that share
+ * a system and name into @t->dup.
+ */
+static int all_unique(struct text_events *t, size_t n, bool *unique)
+{
+	size_t *names = malloc(n * sizeof(*names) + 1);
 	int *ids = malloc(n * sizeof(*ids) + 1);
-	size_t i;
+	size_t i, k = 0;
 
 	*unique = false;
 	if (!names || !ids) {
@@ -324,18 +351,27 @@ static int all_unique(struct tdat_file *f, size_t n, bool *unique)
 		return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		names[i] = tdat_event_get(f, i);
-		ids[i] = names[i]->id;
+		names[i] = i;
+		ids[i] = tdat_event_get(t->f, i)->id;
 	}
 	qsort(ids, n, sizeof(*ids), cmp_int);
-	qsort(names, n, sizeof(*names), cmp_fmt_name);
 	*unique = true;
-	for (i = 1; i < n && *unique; i++) {
-		if (ids[i] == ids[i - 1] || !cmp_fmt_name(&names[i], &names[i - 1]))
+	for (i = 1; i < n && *unique; i++)
+		if (ids[i] == ids[i - 1])
 			*unique = false;
-	}
-	free(names);
 	free(ids);
+	if (*unique)
+		qsort_r(names, n, sizeof(*names), cmp_fmt_name, t->f);
+	for (i = 0; *unique && i < n; i++)
+		if ((i > 0 && same_name(t->f, names[i], names[i - 1])) ||
+		    (i + 1 < n && same_name(t->f, names[i], names[i + 1])))
+			names[k++] = names[i];
+	if (!k) {
+		free(names);
+		return 0;
+	}
+	t->dup = names;
+	t->ndup = k;
 	return 0;
 }
 
@@ -352,7 +388,7 @@ static int index_lazy(struct text_events *t)
 		if (!e || !head_is_plain(t->f, i, e))
 			return 0;
 	}
-	ret = all_unique(t->f, n, &unique);
+	ret = all_unique(t, n, &unique);
 	if (ret < 0 || !unique)
 		return ret;
 	ret = table_alloc(t, n);
@@ -428,13 +464,63 @@ static struct text_event *slot_by_name(struct text_events *t, const char *sys,
 	return NULL;
 }
 
+/*
+ * Load the slots of @ids in their order until one parses (a slot met
+ * loaded counts when it holds an event).  Return: 0 or -ENOMEM.
+ */
+static int load_first(struct text_events *t, const int *ids, size_t n)
+{
+	struct tep_handle *tep = text_tep_handle(t->tt);
+	int ret;
+
+	for (size_t i = 0; i < n; i++) {
+		struct text_event *te = &t->tab[ev_slot(t, ids[i])];
+		int before = tep_get_events_count(tep);
+
+		if (atomic_load_explicit(&te->loaded, memory_order_relaxed)) {
+			if (te->d.ev)
+				return 0;
+			continue;
+		}
+		ret = load_locked(t, te);
+		if (ret || tep_get_events_count(tep) > before)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Of each group of formats that share a system and name: the first in
+ * file order that parses (it takes a plugin's handler, as when all are
+ * parsed in file order), then the lowest id that parses (what a lookup
+ * by name finds).  @ids: room for the largest group.
+ */
+static int preload_dups(struct text_events *t, int *ids)
+{
+	size_t a, b, k;
+	int ret = 0;
+
+	for (a = 0; a < t->ndup && !ret; a = b) {
+		for (b = a; b < t->ndup &&
+		     same_name(t->f, t->dup[a], t->dup[b]); b++)
+			ids[b - a] = tdat_event_get(t->f, t->dup[b])->id;
+		k = b - a;
+		ret = load_first(t, ids, k);
+		qsort(ids, k, sizeof(*ids), cmp_int);
+		if (!ret)
+			ret = load_first(t, ids, k);
+	}
+	return ret;
+}
+
 /**
  * text_events_preload() - parse, in a lazy table, what must be parsed first
  * @t: a lazy table
  *
- * The lowest id that parses (libtraceevent's first event, which gives the
- * offsets of common_type and common_pid), then sched_switch, sched_wakeup
- * and sched_wakeup_new.
+ * What formats sharing a system and name need (preload_dups()), the
+ * lowest id that parses (libtraceevent's first event, which gives the
+ * offsets of common_type and common_pid), then sched_switch,
+ * sched_wakeup and sched_wakeup_new.
  *
  * Return: 0 or -ENOMEM.
  * Context: at setup, where the formats would all be parsed.
@@ -444,19 +530,19 @@ int text_events_preload(struct text_events *t)
 	static const char *const comm_events[] = {
 		"sched_switch", "sched_wakeup", "sched_wakeup_new",
 	};
-	struct tep_handle *tep = text_tep_handle(t->tt);
 	size_t i, n = tdat_event_count(t->f);
-	int *ids, ret = 0;
+	int *ids, ret;
 
 	ids = malloc(n * sizeof(*ids) + 1);
 	if (!ids)
 		return -ENOMEM;
+	text_tep_lock(t->tt);
+	ret = preload_dups(t, ids);
 	for (i = 0; i < n; i++)
 		ids[i] = tdat_event_get(t->f, i)->id;
 	qsort(ids, n, sizeof(*ids), cmp_int);
-	text_tep_lock(t->tt);
-	for (i = 0; i < n && tep_get_events_count(tep) == 0 && !ret; i++)
-		ret = load_locked(t, &t->tab[ev_slot(t, ids[i])]);
+	if (!ret)
+		ret = load_first(t, ids, n);
 	for (i = 0; i < sizeof(comm_events) / sizeof(comm_events[0]) && !ret; i++) {
 		struct text_event *te = slot_by_name(t, "sched", comm_events[i]);
 
@@ -605,6 +691,7 @@ void text_events_free(struct text_events *t)
 		text_fit_release(&t->tab[i].fit);
 	}
 	free(t->tab);
+	free(t->dup);
 	free(t);
 }
 

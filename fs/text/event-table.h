@@ -5,13 +5,15 @@
  *
  * Invariants:
  *  - One slot per event id.  When every format of the file has a plain
- *    "name:"/"ID:" head and no id or name is given twice (every real
- *    trace), a format is handed to libtraceevent only when its id is
- *    first met (lazy): parsing the 2000-odd formats of a kernel is most
- *    of the cost of a first read.  The lowest id (whose common fields
- *    libtraceevent reads every record by) and the sched events a plugin
- *    learns comms from are parsed at setup (text_events_preload()), so
- *    what is printed is what parsing all of them would print.
+ *    "name:"/"ID:" head and no id is given twice (every real trace), a
+ *    format is handed to libtraceevent only when its id is first met
+ *    (lazy): parsing the 2000-odd formats of a kernel is most of the cost
+ *    of a first read, and each engine (one per index worker) parses its
+ *    own.  The lowest id (whose common fields libtraceevent reads every
+ *    record by), the sched events a plugin learns comms from and, of
+ *    formats sharing a system and name, the first in file order and the
+ *    lowest id are parsed at setup (text_events_preload()), so what is
+ *    printed is what parsing all of them would print.
  *  - A slot is filled under the tep lock and published by a release
  *    store; once published it never changes and is read without a lock.
  *    The struct text_event_desc of a slot is what readers may use; the

@@ -313,6 +313,9 @@ static int build_events(struct tdatfs_tree *t)
 	for (i = 0; !ret && i < tree_meta_count; i++)
 		if (tree_meta_files[i].in_events)
 			ret = add_meta(t, events, &tree_meta_files[i]);
+	/* the systems and events the instances' events/ mirror */
+	t->events = events;
+	t->ev_lo = t->n;
 	for (i = 0; !ret && i < n; i++) {
 		const struct tdat_event_format *e = tdat_event_get(t->f, i);
 
@@ -328,6 +331,7 @@ static int build_events(struct tdatfs_tree *t)
 		}
 		ret = add_event(t, sys, i, e);
 	}
+	t->ev_hi = t->n;
 	return ret;
 }
 
@@ -464,40 +468,6 @@ static int add_event_views(struct tdatfs_tree *t, uint32_t ev, size_t b, int id)
 }
 
 /*
- * An instance's events/SYSTEM/EVENT/ with the views of buffer @b: hollow
- * directories, shown when the event has records.  Past
- * TREE_VIEW_NODES_MAX nodes (a trace with very many instances and event
- * formats) an instance's events/ holds summary.tsv alone.
- */
-static int add_instance_views(struct tdatfs_tree *t, uint32_t events, size_t b)
-{
-	size_t i, n = tdat_event_count(t->f);
-	const char *cur = NULL;
-	uint32_t sys = 0, ev;
-	int ret = 0;
-
-	if ((uint64_t)t->n + 4 * (uint64_t)n > TREE_VIEW_NODES_MAX)
-		return 0;
-	for (i = 0; !ret && i < n; i++) {
-		const struct tdat_event_format *e = tdat_event_get(t->f, i);
-
-		if (!e)
-			continue;
-		if (!cur || strcmp(cur, e->system)) {
-			ret = get_dir_kind(t, events, e->system, events_own,
-					   TREE_HOLLOW, &sys);
-			if (ret)
-				break;
-			cur = e->system;
-		}
-		ret = tree_add(t, sys, e->name, TREE_HOLLOW, &ev);
-		if (!ret)
-			ret = add_event_views(t, ev, b, e->id);
-	}
-	return ret;
-}
-
-/*
  * The views of a buffer with text, under its directory @base: events/
  * (the root's, or a new one for an instance) with summary.tsv and each
  * event's views, and time/ with its README.  @pcpu: its per_cpu/.
@@ -528,16 +498,20 @@ static int build_views(struct tdatfs_tree *t, size_t b, uint32_t base,
 	t->nodes[idx].u.view.cpu = -1;
 	t->nodes[idx].u.view.window = TREE_WHOLE;
 	d = base ? -1 : tree_find(t, 0, "events");
-	if (d >= 0)
+	if (d >= 0) {
 		events = d;
-	else
-		ret = tree_add(t, base, "events", TREE_DIR, &events);
+	} else {
+		/* an instance's: its systems are the root's, mirrored */
+		ret = tree_add(t, base, "events", TREE_IEVENTS, &events);
+		if (!ret) {
+			t->nodes[events].u.dir.buffer = b;
+			t->bufs[b].events = events;
+		}
+	}
 	if (!ret)
 		ret = add_view(t, events, "summary.tsv", TREE_SUMMARY, b, &idx);
-	if (ret)
+	if (ret || base)
 		return ret;
-	if (base)
-		return add_instance_views(t, events, b);
 	for (i = 0; !ret && i < n; i++)
 		if (t->ev_dir[i])
 			ret = add_event_views(t, t->ev_dir[i], b,
@@ -884,6 +858,7 @@ struct tdatfs_tree *tdatfs_tree_new(struct tdat_file *f,
 			qsort_r(t->nodes[i].u.dir.kids, t->nodes[i].u.dir.nkids,
 				sizeof(uint32_t), cmp_kids, t);
 	ret = finish_bufs(t);
+	t->win_first = TDATFS_TREE_ROOT + (uint64_t)t->n + tree_mirror_inodes(t);
 	if (!ret)
 		ret = tree_windows_new(t);
 	if (ret)

@@ -15,12 +15,21 @@
  *    block of TREE_WIN_SLOTS() inodes above the static ones, and
  *    tree_window_node() makes the node of such an inode on demand (into
  *    the caller's struct), from the window table (tree/windows.c).
+ *  - An instance's events/ holds its summary.tsv alone as static nodes;
+ *    its SYSTEM/ and SYSTEM/EVENT/ directories and their views are the
+ *    root's events/SYSTEM/EVENT/ nodes mirrored for its buffer, made on
+ *    lookup like the windows' (tree_mirror_node(), tree/views.c): buffer
+ *    b owns the TREE_MIRROR_SLOTS inodes per root node in
+ *    [@ev_lo, @ev_hi) from the first inode past the static nodes, and
+ *    the windows' blocks start after all of them (@win_first).  A
+ *    trace's instances then cost nodes in their count, not in their
+ *    count times its event formats.
  *  - Only the builder changes the static nodes; children are sorted once,
  *    at the end of the build.  After that only the window table grows
  *    (under its lock); a window, once made, never changes nor goes.
  *  - A node may be hidden: its kind's @shown says so (view files of an
  *    event without records in their buffer; an instance's events/ SYSTEM
- *    and EVENT directories, shown when one of their children is).  A
+ *    and EVENT directories, shown when one of their events has records).  A
  *    hidden node is left out of readdir and is ENOENT to lookup, stat
  *    and read.  Whether a node is shown is known only from the text
  *    engine's event stats (tdatfs_text_event_stats()), never at build.
@@ -63,8 +72,11 @@ enum tree_kind {
 	TREE_REPORT,		/* every buffer's text merged: no u member */
 	TREE_ERRORS,		/* the damage registry, rendered at each read */
 	TREE_INDEX,		/* sections/index, rendered when first asked */
-	TREE_HOLLOW,		/* a directory shown when one of its kids is:
-				 * u.dir */
+	TREE_IEVENTS,		/* an instance's events/: u.dir (its own
+				 * files), u.dir.buffer, and the root's
+				 * systems mirrored for that buffer */
+	TREE_MIRROR,		/* an instance's events/SYSTEM/ or
+				 * SYSTEM/EVENT/, made on lookup: u.mirror */
 	TREE_TIME,		/* a buffer's time/: u.dir, its README, and
 				 * windows looked up by name (u.dir.buffer) */
 	TREE_VIEW,		/* a view of a buffer's text: u.view */
@@ -98,7 +110,8 @@ struct tree_node {
 			uint32_t nkids;
 			uint32_t cap;
 			uint32_t ndirs;	/* kids that are directories */
-			uint32_t buffer;	/* TREE_TIME: its buffer */
+			uint32_t buffer;	/* TREE_TIME, TREE_IEVENTS:
+						 * its buffer */
 			long section;	/* a buffer section's index, or -1 */
 		} dir;
 		struct {
@@ -137,6 +150,11 @@ struct tree_node {
 			uint32_t window;	/* index in the window table */
 			uint32_t slot;		/* which node of its block */
 		} win;
+		struct {
+			uint32_t buffer;	/* the instance's buffer */
+			uint32_t root;		/* the root's events/SYSTEM/
+						 * or SYSTEM/EVENT/ node */
+		} mirror;
 	} u;
 };
 
@@ -201,6 +219,12 @@ struct tdatfs_tree {
 	size_t nbufs;
 	struct tree_windows *win;	/* the window table */
 	uint32_t win_slots;		/* inodes of one window's block */
+	uint64_t win_first;		/* the first window's first inode */
+
+	/* what the instances' events/ mirror: the root's events/ and the
+	 * nodes its build added (its systems, their events and files) */
+	uint32_t events;
+	uint32_t ev_lo, ev_hi;
 };
 
 /* What the views of one buffer need. */
@@ -212,6 +236,7 @@ struct tree_buf {
 	struct tree_lazy summary;	/* events/summary.tsv */
 	struct tree_lazy readme;	/* time/README */
 	uint32_t per_cpu;	/* index of its per_cpu/ (during the build) */
+	uint32_t events;	/* an instance's events/ (TREE_IEVENTS), or 0 */
 };
 
 /* u.view.window of a timeline of the whole buffer (not a window's). */
@@ -223,8 +248,9 @@ struct tree_buf {
 #define TREE_WIN_PIC(ncpus)	(3 + 2 * (uint64_t)(ncpus))
 /* Windows a tree makes at most; past that a new name is ENOSPC. */
 #define TREE_WIN_MAX		65536
-/* Static nodes the views of instances may bring (tree/build.c). */
-#define TREE_VIEW_NODES_MAX	(1u << 24)
+/* The inodes of a root node mirrored in an instance's events/: the
+ * directory, then its trace and fields.tsv (for an EVENT directory). */
+#define TREE_MIRROR_SLOTS	3
 
 /* A metadata blob and where the tree shows it. */
 struct tree_meta_file {
@@ -270,6 +296,21 @@ struct tree_lazy *tree_buf_lazy(struct tdatfs_tree *t, const struct tree_node *n
 char *tree_buf_render(struct tdatfs_tree *t, const struct tree_node *n,
 		      size_t *len);
 void tree_bufs_free(struct tdatfs_tree *t);
+uint64_t tree_mirror_inodes(const struct tdatfs_tree *t);
+bool tree_mirror_node(const struct tdatfs_tree *t, uint64_t ino,
+		      struct tree_node *n);
+uint64_t tree_mirror_parent(const struct tdatfs_tree *t, uint64_t ino);
+int tree_mirror_find(const struct tdatfs_tree *t, uint32_t buffer,
+		     uint32_t dir, const char *name, size_t len, uint64_t *ino);
+int tree_mirror_shown(const struct tdatfs_tree *t, const struct tree_node *n);
+int tree_mirror_child(const struct tdatfs_tree *t, const struct tree_node *n,
+		      const char *name, size_t len, uint64_t *ino);
+uint32_t tree_mirror_subdirs(const struct tdatfs_tree *t,
+			     const struct tree_node *n);
+int tree_mirror_list(const struct tdatfs_tree *t, const struct tree_node *n,
+		     tdatfs_tree_filler fill, void *ctx);
+int tree_ievents_list(const struct tdatfs_tree *t, const struct tree_node *n,
+		      tdatfs_tree_filler fill, void *ctx);
 
 /* The time windows (tree/windows.c); documented there. */
 int tree_windows_new(struct tdatfs_tree *t);

@@ -47,8 +47,8 @@ const char *tree_meta_label(enum tdat_meta which)
 }
 
 /*
- * The node of inode @ino: a static node, or a window's made into @tmp;
- * NULL for a number outside the tree.
+ * The node of inode @ino: a static node, or one of an instance's events/
+ * or of a window made into @tmp; NULL for a number outside the tree.
  */
 static const struct tree_node *tree_node(const struct tdatfs_tree *t,
 					 uint64_t ino, struct tree_node *tmp)
@@ -57,6 +57,8 @@ static const struct tree_node *tree_node(const struct tdatfs_tree *t,
 		return NULL;
 	if (ino - TDATFS_TREE_ROOT < t->n)
 		return &t->nodes[ino - TDATFS_TREE_ROOT];
+	if (ino < t->win_first)
+		return tree_mirror_node(t, ino, tmp) ? tmp : NULL;
 	return tree_window_node(t, ino, tmp) ? tmp : NULL;
 }
 
@@ -162,24 +164,21 @@ static int dir_child(const struct tdatfs_tree *t, const struct tree_node *n,
 	return 0;
 }
 
-/*
- * A hollow directory is shown when one of its kids is; when none is, the
- * first error met in asking (when there was one) is its answer.
- */
-static int hollow_shown(const struct tdatfs_tree *t, const struct tree_node *n)
+/* An instance's events/: its own files, else a SYSTEM/ of the root's. */
+static int ievents_child(const struct tdatfs_tree *t, const struct tree_node *n,
+			 const char *name, size_t len, uint64_t *ino)
 {
-	uint32_t i;
-	int err = 0;
+	if (!dir_child(t, n, name, len, ino))
+		return 0;
+	return tree_mirror_find(t, n->u.dir.buffer, t->events, name, len, ino);
+}
 
-	for (i = 0; i < n->u.dir.nkids; i++) {
-		int r = node_shown(t, &t->nodes[n->u.dir.kids[i]]);
-
-		if (r == 1)
-			return 1;
-		if (r < 0 && !err)
-			err = r;
-	}
-	return err;
+/* An instance's events/ holds the root's SYSTEM/ directories. */
+static uint32_t ievents_subdirs(const struct tdatfs_tree *t,
+				const struct tree_node *n)
+{
+	(void)n;
+	return t->nodes[t->events].u.dir.ndirs;
 }
 
 /* time/: its README, else a window named T0-T1 (made now if new). */
@@ -537,10 +536,18 @@ static const struct tree_kind_ops kinds[TREE_KIND_COUNT] = {
 	[TREE_INDEX] = { .check = TREE_CHECK_QUIET, .size = lazy_size,
 		.size_known = always_known, .read = lazy_read,
 		.lazy = index_lazy, .render = index_render },
-	[TREE_HOLLOW] = { .is_dir = true, .has_kids = true,
-		.check = TREE_CHECK_READ, .shown = hollow_shown,
-		.child = dir_child, .size = zero_size,
-		.size_known = always_known, .read = dir_read, .list = dir_list },
+	/* its own files are static kids (check reads them), its SYSTEM/
+	 * directories mirrored: they hold views alone */
+	[TREE_IEVENTS] = { .is_dir = true, .has_kids = true,
+		.check = TREE_CHECK_READ, .child = ievents_child,
+		.subdirs = ievents_subdirs, .size = zero_size,
+		.size_known = always_known, .read = dir_read,
+		.list = tree_ievents_list },
+	[TREE_MIRROR] = { .is_dir = true, .check = TREE_CHECK_READ,
+		.shown = tree_mirror_shown, .child = tree_mirror_child,
+		.subdirs = tree_mirror_subdirs, .size = zero_size,
+		.size_known = always_known, .read = dir_read,
+		.list = tree_mirror_list },
 	[TREE_TIME] = { .is_dir = true, .has_kids = true,
 		.check = TREE_CHECK_READ, .child = time_child,
 		.size = zero_size, .size_known = always_known,
@@ -646,6 +653,8 @@ uint64_t tdatfs_tree_parent(const struct tdatfs_tree *t, uint64_t ino)
 	if (ino - TDATFS_TREE_ROOT < t->n)
 		return (uint64_t)t->nodes[ino - TDATFS_TREE_ROOT].parent +
 		       TDATFS_TREE_ROOT;
+	if (ino < t->win_first)
+		return tree_mirror_parent(t, ino);
 	return tree_window_parent(t, ino);
 }
 

@@ -7,7 +7,8 @@
  * The table holds one entry per window name looked up in a time/
  * directory (at most TREE_WIN_MAX); window w owns the inodes
  * base + w * win_slots ... base + (w + 1) * win_slots - 1, base being the
- * first inode past the static nodes.  Its nodes are not stored: they are
+ * first inode past the static nodes and the instances' mirrored events/
+ * (t->win_first).  Its nodes are not stored: they are
  * made from the entry and the slot (tree_window_node()).  Entries live
  * in chunks that never move and are published by a count stored with
  * release order, so turning an inode into its node takes no lock; only
@@ -109,7 +110,7 @@ static const struct tree_window *win_get(const struct tdatfs_tree *t,
 /* First inode of window @i's block. */
 static uint64_t win_base(const struct tdatfs_tree *t, uint32_t i)
 {
-	return TDATFS_TREE_ROOT + (uint64_t)t->n + (uint64_t)i * t->win_slots;
+	return t->win_first + (uint64_t)i * t->win_slots;
 }
 
 /**

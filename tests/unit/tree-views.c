@@ -379,16 +379,43 @@ static void test_hiding(struct tdatfs_tree *t)
 	CHECK(tdatfs_tree_parent(t, hidden) == ino);
 	CHECK(tdatfs_tree_stat(t, hidden, &st) == -ENOENT);
 	CHECK(tdatfs_tree_read(t, hidden, &st, 1, 0) == -ENOENT);
+	/* an instance's events/ SYSTEM/ without records: made on lookup,
+	 * hidden all the same */
 	FATAL(tdatfs_tree_lookup(t, "/instances/tdat_inst/events", &ino) == 0);
-	for (uint32_t i = 0; i < t->n; i++)
-		if (t->nodes[i].kind == TREE_HOLLOW &&
-		    t->nodes[i].parent + TDATFS_TREE_ROOT == ino) {
-			struct listing e = { .n = 0 };
+	{
+		const struct tree_node *n = &t->nodes[ino - TDATFS_TREE_ROOT];
+		struct listing e = { .n = 0 };
+		uint64_t sys;
 
-			CHECK(tdatfs_tree_readdir(t, i + TDATFS_TREE_ROOT,
-						  collect, &e) == -ENOENT);
-			break;
-		}
+		FATAL(n->kind == TREE_IEVENTS);
+		CHECK(tree_mirror_find(t, n->u.dir.buffer, t->events, "sched", 5,
+				       &sys) == 0);
+		CHECK(tdatfs_tree_parent(t, sys) == ino);
+		CHECK(tdatfs_tree_readdir(t, sys, collect, &e) == -ENOENT);
+		CHECK(tdatfs_tree_stat(t, sys, &st) == -ENOENT);
+	}
+	/* and one with records: its parents lead back */
+	FATAL(tdatfs_tree_lookup(t, "/instances/tsc/events/sched/sched_waking/trace",
+				 &ino) == 0);
+	{
+		uint64_t ev, sys, events;
+
+		FATAL(tdatfs_tree_lookup(t, "/instances/tsc/events/sched/sched_waking",
+					 &ev) == 0);
+		FATAL(tdatfs_tree_lookup(t, "/instances/tsc/events/sched",
+					 &sys) == 0);
+		FATAL(tdatfs_tree_lookup(t, "/instances/tsc/events",
+					 &events) == 0);
+		CHECK(tdatfs_tree_parent(t, ino) == ev);
+		CHECK(tdatfs_tree_parent(t, ev) == sys);
+		CHECK(tdatfs_tree_parent(t, sys) == events);
+		CHECK(tdatfs_tree_is_text(t, ino) && !tdatfs_tree_is_dir(t, ino));
+		CHECK(tdatfs_tree_is_dir(t, ev) && tdatfs_tree_is_dir(t, sys));
+		CHECK(tdatfs_tree_lookup(t, "/instances/tsc/events/sched/sched_waking/../../sched/sched_waking/fields.tsv",
+					 &ev) == 0);
+		CHECK(tdatfs_tree_lookup(t, "/instances/tsc/events/sched/sched_waking/format",
+					 &ev) == -ENOENT);
+	}
 
 	/*
 	 * an event with records whose format the engine could not parse:
