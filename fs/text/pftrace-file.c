@@ -24,14 +24,12 @@
 #include "tdatfs-pftrace.h"
 #include "account.h"
 #include "engine.h"
-#include "kallsyms.h"
 #include "line.h"
 #include "pftrace-event.h"
 #include "pftrace-file.h"
 #include "source.h"
 #include "stream-internal.h"
 #include "stream.h"
-#include "tep.h"
 
 /* Records read between two polls of the cancel hook. */
 #define POLL_EVERY	4096
@@ -296,61 +294,77 @@ static int pass_slot(struct pf_ctx *x, unsigned int c, uint64_t from,
 	return ret;
 }
 
-/* UNAME's words: "sysname nodename release [version...] machine". */
-static int uname_get(struct tdat_file *f, char **copy,
+/*
+ * UNAME's words, "sysname nodename release machine" as trace-cmd writes
+ * them (a version between release and machine is taken too), each
+ * cleaned to UTF-8 and NUL-terminated in @out.
+ */
+static int uname_get(struct tdat_file *f, struct tdatfs_buf *out,
 		     struct tdatfs_pf_utsname *u)
 {
 	const struct tdat_option *o = NULL;
-	char *w[64], *p;
-	size_t i, n = tdat_option_count(f), nw = 0;
+	const char *p, *end, *w[64], *word[4] = { NULL };
+	size_t i, n = tdat_option_count(f), nw = 0, len[4] = { 0 }, at[4];
+	int ret = 0;
 
 	memset(u, 0, sizeof(*u));
-	*copy = NULL;
 	for (i = 0; i < n && !o; i++) {
 		o = tdat_option_get(f, i);
 		if (o && o->id != TDAT_OPT_UNAME)
 			o = NULL;
 	}
-	if (!o || !o->size)
+	if (!o)
 		return 0;
-	p = *copy = malloc((size_t)o->size + 1);
-	if (!p)
-		return -ENOMEM;
-	memcpy(p, o->data, o->size);
-	p[o->size] = '\0';	/* the option holds its NUL, or not */
+	p = o->data;
+	end = p + o->size;
+	/* the option holds its NUL, or not */
+	if (memchr(p, '\0', o->size))
+		end = memchr(p, '\0', o->size);
 	while (nw < 64) {
-		while (*p == ' ')
-			*p++ = '\0';
-		if (!*p)
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
 			break;
 		w[nw++] = p;
-		p += strcspn(p, " ");
+		while (p < end && *p != ' ')
+			p++;
 	}
-	/* trace-cmd writes the four words; a version between is taken too,
-	 * its spaces back */
 	if (nw >= 1)
-		u->sysname = w[0];
+		word[0] = w[0];				/* sysname */
+	if (nw >= 5)
+		word[1] = w[3];				/* version */
 	if (nw >= 3)
-		u->release = w[2];
+		word[2] = w[2];				/* release */
 	if (nw >= 4)
-		u->machine = w[nw - 1];
-	if (nw >= 5) {
-		u->version = w[3];
-		for (i = 4; i + 1 < nw; i++)
-			w[i][-1] = ' ';
+		word[3] = w[nw - 1];			/* machine */
+	for (i = 0; i < 4; i++) {
+		if (!word[i])
+			continue;
+		/* the version runs to the machine, spaces and all */
+		while (word[i] + len[i] < end && word[i][len[i]] != ' ')
+			len[i]++;
+		if (i == 1)
+			len[i] = w[nw - 1] - 1 - word[i];
+		at[i] = out->len;
+		ret = text_pf_utf8_put(out, word[i], len[i], TEXT_PF_STR_MAX);
+		if (!ret)
+			ret = tdatfs_buf_put(out, "", 1);
+		if (ret < 0)
+			return ret;
 	}
+	u->sysname = word[0] ? out->p + at[0] : NULL;
+	u->version = word[1] ? out->p + at[1] : NULL;
+	u->release = word[2] ? out->p + at[2] : NULL;
+	u->machine = word[3] ? out->p + at[3] : NULL;
 	return 0;
 }
 
-/* The interned symbols packet of the addresses gathered (tep lock). */
+/* The interned symbols packet of the addresses kallsyms names. */
 static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
 {
-	struct text_fmt_share sh;
 	struct tdatfs_pf_symbol *s;
-	struct text_kallsyms *ks = NULL;
-	unsigned long long start;
 	size_t i, n = 0;
-	int ret;
+	int ret = 0;
 
 	syms_unique(x);
 	if (!x->nsyms)
@@ -358,23 +372,18 @@ static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
 	s = calloc(x->nsyms, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	text_fmt_share(x->pf->fmt, &sh);
-	text_tep_lock(sh.tt);
-	ret = text_tep_ksyms(sh.tt, &ks);
-	for (i = 0; !ret && ks && i < x->nsyms; i++) {
-		const char *name = text_kallsyms_find(ks, x->syms[i], &start);
-
-		/* an address kallsyms does not name shows as 0x... */
-		if (!name)
+	for (i = 0; !ret && i < x->nsyms; i++) {
+		ret = text_pf_symbol_name(x->pf->m, x->syms[i], &s[n].name,
+					  &s[n].len);
+		/* an address no symbol starts at shows as 0x... */
+		if (ret == -ENOENT) {
+			ret = 0;
 			continue;
-		s[n].iid = x->syms[i];
-		s[n].name = name;
-		s[n].len = strlen(name);
-		n++;
+		}
+		s[n++].iid = x->syms[i];
 	}
 	if (!ret && n)
 		ret = tdatfs_pf_symbols(h, s, n, true);
-	text_tep_unlock(sh.tt);
 	free(s);
 	return ret;
 }
@@ -383,13 +392,12 @@ static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
 static int head_make(struct pf_ctx *x)
 {
 	struct tdatfs_pf_utsname u;
-	struct tdatfs_buf h = { 0 };
-	char *copy;
-	int ret = uname_get(x->pf->f, &copy, &u);
+	struct tdatfs_buf h = { 0 }, words = { 0 };
+	int ret = uname_get(x->pf->f, &words, &u);
 
 	if (!ret)
 		ret = tdatfs_pf_system_info(&h, &u);
-	free(copy);
+	tdatfs_buf_release(&words);
 	if (!ret)
 		ret = head_syms(x, &h);
 	if (!ret)
