@@ -385,12 +385,20 @@ int tdatfs_text_states_adopt(struct tdatfs_text *t,
  *	buffer (@t0 and @t1 both 0) or of the window [@t0, @t1).  At most
  *	TDATFS_TIMELINE_MAX_BYTES (tdatfs-timeline.h), made whole at the first
  *	size or read and kept while the engine's cache of pictures has room
+ * @TDATFS_VIEW_PFTRACE: trace.pftrace (doc/PERFETTO.md): the buffer's
+ *	records as Perfetto's protobuf trace (tdatfs-pftrace.h), of the
+ *	whole buffer (@t0 and @t1 both 0) or of the records whose time as
+ *	the window's text prints it lies in [@t0, @t1).  The first size or
+ *	read makes a pass over the records that measures each page's
+ *	bundle; the engine keeps a table of 16 bytes per page, and a read
+ *	encodes again only the pages it covers
  */
 enum tdatfs_text_view_kind {
 	TDATFS_VIEW_EVENT,
 	TDATFS_VIEW_FIELDS,
 	TDATFS_VIEW_WINDOW,
 	TDATFS_VIEW_TIMELINE,
+	TDATFS_VIEW_PFTRACE,
 };
 
 /**
@@ -400,10 +408,10 @@ enum tdatfs_text_view_kind {
  * @cpu: %TDATFS_VIEW_WINDOW: index into the buffer's cpus, or -1 for all
  *	merged; the other kinds: -1
  * @event: %TDATFS_VIEW_EVENT and %TDATFS_VIEW_FIELDS: the event id
- * @t0: %TDATFS_VIEW_WINDOW and %TDATFS_VIEW_TIMELINE: first time shown
- *	(tdatfs_text_time_parse())
- * @t1: the same kinds: first time past the window, > @t0 (a timeline of
- *	the whole buffer: both 0)
+ * @t0: %TDATFS_VIEW_WINDOW, %TDATFS_VIEW_TIMELINE and %TDATFS_VIEW_PFTRACE:
+ *	first time shown (tdatfs_text_time_parse())
+ * @t1: the same kinds: first time past the window, > @t0 (a timeline or
+ *	trace.pftrace of the whole buffer: both 0)
  *
  * Unused members must be zero (a view is compared as a key).
  */
@@ -485,12 +493,13 @@ int tdatfs_text_event_has_fields(struct tdatfs_text *t, int id);
  * view shows, not to the buffer: it starts from the full text's
  * checkpoints and passes over the stretches between them that hold none.
  * Needs the buffer's event stats (tdatfs_text_event_stats()), but for
- * the timeline of a whole buffer (one pass over its records, no text).
+ * the timeline and trace.pftrace of a whole buffer (one pass over its
+ * records, no text).
  *
  * Return: bytes read (0 at the end), -ENOENT for a view of nothing that
  * exists (a buffer, CPU or event id without records; a window with
  * @t1 <= @t0), -EINTR when this thread's cancel hook stopped a timeline
- * being made, or another negative errno.
+ * or trace.pftrace being made, or another negative errno.
  * Context: thread-safe.
  */
 ssize_t tdatfs_text_view_read(struct tdatfs_text *t,

@@ -26,6 +26,8 @@
 #include "engine.h"
 #include "fields-row.h"
 #include "line.h"
+#include "pftrace-cache.h"
+#include "pftrace-file.h"
 #include "read-ahead.h"
 #include "stream.h"
 #include "timeline-pass.h"
@@ -82,14 +84,21 @@ struct text_views {
 	size_t n, cap;
 	size_t nstreams;
 	uint64_t tick;
+	struct text_pf_cache *pfs;	/* the trace.pftrace files made */
 };
 
 static void *views_make(void)
 {
 	struct text_views *vw = calloc(1, sizeof(*vw));
 
-	if (vw)
-		pthread_mutex_init(&vw->lock, NULL);
+	if (!vw)
+		return NULL;
+	vw->pfs = text_pf_cache_new();
+	if (!vw->pfs) {
+		free(vw);
+		return NULL;
+	}
+	pthread_mutex_init(&vw->lock, NULL);
 	return vw;
 }
 
@@ -114,6 +123,7 @@ static void views_free(void *ext)
 		free(vw->pics[i].bytes);
 	tdat_cache_charge(vw->f, vw->pics_bytes, true);
 	free(vw->pics);
+	text_pf_cache_free(vw->pfs);
 	free(vw->bs);
 	free(vw->e);
 	pthread_mutex_destroy(&vw->lock);
@@ -266,10 +276,10 @@ static int view_check(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 
 	*ev = NULL;
 	memset(flt, 0, sizeof(*flt));
-	if (v->kind == TDATFS_VIEW_TIMELINE) {
+	if (v->kind == TDATFS_VIEW_TIMELINE || v->kind == TDATFS_VIEW_PFTRACE) {
 		if (v->cpu != -1 || (v->t1 <= v->t0 && (v->t0 || v->t1)))
 			return -ENOENT;
-		/* a window's picture starts from the merged text's account */
+		/* a window's starts from the merged text's account */
 		return v->t1 ? stats_get(t, v->buffer, &bs) : 0;
 	}
 	ret = stats_get(t, v->buffer, &bs);
@@ -293,6 +303,7 @@ static int view_check(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		flt->k1 = v->t1;
 		return 0;
 	case TDATFS_VIEW_TIMELINE:
+	case TDATFS_VIEW_PFTRACE:
 		break;
 	}
 	return -EINVAL;
@@ -307,7 +318,8 @@ static struct tdatfs_text_view view_key(const struct tdatfs_text_view *v)
 	k.kind = v->kind;
 	k.buffer = v->buffer;
 	k.cpu = v->kind == TDATFS_VIEW_WINDOW ? v->cpu : -1;
-	if (v->kind == TDATFS_VIEW_WINDOW || v->kind == TDATFS_VIEW_TIMELINE) {
+	if (v->kind == TDATFS_VIEW_WINDOW || v->kind == TDATFS_VIEW_TIMELINE ||
+	    v->kind == TDATFS_VIEW_PFTRACE) {
 		k.t0 = v->t0;
 		k.t1 = v->t1;
 	} else {
@@ -487,6 +499,37 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	pic_keep(vw, text_engine_file(t), &k, bytes, n);
 	pthread_mutex_unlock(&vw->lock);
 	return 0;
+}
+
+/*
+ * A read of trace.pftrace @v (@buf NULL: none), its size into @size
+ * when not NULL; the file made by its first use.  Return: bytes read,
+ * or a negative errno.
+ */
+static ssize_t pf_read(struct tdatfs_text *t, const struct tdatfs_text_view *v,
+		       char *buf, size_t len, uint64_t off, uint64_t *size)
+{
+	struct tdatfs_text_view k = view_key(v);
+	struct text_views *vw = views_get(t);
+	const struct tdatfs_text_event_stat *ev;
+	struct text_pf_file *pf;
+	struct text_filter flt;
+	ssize_t n = 0;
+	int ret;
+
+	if (!vw)
+		return -errno;
+	ret = view_check(t, &k, &flt, &ev);
+	if (!ret)
+		ret = text_pf_cache_get(vw->pfs, t, k.buffer, k.t0, k.t1, &pf);
+	if (ret < 0)
+		return ret;
+	if (size)
+		*size = text_pf_file_size(pf);
+	if (buf)
+		n = text_pf_file_read(pf, buf, len, off);
+	text_pf_cache_put(vw->pfs, pf);
+	return n;
 }
 
 /* Forget the text @e keeps (lock held). */
@@ -733,6 +776,8 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 		ret = pic_get(t, v, buf ? buf : (char *)"", len, off, &got, &size);
 		return ret < 0 ? ret : (ssize_t)got;
 	}
+	if (v->kind == TDATFS_VIEW_PFTRACE)
+		return pf_read(t, v, buf, len, off, NULL);
 	if (kept_read(t, v, buf, len, off, &n))
 		return n;
 	ret = entry_get(t, v, &e, &ev);
@@ -805,6 +850,8 @@ int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *
 
 		return pic_get(t, v, NULL, 0, 0, &got, size);
 	}
+	if (v->kind == TDATFS_VIEW_PFTRACE)
+		return (int)pf_read(t, v, NULL, 0, 0, size);
 	if (size_cached(t, v, size))
 		return 0;
 	if (v->kind == TDATFS_VIEW_EVENT) {

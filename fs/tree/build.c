@@ -497,6 +497,12 @@ static int build_views(struct tdatfs_tree *t, size_t b, uint32_t base,
 	t->nodes[idx].u.view.what = TDATFS_VIEW_TIMELINE;
 	t->nodes[idx].u.view.cpu = -1;
 	t->nodes[idx].u.view.window = TREE_WHOLE;
+	ret = add_view(t, base, "trace.pftrace", TREE_VIEW, b, &idx);
+	if (ret)
+		return ret;
+	t->nodes[idx].u.view.what = TDATFS_VIEW_PFTRACE;
+	t->nodes[idx].u.view.cpu = -1;
+	t->nodes[idx].u.view.window = TREE_WHOLE;
 	d = base ? -1 : tree_find(t, 0, "events");
 	if (d >= 0) {
 		events = d;

@@ -243,9 +243,11 @@ struct tree_buf {
 #define TREE_WHOLE	UINT32_MAX
 /* The inodes of one window: its directory, per_cpu/, trace, then a
  * cpuN directory and its trace for each CPU (of the buffer with most),
- * then its timeline.svg (TREE_WIN_PIC() of its own buffer's CPUs). */
-#define TREE_WIN_SLOTS(ncpus)	(4 + 2 * (uint64_t)(ncpus))
+ * then its timeline.svg and trace.pftrace (TREE_WIN_PIC() and
+ * TREE_WIN_PF() of its own buffer's CPUs). */
+#define TREE_WIN_SLOTS(ncpus)	(5 + 2 * (uint64_t)(ncpus))
 #define TREE_WIN_PIC(ncpus)	(3 + 2 * (uint64_t)(ncpus))
+#define TREE_WIN_PF(ncpus)	(4 + 2 * (uint64_t)(ncpus))
 /* Windows a tree makes at most; past that a new name is ENOSPC. */
 #define TREE_WIN_MAX		65536
 /* The inodes of a root node mirrored in an instance's events/: the

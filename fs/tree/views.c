@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tree/views.c - the kinds of the views of SPEC 2.6: an event's
- * trace and fields.tsv, a window's traces, the timeline.svg of a buffer
- * and of a window (TREE_VIEW, read through the text engine's views), and where the texts made from the event stats,
+ * trace and fields.tsv, a window's traces, the timeline.svg and
+ * trace.pftrace of a buffer and of a window (TREE_VIEW, read through the
+ * text engine's views), and where the texts made from the event stats,
  * events/summary.tsv and time/README, are kept and how they are made
  * (tree/nodes.c renders them when first asked).
  */
@@ -60,8 +61,8 @@ int tree_event_shown(const struct tdatfs_tree *t, size_t buffer, int id)
  * fields.tsv only when the engine has its format too: the records of an
  * event whose format libtraceevent could not parse have no fields (they
  * print as [UNKNOWN EVENT] in its trace), and a file listed must read to
- * its size.  A window's traces and the timelines always exist (they may
- * be empty).
+ * its size.  A window's traces, the timelines and trace.pftrace always
+ * exist (they may be empty).
  *
  * Return: 1, 0 or a negative errno, as tree_event_shown().
  */
@@ -70,7 +71,8 @@ int tree_view_shown(const struct tdatfs_tree *t, const struct tree_node *n)
 	int ret;
 
 	if (n->u.view.what == TDATFS_VIEW_WINDOW ||
-	    n->u.view.what == TDATFS_VIEW_TIMELINE)
+	    n->u.view.what == TDATFS_VIEW_TIMELINE ||
+	    n->u.view.what == TDATFS_VIEW_PFTRACE)
 		return 1;
 	ret = tree_event_shown(t, n->u.view.buffer, n->u.view.event);
 	if (ret != 1 || n->u.view.what != TDATFS_VIEW_FIELDS)
@@ -86,11 +88,12 @@ static bool view_of(const struct tdatfs_tree *t, const struct tree_node *n,
 	v->kind = n->u.view.what;
 	v->buffer = n->u.view.buffer;
 	v->cpu = -1;
-	if (v->kind != TDATFS_VIEW_WINDOW && v->kind != TDATFS_VIEW_TIMELINE) {
+	if (v->kind != TDATFS_VIEW_WINDOW && v->kind != TDATFS_VIEW_TIMELINE &&
+	    v->kind != TDATFS_VIEW_PFTRACE) {
 		v->event = n->u.view.event;
 		return true;
 	}
-	if (v->kind == TDATFS_VIEW_TIMELINE && n->u.view.window == TREE_WHOLE)
+	if (v->kind != TDATFS_VIEW_WINDOW && n->u.view.window == TREE_WHOLE)
 		return true;	/* the whole buffer: t0 = t1 = 0 */
 	if (v->kind == TDATFS_VIEW_WINDOW)
 		v->cpu = n->u.view.cpu;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * tree/windows.c - the time windows of SPEC 2.6: time/T0-T1/ with
- * its trace, timeline.svg and per_cpu/cpuN/trace, made when a name is
- * looked up.
+ * its trace, timeline.svg, trace.pftrace and per_cpu/cpuN/trace, made
+ * when a name is looked up.
  *
  * The table holds one entry per window name looked up in a time/
  * directory (at most TREE_WIN_MAX); window w owns the inodes
@@ -328,6 +328,15 @@ bool tree_window_node(const struct tdatfs_tree *t, uint64_t ino,
 		n->u.view.cpu = -1;
 		return true;
 	}
+	if (slot == TREE_WIN_PF(b->ncpus)) {
+		n->kind = TREE_VIEW;
+		n->name = (char *)"trace.pftrace";
+		n->u.view.what = TDATFS_VIEW_PFTRACE;
+		n->u.view.buffer = e->buffer;
+		n->u.view.window = w;
+		n->u.view.cpu = -1;
+		return true;
+	}
 	if (slot == 2 || (slot > 2 && slot % 2 == 0)) {
 		n->kind = TREE_VIEW;
 		n->name = (char *)"trace";
@@ -366,7 +375,8 @@ uint64_t tree_window_parent(const struct tdatfs_tree *t, uint64_t ino)
 		return 0;
 	if (slot == 0)
 		return (uint64_t)e->dir + TDATFS_TREE_ROOT;
-	if (slot <= 2 || slot == TREE_WIN_PIC(t->bufs[e->buffer].ncpus))
+	if (slot <= 2 || slot == TREE_WIN_PIC(t->bufs[e->buffer].ncpus) ||
+	    slot == TREE_WIN_PF(t->bufs[e->buffer].ncpus))
 		return win_base(t, w);
 	if (slot % 2)
 		return win_base(t, w) + 1;
@@ -408,7 +418,10 @@ static int win_kids(const struct tdatfs_tree *t, const struct tree_node *n,
 		if (!ret)
 			ret = fn(ctx, "timeline.svg", base + TREE_WIN_PIC(b->ncpus),
 				 false);
-		return ret ? ret : fn(ctx, "trace", base + 2, false);
+		if (!ret)
+			ret = fn(ctx, "trace", base + 2, false);
+		return ret ? ret : fn(ctx, "trace.pftrace",
+				      base + TREE_WIN_PF(b->ncpus), false);
 	}
 	if (n->u.win.slot > 1)
 		return fn(ctx, "trace", base + n->u.win.slot + 1, false);

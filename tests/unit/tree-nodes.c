@@ -112,7 +112,7 @@ static void test_readdir(struct tdatfs_tree *t)
 		"README", "errors", "events", "header_event", "header_page",
 		"info", "kallsyms", "options", "per_cpu", "printk_formats",
 		"report", "saved_cmdlines", "sections", "time", "timeline.svg",
-		"trace", "trace_clock",
+		"trace", "trace.pftrace", "trace_clock",
 	};
 	struct listing l = { .n = 0 };
 	size_t i;
@@ -271,8 +271,8 @@ static void test_instances(struct tdatfs_tree *t)
 	l = (struct listing){ .n = 0 };
 	CHECK(tdatfs_tree_readdir(t, lookup(t, "/instances/tsc"), collect,
 				  &l) == 0);
-	/* events per_cpu time timeline.svg trace trace_clock */
-	CHECK(l.n == 6);
+	/* events per_cpu time timeline.svg trace trace.pftrace trace_clock */
+	CHECK(l.n == 7);
 	CHECK(tdatfs_tree_is_text(t, lookup(t, "/instances/tsc/trace")));
 	check_size(t, "/instances/tsc/trace_clock");
 	p = slurp(t, lookup(t, "/instances/tsc/trace_clock"), &len);

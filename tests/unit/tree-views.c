@@ -510,9 +510,10 @@ static void test_window_files(struct tdatfs_tree *t)
 	CHECK(tdatfs_tree_lookup(t, "/time/5.5-6/..", &ino) == 0 &&
 	      ino == tdatfs_tree_parent(t, w));
 	l = list(t, "/time/5.5-6");
-	CHECK(l.n == 3 && !strcmp(l.names[0], "per_cpu") &&
+	CHECK(l.n == 4 && !strcmp(l.names[0], "per_cpu") &&
 	      !strcmp(l.names[1], "timeline.svg") &&
-	      !strcmp(l.names[2], "trace"));
+	      !strcmp(l.names[2], "trace") &&
+	      !strcmp(l.names[3], "trace.pftrace"));
 	CHECK(tdatfs_tree_stat(t, w, &st) == 0 && S_ISDIR(st.st_mode) &&
 	      st.st_nlink == 3 && st.st_ino == w);
 	l = list(t, "/time/5.5-6/per_cpu");

@@ -13,8 +13,8 @@
 #    file `cmp`s equal to the mount's and to tdat cat's bytes;
 #  - `grep -c ' EVENT: '` of each event's trace is summary.tsv's records;
 #  - `ls MNT/time` is README alone; `stat` of malformed window names fails
-#    with ENOENT; a window directory lists trace, per_cpu and
-#    timeline.svg;
+#    with ENOENT; a window directory lists trace, per_cpu,
+#    timeline.svg and trace.pftrace;
 #  - fusermount3 -u ends the daemon with status 0.
 #   mount-views.sh TDAT TDATFS TRACE
 # Skipped (77) only where TRACE (a trace of ../shared) or /dev/fuse is
@@ -120,7 +120,7 @@ for bad in abc 5- -5 5-3 5-5 1.0000000001-2 ${window:+"$last-$first"}; do
 done
 if [ -n "$window" ]; then
 	got=$(ls "$mnt/$window" | tr '\n' ' ')
-	[ "$got" = "per_cpu timeline.svg trace " ] && ok ||
+	[ "$got" = "per_cpu timeline.svg trace trace.pftrace " ] && ok ||
 		fail "$name: ls $window lists '$got'"
 	got=$(ls "$mnt/$window/per_cpu" | tr '\n' ' ')
 	want=$(ls "$mnt/per_cpu" | tr '\n' ' ')

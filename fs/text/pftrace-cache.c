@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * text/pftrace-cache.c - the trace.pftrace files an engine made
+ * (text/pftrace-cache.h): each made once by one thread while the others
+ * asking for it wait, kept while the bound allows and in use.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "engine.h"
+#include "pftrace-cache.h"
+#include "pftrace-file.h"
+
+/*
+ * Files kept, at most, and their tables' bytes: a whole buffer's table
+ * is 16 bytes a page (1.2 MiB for a 300 MB buffer), a window's a few.
+ */
+#define PF_FILES	256
+#define PF_BYTES	(32u << 20)
+
+struct pf_slot {
+	size_t buffer;
+	uint64_t t0, t1;
+	struct text_pf_file *pf;	/* NULL while being made */
+	size_t mem;
+	unsigned int refs;
+	uint64_t used;
+};
+
+struct text_pf_cache {
+	pthread_mutex_t lock;
+	pthread_cond_t made;
+	struct tdat_file *f;		/* set by the first file kept */
+	struct pf_slot *s;
+	size_t n;
+	size_t mem;			/* charged to @f's chunk cache */
+	uint64_t tick;
+};
+
+/**
+ * text_pf_cache_new() - an empty cache
+ *
+ * Return: the cache (free with text_pf_cache_free()), or NULL with errno set.
+ */
+struct text_pf_cache *text_pf_cache_new(void)
+{
+	struct text_pf_cache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->s = calloc(PF_FILES, sizeof(*c->s));
+	if (!c->s) {
+		free(c);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->made, NULL);
+	return c;
+}
+
+/**
+ * text_pf_cache_free() - free a cache and its files; NULL is fine
+ * @c: cache, none of its files held
+ */
+void text_pf_cache_free(struct text_pf_cache *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->n; i++)
+		text_pf_file_free(c->s[i].pf);
+	tdat_cache_charge(c->f, c->mem, true);
+	pthread_cond_destroy(&c->made);
+	pthread_mutex_destroy(&c->lock);
+	free(c->s);
+	free(c);
+}
+
+/* The slot of a file, or NULL (lock held). */
+static struct pf_slot *slot_find(struct text_pf_cache *c, size_t buffer,
+				 uint64_t t0, uint64_t t1)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->s[i].buffer == buffer && c->s[i].t0 == t0 &&
+		    c->s[i].t1 == t1)
+			return &c->s[i];
+	return NULL;
+}
+
+/* Forget slot @k: its file freed (lock held, not in use). */
+static void slot_drop(struct text_pf_cache *c, struct pf_slot *k)
+{
+	text_pf_file_free(k->pf);
+	c->mem -= k->mem;
+	tdat_cache_charge(c->f, k->mem, true);
+	*k = c->s[--c->n];
+}
+
+/* Room for a file of @mem bytes: the least recently used ones not in
+ * use forgotten past the bounds (lock held).  false: all in use. */
+static bool room(struct text_pf_cache *c, size_t mem)
+{
+	while (c->n >= PF_FILES || (c->n && c->mem + mem > PF_BYTES)) {
+		struct pf_slot *lru = NULL;
+		size_t i;
+
+		for (i = 0; i < c->n; i++)
+			if (c->s[i].pf && !c->s[i].refs &&
+			    (!lru || c->s[i].used < lru->used))
+				lru = &c->s[i];
+		if (!lru)
+			return c->n < PF_FILES;
+		slot_drop(c, lru);
+	}
+	return true;
+}
+
+/* Make the file of @k, then keep it or wake the waiters (lock held). */
+static int slot_make(struct text_pf_cache *c, struct tdatfs_text *t,
+		     struct pf_slot *k, struct text_pf_file **out)
+{
+	size_t buffer = k->buffer;
+	uint64_t t0 = k->t0, t1 = k->t1;
+	struct text_pf_file *pf;
+	int ret;
+
+	pthread_mutex_unlock(&c->lock);
+	ret = text_pf_file_make(t, buffer, t0, t1, &pf);
+	pthread_mutex_lock(&c->lock);
+	/* slots move when one is dropped: find ours again */
+	k = slot_find(c, buffer, t0, t1);
+	if (ret < 0) {
+		*k = c->s[--c->n];
+		pthread_cond_broadcast(&c->made);
+		return ret;
+	}
+	k->pf = pf;
+	k->mem = text_pf_file_mem(pf);
+	k->refs = 1;
+	k->used = ++c->tick;
+	c->f = text_engine_file(t);
+	c->mem += k->mem;
+	tdat_cache_charge(c->f, k->mem, false);
+	pthread_cond_broadcast(&c->made);
+	*out = pf;
+	return 0;
+}
+
+/**
+ * text_pf_cache_get() - a file, made if need be, held
+ * @c: cache
+ * @t: the engine the cache is of
+ * @buffer: as text_pf_file_make()
+ * @t0: likewise
+ * @t1: likewise
+ * @out: set to the file, held until text_pf_cache_put()
+ *
+ * A file being made by another thread is waited for; one whose making
+ * failed is made again by the next asker.
+ *
+ * Return: 0 or text_pf_file_make()'s negative errno; -ENOMEM when every
+ * kept file is in use and the table is full.
+ * Context: thread-safe.
+ */
+int text_pf_cache_get(struct text_pf_cache *c, struct tdatfs_text *t,
+		      size_t buffer, uint64_t t0, uint64_t t1,
+		      struct text_pf_file **out)
+{
+	struct pf_slot *k;
+	int ret = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		k = slot_find(c, buffer, t0, t1);
+		if (!k || k->pf)
+			break;
+		pthread_cond_wait(&c->made, &c->lock);
+	}
+	if (k) {
+		k->refs++;
+		k->used = ++c->tick;
+		*out = k->pf;
+	} else if (!room(c, 0)) {
+		ret = -ENOMEM;
+	} else {
+		k = &c->s[c->n++];
+		memset(k, 0, sizeof(*k));
+		k->buffer = buffer;
+		k->t0 = t0;
+		k->t1 = t1;
+		ret = slot_make(c, t, k, out);
+		if (!ret)
+			room(c, 0);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+/**
+ * text_pf_cache_put() - let go of a file text_pf_cache_get() gave
+ * @c: cache
+ * @pf: the file
+ * Context: thread-safe.
+ */
+void text_pf_cache_put(struct text_pf_cache *c, struct text_pf_file *pf)
+{
+	size_t i;
+
+	pthread_mutex_lock(&c->lock);
+	for (i = 0; i < c->n; i++)
+		if (c->s[i].pf == pf && c->s[i].refs)
+			c->s[i].refs--;
+	room(c, 0);
+	pthread_mutex_unlock(&c->lock);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * text/pftrace-cache.h - the trace.pftrace files (text/pftrace-file.h)
+ * an engine made, kept by the views (text/views.c) so that a stat after
+ * a read, and every read, costs no pass.
+ *
+ * Invariants:
+ *  - A file is made at most once at a time: askers of a file being made
+ *    wait for it.  A file held (get without put) is never freed.
+ *  - At most PF_FILES files and PF_BYTES of their tables are kept; past
+ *    that the least recently used ones not held are forgotten (made
+ *    again when asked for).  Their memory is charged to the trace's
+ *    chunk cache, as the views' pictures are.
+ *  - All calls are thread-safe.
+ */
+#ifndef TDATFS_TEXT_PFTRACE_CACHE_H
+#define TDATFS_TEXT_PFTRACE_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tdatfs_text;
+struct text_pf_file;
+struct text_pf_cache;
+
+struct text_pf_cache *text_pf_cache_new(void);
+void text_pf_cache_free(struct text_pf_cache *c);
+int text_pf_cache_get(struct text_pf_cache *c, struct tdatfs_text *t,
+		      size_t buffer, uint64_t t0, uint64_t t1,
+		      struct text_pf_file **out);
+void text_pf_cache_put(struct text_pf_cache *c, struct text_pf_file *pf);
+
+#endif /* TDATFS_TEXT_PFTRACE_CACHE_H */

@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * text/pftrace-file.c - trace.pftrace (text/pftrace-file.h): a pass
+ * over a buffer's records, each CPU read alone through a source of its
+ * own (text/source.h), that encodes every page's bundle once to measure
+ * it and gathers the head's symbols and process tree; reads encode
+ * again the pages they cover.
+ *
+ * A window's pass reads each CPU from the merged text's first stretch
+ * whose records reach T0 to the end of the last one whose records start
+ * before T1 (the stretches' key times come from its account, as the
+ * window's text is cut), and keeps the records inside: any record of
+ * the window lies in such a stretch, so the filter is exact whatever
+ * the order of the times.  Above the stream: it reads the stream's
+ * slots and checkpoints (text/stream-internal.h), as the views do.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tdat.h"
+#include "tdatfs-common.h"
+#include "tdatfs-pftrace.h"
+#include "account.h"
+#include "engine.h"
+#include "line.h"
+#include "pftrace-event.h"
+#include "pftrace-file.h"
+#include "source.h"
+#include "stream-internal.h"
+#include "stream.h"
+
+/* Records read between two polls of the cancel hook. */
+#define POLL_EVERY	4096
+/* A unit's page number with this bit: its bundle says lost_events. */
+#define UNIT_LOST	(1ull << 63)
+
+/* One page's bundle: where it ends past the head, and which page. */
+struct pf_unit {
+	uint64_t end;
+	uint64_t page;		/* | UNIT_LOST */
+};
+
+struct text_pf_file {
+	/* the engine's, valid as long as it */
+	struct tdat_file *f;
+	struct text_fmt *fmt;
+	const struct text_page_fmt *pgf;
+	const struct text_timestamp *ts;
+	size_t b;
+	bool window;
+	uint64_t k0, k1;
+	/* the buffer's CPUs with data (the merged stream's slots) */
+	unsigned int ncpu;
+	size_t *cidx;
+	uint64_t *npages;
+	unsigned int *cpu;	/* CPU numbers */
+	struct text_pf_events *m;
+	/* the file */
+	char *head;
+	size_t hlen;
+	struct pf_unit *u;
+	size_t nu;
+	size_t *ufirst;		/* per slot, its first unit; ncpu + 1 */
+};
+
+/* What one encoding of pages needs; one per thread. */
+struct pf_ctx {
+	struct text_pf_file *pf;
+	struct text_pf_scratch s;
+	struct tdatfs_buf markers;	/* damage markers: only counted */
+	/* the pass only: what the head is made of */
+	bool collect;
+	struct text_pf_tree *tree;
+	uint64_t *syms;
+	size_t nsyms, csyms;
+	uint64_t nrec;
+};
+
+/* What page_run() found of a page. */
+struct page_out {
+	size_t nev;		/* events written */
+	bool lost;		/* the bundle says lost_events */
+	bool redo;		/* a record after the first one missed events */
+};
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the symbol addresses and drop repeats. */
+static void syms_unique(struct pf_ctx *x)
+{
+	size_t i, n = 0;
+
+	if (!x->nsyms)
+		return;
+	qsort(x->syms, x->nsyms, sizeof(*x->syms), u64_cmp);
+	for (i = 0; i < x->nsyms; i++)
+		if (!n || x->syms[n - 1] != x->syms[i])
+			x->syms[n++] = x->syms[i];
+	x->nsyms = n;
+}
+
+/* The kernel function addresses of the event just made, kept once. */
+static int syms_note(struct pf_ctx *x)
+{
+	unsigned int i;
+	uint64_t *p;
+	size_t c;
+
+	for (i = 0; i < x->s.nsyms && i < 4; i++) {
+		if (!x->s.syms[i])
+			continue;	/* iid 0 is not an iid */
+		if (x->nsyms == x->csyms) {
+			/* the set is small (a trace's functions): sort it
+			 * down before it grows */
+			syms_unique(x);
+			if (x->nsyms * 2 >= x->csyms) {
+				c = x->csyms ? x->csyms * 2 : 256;
+				p = realloc(x->syms, c * sizeof(*p));
+				if (!p)
+					return -ENOMEM;
+				x->syms = p;
+				x->csyms = c;
+			}
+		}
+		x->syms[x->nsyms++] = x->s.syms[i];
+	}
+	return 0;
+}
+
+static bool in_window(const struct text_pf_file *pf, uint64_t ts)
+{
+	uint64_t key;
+
+	if (!pf->window)
+		return true;
+	key = text_fmt_time_key(pf->fmt, ts);
+	return key >= pf->k0 && key < pf->k1;
+}
+
+/* One record into the bundle, opened at the first one; 0 or -errno. */
+static int page_event(struct pf_ctx *x, unsigned int c, const struct text_rec *r,
+		      struct tdatfs_pf_bundle *pb, struct tdatfs_buf *out,
+		      struct page_out *po)
+{
+	struct tdatfs_pf_event e;
+	int ret = text_pf_event_make(x->pf->m, r, r->ts, &x->s, &e);
+
+	if (ret == -ENOENT)
+		return 0;	/* an id without a format: left out */
+	if (ret < 0)
+		return ret;
+	if (!po->nev) {
+		po->lost |= r->missed != 0;
+		ret = tdatfs_pf_bundle_begin(pb, out, x->pf->cpu[c], po->lost);
+		if (ret < 0)
+			return ret;
+	} else if (r->missed && !po->lost) {
+		po->redo = true;
+	}
+	po->nev++;
+	ret = tdatfs_pf_bundle_event(pb, &e);
+	if (!ret && x->collect)
+		ret = text_pf_tree_note(x->tree, &e);
+	if (!ret && x->collect)
+		ret = syms_note(x);
+	return ret;
+}
+
+/*
+ * The records of slot @c's page @page from where @src stands (the
+ * page's start), those of the window, as one bundle appended to @out
+ * (nothing when none).  @po->lost in: the bundle's lost_events.  Stops
+ * with the next page's first record peeked: markers of a damaged run
+ * before it are in x->markers.
+ */
+static int page_run(struct pf_ctx *x, struct text_source *src, unsigned int c,
+		    uint64_t page, struct tdatfs_buf *out, struct page_out *po)
+{
+	struct tdatfs_pf_bundle pb;
+	const struct text_rec *r;
+	struct text_pos at;
+	int ret;
+
+	po->nev = 0;
+	po->redo = false;
+	for (;;) {
+		ret = text_source_peek_index(src, 0, &x->markers, &r);
+		if (ret < 0 || !r)
+			break;
+		text_source_tell(src, &at);
+		if (at.page != page)
+			break;
+		if (in_window(x->pf, r->ts))
+			ret = page_event(x, c, r, &pb, out, po);
+		if (!ret && x->collect && ++x->nrec % POLL_EVERY == 0 &&
+		    text_stream_cancelled())
+			ret = -EINTR;
+		if (!ret)
+			ret = text_source_consume_index(src, 0, &x->markers);
+		if (ret < 0)
+			break;
+	}
+	if (ret < 0 && po->nev)
+		tdatfs_pf_bundle_abort(&pb);
+	else if (po->nev)
+		ret = tdatfs_pf_bundle_end(&pb);
+	return ret < 0 ? ret : 0;
+}
+
+/* A source of slot @c alone, reading up to page @end (excluded). */
+static struct text_source *source_of(struct text_pf_file *pf, unsigned int c,
+				     uint64_t end)
+{
+	if (end > pf->npages[c])
+		end = pf->npages[c];
+	return text_source_new(pf->f, pf->b, &pf->cidx[c], &end, 1, pf->pgf,
+			       pf->ts);
+}
+
+/* Room for one more unit; 0 or -ENOMEM. */
+static int units_grow(struct text_pf_file *pf, size_t *cap)
+{
+	struct pf_unit *u;
+	size_t c;
+
+	if (pf->nu < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 256;
+	u = realloc(pf->u, c * sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	pf->u = u;
+	*cap = c;
+	return 0;
+}
+
+/*
+ * The pass over slot @c from page @from to page @to (excluded): each
+ * page's bundle measured into a unit.  @out: scratch for the bundle.
+ */
+static int pass_slot(struct pf_ctx *x, unsigned int c, uint64_t from,
+		     uint64_t to, struct tdatfs_buf *out, size_t *cap,
+		     uint64_t *end)
+{
+	struct text_pf_file *pf = x->pf;
+	struct text_pos at = { .page = from };
+	struct text_source *src = source_of(pf, c, to);
+	const struct text_rec *r;
+	struct page_out po;
+	bool pending = false;
+	int ret = src ? 0 : -errno;
+
+	if (src)
+		text_source_seek(src, &at);
+	x->markers.len = 0;
+	while (!ret) {
+		/* markers: a damaged run met reaching this page */
+		ret = text_source_peek_index(src, 0, &x->markers, &r);
+		pending |= x->markers.len != 0;
+		x->markers.len = 0;
+		if (ret < 0 || !r)
+			break;
+		text_source_tell(src, &at);
+		at.idx = 0;
+		out->len = 0;
+		po.lost = pending;
+		ret = page_run(x, src, c, at.page, out, &po);
+		if (!ret && po.redo) {
+			/* a record inside the page missed events */
+			text_source_seek(src, &at);
+			out->len = 0;
+			po.lost = true;
+			ret = page_run(x, src, c, at.page, out, &po);
+		}
+		if (ret < 0 || !po.nev)
+			continue;
+		pending = false;
+		ret = units_grow(pf, cap);
+		if (ret < 0)
+			break;
+		*end += out->len;
+		pf->u[pf->nu].end = *end;
+		pf->u[pf->nu].page = at.page | (po.lost ? UNIT_LOST : 0);
+		pf->nu++;
+	}
+	text_source_free(src);
+	return ret;
+}
+
+/*
+ * UNAME's words, "sysname nodename release machine" as trace-cmd writes
+ * them (a version between release and machine is taken too), each
+ * cleaned to UTF-8 and NUL-terminated in @out.
+ */
+static int uname_get(struct tdat_file *f, struct tdatfs_buf *out,
+		     struct tdatfs_pf_utsname *u)
+{
+	const struct tdat_option *o = NULL;
+	const char *p, *end, *w[64], *word[4] = { NULL };
+	size_t i, n = tdat_option_count(f), nw = 0, len[4] = { 0 }, at[4];
+	int ret = 0;
+
+	memset(u, 0, sizeof(*u));
+	for (i = 0; i < n && !o; i++) {
+		o = tdat_option_get(f, i);
+		if (o && o->id != TDAT_OPT_UNAME)
+			o = NULL;
+	}
+	if (!o)
+		return 0;
+	p = o->data;
+	end = p + o->size;
+	/* the option holds its NUL, or not */
+	if (memchr(p, '\0', o->size))
+		end = memchr(p, '\0', o->size);
+	while (nw < 64) {
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			break;
+		w[nw++] = p;
+		while (p < end && *p != ' ')
+			p++;
+	}
+	if (nw >= 1)
+		word[0] = w[0];				/* sysname */
+	if (nw >= 5)
+		word[1] = w[3];				/* version */
+	if (nw >= 3)
+		word[2] = w[2];				/* release */
+	if (nw >= 4)
+		word[3] = w[nw - 1];			/* machine */
+	for (i = 0; i < 4; i++) {
+		if (!word[i])
+			continue;
+		/* the version runs to the machine, spaces and all */
+		while (word[i] + len[i] < end && word[i][len[i]] != ' ')
+			len[i]++;
+		if (i == 1)
+			len[i] = w[nw - 1] - 1 - word[i];
+		at[i] = out->len;
+		ret = text_pf_utf8_put(out, word[i], len[i], TEXT_PF_STR_MAX);
+		if (!ret)
+			ret = tdatfs_buf_put(out, "", 1);
+		if (ret < 0)
+			return ret;
+	}
+	u->sysname = word[0] ? out->p + at[0] : NULL;
+	u->version = word[1] ? out->p + at[1] : NULL;
+	u->release = word[2] ? out->p + at[2] : NULL;
+	u->machine = word[3] ? out->p + at[3] : NULL;
+	return 0;
+}
+
+/* The interned symbols packet of the addresses kallsyms names. */
+static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
+{
+	struct tdatfs_pf_symbol *s;
+	size_t i, n = 0;
+	int ret = 0;
+
+	syms_unique(x);
+	if (!x->nsyms)
+		return 0;
+	s = calloc(x->nsyms, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; !ret && i < x->nsyms; i++) {
+		ret = text_pf_symbol_name(x->pf->m, x->syms[i], &s[n].name,
+					  &s[n].len);
+		/* an address no symbol starts at shows as 0x... */
+		if (ret == -ENOENT) {
+			ret = 0;
+			continue;
+		}
+		s[n++].iid = x->syms[i];
+	}
+	if (!ret && n)
+		ret = tdatfs_pf_symbols(h, s, n, true);
+	free(s);
+	return ret;
+}
+
+/* The head: system_info, the symbols, the process tree. */
+static int head_make(struct pf_ctx *x)
+{
+	struct tdatfs_pf_utsname u;
+	struct tdatfs_buf h = { 0 }, words = { 0 };
+	int ret = uname_get(x->pf->f, &words, &u);
+
+	if (!ret)
+		ret = tdatfs_pf_system_info(&h, &u);
+	tdatfs_buf_release(&words);
+	if (!ret)
+		ret = head_syms(x, &h);
+	if (!ret)
+		ret = text_pf_tree_write(x->tree, &h);
+	if (ret < 0) {
+		tdatfs_buf_release(&h);
+		return ret;
+	}
+	x->pf->head = h.p ? h.p : calloc(1, 1);
+	x->pf->hlen = h.len;
+	return x->pf->head ? 0 : -ENOMEM;
+}
+
+/*
+ * A window's pages of each slot, from the merged text's stretches (lock
+ * held): from the first stretch whose records reach T0 to the page
+ * where the last one whose records start before T1 ends.  Records of
+ * the stretches outside have keys outside the window: reading a page
+ * more at each end changes nothing.
+ */
+static void window_pages(const struct text_pf_file *pf,
+			 const struct text_stream *st, uint64_t *from,
+			 uint64_t *to)
+{
+	size_t k, nst = text_account_stretches(st->acct), k0 = SIZE_MAX, k1 = 0;
+	const struct text_pos *at;
+	uint64_t lo, hi;
+	unsigned int c;
+
+	if (nst > st->nckpt)
+		nst = st->nckpt;
+	for (k = 0; k < nst; k++) {
+		if (!text_account_times(st->acct, k, &lo, &hi) ||
+		    hi < pf->k0 || lo >= pf->k1)
+			continue;
+		if (k0 == SIZE_MAX)
+			k0 = k;
+		k1 = k + 1;
+	}
+	for (c = 0; c < pf->ncpu; c++) {
+		from[c] = to[c] = 0;
+		if (k0 == SIZE_MAX)
+			continue;
+		from[c] = st->ckpt_pos[k0 * pf->ncpu + c].page;
+		to[c] = pf->npages[c];
+		at = k1 < nst ? &st->ckpt_pos[k1 * pf->ncpu + c] : NULL;
+		if (at && !at->done && at->page < to[c])
+			to[c] = at->page + 1;
+	}
+}
+
+/* The slots of buffer @b's merged stream, and the pages to read of each. */
+static int file_setup(struct text_pf_file *pf, struct tdatfs_text *t,
+		      uint64_t **from, uint64_t **to)
+{
+	const struct tdat_buffer *buf = tdat_buffer_get(pf->f, pf->b);
+	const struct text_comms *cm;
+	struct text_stream *st;
+	unsigned int c;
+	int ret = text_engine_fmt(t, &pf->fmt, &cm);
+
+	if (ret < 0 || !buf->ncpus)
+		return ret;
+	st = text_engine_stream(t, pf->b, -1);
+	if (!st)
+		return -errno;
+	pthread_mutex_lock(&st->lock);
+	pf->pgf = st->env.pf;
+	pf->ts = st->env.ts;
+	pf->ncpu = st->nparts == 1 ? st->ncpu : 0;
+	pf->cidx = calloc(pf->ncpu + 1, sizeof(*pf->cidx));
+	pf->npages = calloc(pf->ncpu + 1, sizeof(*pf->npages));
+	pf->cpu = calloc(pf->ncpu + 1, sizeof(*pf->cpu));
+	*from = calloc(pf->ncpu + 1, sizeof(**from));
+	*to = calloc(pf->ncpu + 1, sizeof(**to));
+	if (!pf->cidx || !pf->npages || !pf->cpu || !*from || !*to)
+		ret = -ENOMEM;
+	else if (pf->window && (!st->size_known || !st->acct))
+		ret = -EAGAIN;
+	for (c = 0; !ret && c < pf->ncpu; c++) {
+		pf->cidx[c] = st->cidx[c];
+		pf->npages[c] = st->npages[c];
+		(*to)[c] = st->npages[c];
+		if (pf->cidx[c] >= buf->ncpus)
+			ret = -EIO;
+		else
+			pf->cpu[c] = buf->cpus[pf->cidx[c]].cpu;
+	}
+	if (!ret && pf->window)
+		window_pages(pf, st, *from, *to);
+	pthread_mutex_unlock(&st->lock);
+	return ret;
+}
+
+static void ctx_release(struct pf_ctx *x)
+{
+	text_pf_scratch_release(&x->s);
+	tdatfs_buf_release(&x->markers);
+	text_pf_tree_free(x->tree);
+	free(x->syms);
+}
+
+/* The pass: every slot's units, then the head. */
+static int file_pass(struct text_pf_file *pf, const uint64_t *from,
+		     const uint64_t *to)
+{
+	struct pf_ctx x = { .pf = pf, .collect = true };
+	struct tdatfs_buf out = { 0 };
+	size_t cap = 0;
+	uint64_t end = 0;
+	unsigned int c;
+	int ret = 0;
+
+	x.tree = text_pf_tree_new();
+	pf->ufirst = calloc(pf->ncpu + 1, sizeof(*pf->ufirst));
+	if (!x.tree || !pf->ufirst)
+		ret = -ENOMEM;
+	for (c = 0; !ret && c < pf->ncpu; c++) {
+		pf->ufirst[c] = pf->nu;
+		if (from[c] < to[c])
+			ret = pass_slot(&x, c, from[c], to[c], &out, &cap, &end);
+	}
+	if (!ret) {
+		pf->ufirst[pf->ncpu] = pf->nu;
+		ret = head_make(&x);
+	}
+	tdatfs_buf_release(&out);
+	ctx_release(&x);
+	return ret;
+}
+
+/**
+ * text_pf_file_make() - make a buffer's trace.pftrace: the pass
+ * @t: engine
+ * @buffer: buffer index
+ * @t0: a window's first time (tdatfs_text_time_parse()), or 0 with @t1
+ *	0 for the whole buffer
+ * @t1: the window's first time past it
+ * @out: set to the file (free with text_pf_file_free())
+ *
+ * Return: 0, -ENOENT for a buffer without text (latency), -EAGAIN for a
+ * window before the buffer's merged text was produced, -EINTR when this
+ * thread's request was cancelled, -ENOMEM, or a read's error.
+ */
+int text_pf_file_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
+		      uint64_t t1, struct text_pf_file **out)
+{
+	struct tdat_file *f = text_engine_file(t);
+	const struct tdat_buffer *buf = tdat_buffer_get(f, buffer);
+	uint64_t *from = NULL, *to = NULL;
+	struct text_pf_file *pf;
+	int ret;
+
+	*out = NULL;
+	if (!buf || buf->latency)
+		return -ENOENT;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return -ENOMEM;
+	pf->f = f;
+	pf->b = buffer;
+	pf->window = t1 != 0;
+	pf->k0 = t0;
+	pf->k1 = t1;
+	ret = file_setup(pf, t, &from, &to);
+	if (!ret && pf->fmt) {
+		pf->m = text_pf_events_new(pf->fmt);
+		ret = pf->m ? 0 : -errno;
+	}
+	if (!ret)
+		ret = file_pass(pf, from, to);
+	free(from);
+	free(to);
+	if (ret < 0) {
+		text_pf_file_free(pf);
+		return ret;
+	}
+	*out = pf;
+	return 0;
+}
+
+/**
+ * text_pf_file_size() - the size of a file made
+ * @pf: the file
+ *
+ * Return: its size in bytes.
+ */
+uint64_t text_pf_file_size(const struct text_pf_file *pf)
+{
+	return pf->hlen + (pf->nu ? pf->u[pf->nu - 1].end : 0);
+}
+
+/**
+ * text_pf_file_mem() - the memory a file made holds
+ * @pf: the file
+ *
+ * Return: bytes, its table and head (for the engine's bound).
+ */
+size_t text_pf_file_mem(const struct text_pf_file *pf)
+{
+	return sizeof(*pf) + pf->hlen + pf->nu * sizeof(*pf->u) +
+	       pf->ncpu * (2 * sizeof(size_t) + sizeof(uint64_t) +
+			   sizeof(unsigned int));
+}
+
+/* The slot of unit @i. */
+static unsigned int slot_of(const struct text_pf_file *pf, size_t i)
+{
+	unsigned int c = 0;
+
+	while (c + 1 < pf->ncpu && pf->ufirst[c + 1] <= i)
+		c++;
+	return c;
+}
+
+/* The first unit that ends past @x (units' offsets, past the head). */
+static size_t unit_at(const struct text_pf_file *pf, uint64_t x)
+{
+	size_t lo = 0, hi = pf->nu;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pf->u[mid].end > x)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Unit @i encoded again into @out (emptied first), with @src, the
+ * source of its slot (made when NULL or of another slot, reading up to
+ * the last page of the slot's units up to @last).
+ */
+static int unit_encode(struct pf_ctx *x, size_t i, size_t last,
+		       struct text_source **src, unsigned int *sc,
+		       struct tdatfs_buf *out)
+{
+	struct text_pf_file *pf = x->pf;
+	unsigned int c = slot_of(pf, i);
+	uint64_t page = pf->u[i].page & ~UNIT_LOST;
+	struct text_pos at = { .page = page };
+	struct page_out po = { .lost = pf->u[i].page & UNIT_LOST };
+	size_t l;
+
+	if (!*src || *sc != c) {
+		text_source_free(*src);
+		l = pf->ufirst[c + 1] - 1 < last ? pf->ufirst[c + 1] - 1 : last;
+		*src = source_of(pf, c, (pf->u[l].page & ~UNIT_LOST) + 1);
+		if (!*src)
+			return -errno;
+		*sc = c;
+		text_source_seek(*src, &at);
+	} else {
+		/* a page that follows is where the last one stopped */
+		text_source_tell(*src, &at);
+		if (at.page != page || at.idx || at.done) {
+			at = (struct text_pos){ .page = page };
+			text_source_seek(*src, &at);
+		}
+	}
+	out->len = 0;
+	x->markers.len = 0;
+	return page_run(x, *src, c, page, out, &po);
+}
+
+/**
+ * text_pf_file_read() - read a file made
+ * @pf: the file
+ * @buf: destination
+ * @len: bytes wanted
+ * @off: offset in the file
+ *
+ * Return: bytes read (0 at the end), -EIO when a page does not encode
+ * as the pass measured it (the trace changed under us), -ENOMEM.
+ * Context: thread-safe (each call reads with sources of its own).
+ */
+ssize_t text_pf_file_read(struct text_pf_file *pf, char *buf, size_t len,
+			  uint64_t off)
+{
+	uint64_t size = text_pf_file_size(pf), x0, start;
+	struct pf_ctx x = { .pf = pf };
+	struct tdatfs_buf out = { 0 };
+	struct text_source *src = NULL;
+	unsigned int sc = 0;
+	size_t got = 0, i, last, n;
+	int ret = 0;
+
+	if (off >= size)
+		return 0;
+	if (len > size - off)
+		len = size - off;
+	if (off < pf->hlen) {
+		got = pf->hlen - off < len ? pf->hlen - off : len;
+		memcpy(buf, pf->head + off, got);
+	}
+	if (got == len)
+		return got;
+	x0 = off + got - pf->hlen;
+	i = unit_at(pf, x0);
+	last = unit_at(pf, off + len - 1 - pf->hlen);
+	for (; !ret && got < len && i <= last && i < pf->nu; i++) {
+		start = i ? pf->u[i - 1].end : 0;
+		ret = unit_encode(&x, i, last, &src, &sc, &out);
+		if (!ret && out.len != pf->u[i].end - start)
+			ret = -EIO;
+		if (ret < 0)
+			break;
+		n = out.len - (x0 - start);
+		if (n > len - got)
+			n = len - got;
+		memcpy(buf + got, out.p + (x0 - start), n);
+		got += n;
+		x0 += n;
+	}
+	text_source_free(src);
+	tdatfs_buf_release(&out);
+	ctx_release(&x);
+	return ret < 0 ? ret : (ssize_t)got;
+}
+
+/**
+ * text_pf_file_free() - free a file made; NULL is fine
+ * @pf: the file
+ */
+void text_pf_file_free(struct text_pf_file *pf)
+{
+	if (!pf)
+		return;
+	text_pf_events_free(pf->m);
+	free(pf->cidx);
+	free(pf->npages);
+	free(pf->cpu);
+	free(pf->head);
+	free(pf->u);
+	free(pf->ufirst);
+	free(pf);
+}
