@@ -39,6 +39,7 @@ struct tspec_field {
 #define OPT	1u	/* some kernels' formats lack it */
 #define FUNC	2u	/* a kernel function's address */
 #define REP	4u	/* an integer array, one field per element */
+#define TRIM	8u	/* one trailing newline left out, as -R does */
 
 struct tspec {
 	const char *system;
@@ -55,7 +56,7 @@ struct tspec {
 #define STR TDATFS_PF_STR
 
 static const struct tspec_field f_print[] = {
-	{ "ip", 1, U64, 0 }, { "buf", 2, STR, 0 },
+	{ "ip", 1, U64, 0 }, { "buf", 2, STR, TRIM },
 };
 static const struct tspec_field f_switch[] = {
 	{ "prev_comm", 1, STR, 0 }, { "prev_pid", 2, I32, 0 }, { "prev_prio", 3, I32, 0 },
@@ -170,7 +171,7 @@ struct plan {
 	uint32_t number;		/* typed */
 	const char *name;		/* generic: the format's (lives with it) */
 	size_t name_len;
-	bool sgn, dyn, rel, func;
+	bool sgn, dyn, rel, func, trim;
 	uint32_t off, size;
 	uint32_t elem, count;		/* K_ARGS */
 	unsigned int idx;		/* K_TEXT */
@@ -303,6 +304,7 @@ static bool compatible(const struct tspec_field *tf,
 	p->number = tf->number;
 	p->type = tf->type;
 	p->func = tf->flags & FUNC;
+	p->trim = tf->flags & TRIM;
 	if (tf->flags & REP) {
 		p->kind = K_ARGS;
 		p->count = f->arraylen;
@@ -644,6 +646,8 @@ static int fields_fill(const struct text_pf_events *m, const struct pf_map *map,
 			size_t len;
 
 			str_at(sh, p, d, n, &v, &len);
+			if (p->trim && len && v[len - 1] == '\n')
+				len--;
 			ret = put_str(s, f, v, len);
 		} else if (p->kind == K_TEXT) {
 			size_t a = p->idx ? s->ends[p->idx - 1] : 0;

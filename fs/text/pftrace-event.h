@@ -31,7 +31,9 @@
  *    loses one trailing newline).
  *  - Typed string fields hold the field's bytes up to its first NUL or
  *    its end (char buf[]: the record's end), as Perfetto's traced_probes
- *    writes them; not -R's ARRAY[...] for a non-printable comm.
+ *    writes them; not -R's ARRAY[...] for a non-printable comm.  print's
+ *    buf loses one trailing newline, as -R shows it (trace_marker adds
+ *    one to most writes; Perfetto's atrace parsing needs none).
  *  - Every string written is valid UTF-8 (protoc and python-protobuf's
  *    pure-Python decoder refuse anything else in a `string`): each
  *    maximal ill-formed subsequence becomes U+FFFD, exactly Python's

@@ -13,6 +13,7 @@
  * against Python's decode("utf-8", "replace").
  *
  * Usage: test-text-pftrace-event TRACE_CMD GEN_TRACE PYTHON SMALL.DAT
+ *        test-text-pftrace-event --records TRACE_CMD TRACE
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -52,23 +53,53 @@ struct oracle {
 	size_t n;
 };
 
-/* The names of the typed messages (perfetto_trace.proto's oneof). */
+/*
+ * The typed messages (perfetto_trace.proto's oneof) and their fields'
+ * names by number, from 1 (doc/PERFETTO.md section 4).
+ */
+#define WAKE { "comm", "pid", "prio", "success", "target_cpu" }
 static const struct {
 	uint32_t type;
 	const char *name;
+	const char *f[8];
 } typed[] = {
-	{ 3, "print" }, { 4, "sched_switch" }, { 11, "cpu_frequency" },
-	{ 13, "cpu_idle" }, { 17, "sched_wakeup" }, { 20, "sched_waking" },
-	{ 24, "softirq_entry" }, { 25, "softirq_exit" },
-	{ 36, "irq_handler_entry" }, { 37, "irq_handler_exit" },
-	{ 57, "workqueue_execute_end" }, { 58, "workqueue_execute_start" },
-	{ 113, "suspend_resume" }, { 114, "sched_wakeup_new" },
-	{ 235, "task_newtask" }, { 236, "task_rename" },
-	{ 237, "sched_process_exec" }, { 238, "sched_process_exit" },
-	{ 239, "sched_process_fork" }, { 240, "sched_process_free" },
-	{ 329, "sys_enter" }, { 330, "sys_exit" },
-	{ 437, "funcgraph_entry" }, { 438, "funcgraph_exit" },
+	{ 3, "print", { "ip", "buf" } },
+	{ 4, "sched_switch", { "prev_comm", "prev_pid", "prev_prio", "prev_state",
+			       "next_comm", "next_pid", "next_prio" } },
+	{ 11, "cpu_frequency", { "state", "cpu_id" } },
+	{ 13, "cpu_idle", { "state", "cpu_id" } },
+	{ 17, "sched_wakeup", WAKE }, { 20, "sched_waking", WAKE },
+	{ 24, "softirq_entry", { "vec" } }, { 25, "softirq_exit", { "vec" } },
+	{ 36, "irq_handler_entry", { "irq", "name", "handler" } },
+	{ 37, "irq_handler_exit", { "irq", "ret" } },
+	{ 57, "workqueue_execute_end", { "work", "function" } },
+	{ 58, "workqueue_execute_start", { "work", "function" } },
+	{ 113, "suspend_resume", { "action", "val", "start" } },
+	{ 114, "sched_wakeup_new", WAKE },
+	{ 235, "task_newtask", { "pid", "comm", "clone_flags", "oom_score_adj" } },
+	{ 236, "task_rename", { "pid", "oldcomm", "newcomm", "oom_score_adj" } },
+	{ 237, "sched_process_exec", { "filename", "pid", "old_pid" } },
+	{ 238, "sched_process_exit", { "comm", "pid", "tgid", "prio" } },
+	{ 239, "sched_process_fork", { "parent_comm", "parent_pid", "child_comm",
+				       "child_pid" } },
+	{ 240, "sched_process_free", { "comm", "pid", "prio" } },
+	{ 329, "sys_enter", { "id", "args" } },
+	{ 330, "sys_exit", { "id", "ret" } },
+	{ 437, "funcgraph_entry", { "depth", "func" } },
+	{ 438, "funcgraph_exit", { "calltime", "depth", "func", "overrun",
+				   "rettime" } },
 };
+
+static const char *typed_field(uint32_t type, uint32_t number)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(typed) / sizeof(typed[0]); i++) {
+		if (typed[i].type == type && number >= 1 && number <= 8)
+			return typed[i].f[number - 1];
+	}
+	return NULL;
+}
 
 /* SchedSwitchFtraceEvent's fields by number (1..7). */
 static const char *const switch_names[] = {
@@ -207,7 +238,7 @@ struct env {
 	struct text_pf_events *m;
 	struct text_pf_scratch s;
 	struct text_pf_tree *tree;
-	size_t nswitch, ngeneric, nstr, nnum;
+	size_t nswitch, ngeneric, nstr, nnum, ntyped, nsyms;
 };
 
 static void env_open(struct env *e, const char *path)
@@ -268,6 +299,67 @@ static void check_switch(const struct tdatfs_pf_event *ev, const struct oline *o
 	}
 }
 
+/* Whether number @u of @size bytes is what -R printed as @v ("-5",
+ * "0x1f", "%x" hex without "0x", "%o" octal); false when @v is no
+ * plain number (a symbol, flags, a %s), *num set when it is. */
+static bool num_matches(const char *v, uint64_t u, int size, bool *num)
+{
+	uint64_t x, mask = size >= 8 ? ~0ull : (1ull << (8 * size)) - 1;
+
+	*num = plain_num(v, &x);
+	if (!*num)
+		return true;
+	if ((u & mask) == (x & mask))
+		return true;
+	if (strncmp(v, "0x", 2) && strspn(v, "01234567") == strlen(v) &&
+	    (strtoull(v, NULL, 8) & mask) == (u & mask))
+		return true;
+	return strncmp(v, "0x", 2) && strspn(v, "0123456789abcdef") == strlen(v) &&
+	       (strtoull(v, NULL, 16) & mask) == (u & mask);
+}
+
+/* A typed event's fields against -R's values of the fields of the same
+ * names (sys_enter's args array is not compared). */
+static void check_typed(struct env *e, const struct tdatfs_pf_event *ev,
+			const struct oline *o)
+{
+	struct tep_event *tev;
+	char v[70000];
+	size_t i;
+
+	text_tep_lock(e->tt);
+	tev = tep_find_event_by_name(e->tep, NULL, o->name);
+	text_tep_unlock(e->tt);
+	FATAL(tev);
+	for (i = 0; i < ev->n; i++) {
+		const struct tdatfs_pf_field *f = &ev->fields[i];
+		const char *name = typed_field(ev->type, f->number);
+		struct tep_format_field *tf = name ? tep_find_field(tev, name) : NULL;
+		bool num;
+
+		CHECK(name && tf);
+		if (!tf || (ev->type == 329 && f->number == 2))
+			continue;
+		if (!rval(o->info, name, tf->next ? tf->next->name : NULL, v, sizeof(v))) {
+			CHECK(!"-R value found");
+			continue;
+		}
+		if (f->type == TDATFS_PF_STR) {
+			/* -R's text of a printable string is its bytes */
+			if (strncmp(v, "ARRAY[", 6)) {
+				if (f->len != strlen(v) || memcmp(f->str, v, f->len))
+					fprintf(stderr, "%s %s: -R \"%s\", made \"%.*s\"\n",
+						o->name, name, v, (int)f->len, f->str);
+				CHECK(f->len == strlen(v) && !memcmp(f->str, v, f->len));
+				e->nstr++;
+			}
+			continue;
+		}
+		CHECK(num_matches(v, f->u, tf->size, &num));
+		e->nnum += num;
+	}
+}
+
 /* A generic event: its fields, in format order, against -R's. */
 static void check_generic(struct env *e, const struct tdatfs_pf_event *ev,
 			  const struct oline *o)
@@ -284,7 +376,7 @@ static void check_generic(struct env *e, const struct tdatfs_pf_event *ev,
 	FATAL(tev);
 	for (tf = tev->format.fields; tf; tf = tf->next, i++) {
 		const struct tdatfs_pf_field *f = &ev->fields[i];
-		uint64_t x, mask;
+		bool num;
 
 		FATAL(i < ev->n);
 		CHECK(f->name_len == strlen(tf->name) && !memcmp(f->name, tf->name, f->name_len));
@@ -293,22 +385,44 @@ static void check_generic(struct env *e, const struct tdatfs_pf_event *ev,
 			continue;
 		}
 		if (f->type == TDATFS_PF_STR) {
+			if (f->len != strlen(v) || memcmp(f->str, v, f->len))
+				fprintf(stderr, "%s %s: -R \"%s\", made \"%.*s\"\n",
+					o->name, tf->name, v, (int)f->len, f->str);
 			CHECK(f->len == strlen(v) && !memcmp(f->str, v, f->len));
 			e->nstr++;
 			continue;
 		}
 		CHECK(f->type == ((tf->flags & TEP_FIELD_IS_SIGNED) ? TDATFS_PF_I64 : TDATFS_PF_U64));
-		if (!plain_num(v, &x))
-			continue;	/* a symbol, flags, a %s: not a number */
-		mask = tf->size >= 8 ? ~0ull : (1ull << (8 * tf->size)) - 1;
-		/* "%x" prints hex without "0x": then it reads as hex */
-		if ((f->u & mask) != (x & mask) && strncmp(v, "0x", 2) &&
-		    strspn(v, "0123456789abcdef") == strlen(v))
-			x = strtoull(v, NULL, 16);
-		CHECK((f->u & mask) == (x & mask));
-		e->nnum++;
+		CHECK(num_matches(v, f->u, tf->size, &num));
+		e->nnum += num;
 	}
 	CHECK(i == ev->n);
+}
+
+/* The kernel function fields of a typed event are in the scratch's
+ * symbols, and each one named is a symbol starting there. */
+static void check_syms(struct env *e, const struct tdatfs_pf_event *ev)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < ev->n; i++) {
+		const struct tdatfs_pf_field *f = &ev->fields[i];
+		bool func = ((ev->type == 437 && f->number == 2) ||
+			     (ev->type == 438 && f->number == 3) ||
+			     ((ev->type == 57 || ev->type == 58) && f->number == 2));
+		const char *name;
+		size_t len;
+
+		if (!func || !f->u)
+			continue;
+		CHECK(k < e->s.nsyms && e->s.syms[k] == f->u);
+		k++;
+		if (text_pf_symbol_name(e->m, f->u, &name, &len) == 0) {
+			CHECK(len > 0);
+			e->nsyms++;
+		}
+	}
+	CHECK(k == e->s.nsyms);
 }
 
 /* Every record of every CPU against the oracle's lines of that CPU. */
@@ -357,6 +471,9 @@ static void check_records(struct env *e, const struct oracle *or)
 					check_switch(&ev, o);
 					e->nswitch++;
 				}
+				e->ntyped++;
+				check_typed(e, &ev, o);
+				check_syms(e, &ev);
 			}
 			FATAL(text_pf_tree_note(e->tree, &ev) == 0);
 			FATAL(text_source_consume_index(src, 0, &mk) == 1);
@@ -525,6 +642,18 @@ int main(int argc, char **argv)
 	uint32_t type;
 	int fd;
 
+	if (argc == 4 && !strcmp(argv[1], "--records")) {
+		/* any trace: its records against -R, no generated part */
+		oracle_load(argv[2], argv[3], &or);
+		env_open(&e, argv[3]);
+		check_records(&e, &or);
+		printf("%s: %zu typed (%zu sched_switch, %zu named symbols), "
+		       "%zu generic (%zu strings, %zu numbers)\n", argv[3],
+		       e.ntyped, e.nswitch, e.nsyms, e.ngeneric, e.nstr, e.nnum);
+		env_close(&e);
+		oracle_free(&or);
+		return failures ? 1 : 0;
+	}
 	if (argc != 5) {
 		fprintf(stderr, "usage: %s TRACE_CMD GEN_TRACE PYTHON SMALL.DAT\n", argv[0]);
 		return 2;
