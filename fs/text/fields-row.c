@@ -122,23 +122,38 @@ static int put_head(const struct text_fmt_share *sh, const struct text_rec *r,
 }
 
 /*
- * Append one value as a column: after a NUL nothing more is shown
- * (*stop), and the last field loses one trailing newline.
+ * Where the values of a record go: fields.tsv's columns (@ends NULL), or
+ * the raw values one after the other, field i's ending at @ends[i].
  */
-static int put_value(struct tdatfs_buf *out, const char *v, size_t len,
-		     bool last, bool *stop)
+struct sink {
+	struct tdatfs_buf *out;
+	size_t *ends;
+	size_t i;
+	bool stop;		/* a NUL was met: the values after are empty */
+};
+
+/*
+ * Append one value: after a NUL nothing more is shown (trace-cmd prints
+ * the -R text with "%.*s"), and the last field loses one trailing newline.
+ * A column is a tab and the value escaped; a raw value is its bytes.
+ */
+static int put_value(struct sink *k, const char *v, size_t len, bool last)
 {
 	size_t n;
-	int ret = put_char(out, '\t');
+	int ret = k->ends ? 0 : put_char(k->out, '\t');
 
-	if (ret || *stop)
-		return ret;
-	if (last && len && v[len - 1] == '\n')
-		len--;
-	n = strnlen(v, len);
-	if (n < len)
-		*stop = true;
-	return put_escaped(out, v, n);
+	if (!ret && !k->stop) {
+		if (last && len && v[len - 1] == '\n')
+			len--;
+		n = strnlen(v, len);
+		if (n < len)
+			k->stop = true;
+		ret = k->ends ? tdatfs_buf_put(k->out, v, n) :
+				put_escaped(k->out, v, n);
+	}
+	if (!ret && k->ends)
+		k->ends[k->i++] = k->out->len;
+	return ret;
 }
 
 /* tep_print_field_content() of one field into @s, from the start of @s,
@@ -207,13 +222,12 @@ static int value_end(const struct text_fmt_share *sh, struct trace_seq *one,
  * depend on the order and cannot be printed one by one.
  */
 static int values_cut(const struct text_fmt_share *sh, struct tep_event *ev,
-		      size_t n, struct tdatfs_buf *out)
+		      size_t n, struct sink *out)
 {
 	struct trace_seq *all = sh->seq, one;
 	unsigned long some[32], *flags = some;
 	struct tep_format_field *f;
 	size_t nf = 0, i, pos = 0;
-	bool stop = false;
 	int ret = 0;
 
 	for (f = ev->format.fields; f; f = f->next)
@@ -240,7 +254,7 @@ static int values_cut(const struct text_fmt_share *sh, struct tep_event *ev,
 		}
 		if (!ret)
 			ret = put_value(out, all->buffer + pos, end - pos,
-					!f->next, &stop);
+					!f->next);
 		pos = end;
 	}
 	trace_seq_destroy(&one);
@@ -646,14 +660,12 @@ static int put_raw_array(const struct text_fmt_share *sh,
  * appended) when the event or the record is not for the fast path.
  */
 static int fast_values(const struct text_fmt_share *sh,
-		       const struct tep_event *ev, size_t n,
-		       struct tdatfs_buf *out)
+		       const struct tep_event *ev, size_t n, struct sink *out)
 {
 	struct fplan pl[FAST_MAX];
 	const struct tep_format_field *f;
 	struct tdatfs_buf v = { 0 };
-	size_t before = out->len, i;
-	bool stop = false;
+	size_t before = out->out->len, i;
 	int ret = 0;
 
 	if (!make_plans(ev, pl))
@@ -674,12 +686,14 @@ static int fast_values(const struct text_fmt_share *sh,
 						      put_raw_num(&v, f, x);
 		}
 		if (!ret)
-			ret = put_value(out, v.p ? v.p : "", v.len, !f->next,
-					&stop);
+			ret = put_value(out, v.p ? v.p : "", v.len, !f->next);
 	}
 	tdatfs_buf_release(&v);
-	if (ret)
-		out->len = before;
+	if (ret) {
+		out->out->len = before;
+		out->i = 0;
+		out->stop = false;
+	}
 	return ret;
 }
 
@@ -711,16 +725,16 @@ static size_t copy_size(const struct text_fmt_share *sh,
 }
 
 /*
- * The field columns of a record, under the tep lock, and the comms the
- * record registers.  text_format_record() registers them for every
- * record it prints through libtraceevent; the events that register any
- * (the sched events with a plugin handler) are never compiled, so that
- * is every record of theirs.
+ * The field values of a record, under the tep lock, and the comms the
+ * record registers (none without @cc).  text_format_record() registers
+ * them for every record it prints through libtraceevent; the events that
+ * register any (the sched events with a plugin handler) are never
+ * compiled, so that is every record of theirs.
  */
 static int put_values(const struct text_fmt_share *sh,
 		      const struct text_event_desc *te,
 		      const struct text_rec *r, size_t n,
-		      struct text_comm_ctx *cc, struct tdatfs_buf *out)
+		      struct text_comm_ctx *cc, struct sink *out)
 {
 	size_t copy;
 	int ret;
@@ -734,7 +748,7 @@ static int put_values(const struct text_fmt_share *sh,
 		ret = values_cut(sh, te->ev, n, out);
 	if (!ret)
 		ret = text_tep_take_error(sh->tt);
-	if (!ret)
+	if (!ret && cc)
 		ret = text_comms_learn(sh->cm, te->ev->id, cc, sh->scratch);
 	memset(sh->scratch, 0, copy);
 	text_tep_unlock(sh->tt);
@@ -799,6 +813,7 @@ int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
 	const struct text_event_desc *te = NULL;
 	struct text_fmt_share sh;
 	size_t n = r->size, before = out->len;
+	struct sink k = { .out = out };
 	const char *comm;
 	int ret, id, pid;
 
@@ -818,9 +833,58 @@ int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
 		return -ENOMEM;
 	ret = put_head(&sh, r, comm, pid, out);
 	if (!ret)
-		ret = put_values(&sh, te, r, n, cc, out);
+		ret = put_values(&sh, te, r, n, cc, &k);
 	if (!ret)
 		ret = put_char(out, '\n');
+	if (ret)
+		out->len = before;
+	return ret;
+}
+
+/**
+ * text_fields_raw() - the -R values of a record's fields, unescaped
+ * @fm: formatter
+ * @r: the record
+ * @out: destination; the values are appended one after the other
+ * @ends: set to where each field's value ends in @out, in format order
+ * @nends: room in @ends: at least the number of the event's own fields
+ *
+ * The values are fields.tsv's columns before their escaping (the same
+ * rules: what follows a NUL is empty, the last loses one trailing
+ * newline), made without the comm model (nothing is learned).
+ *
+ * Return: 0, 1 when the record does not parse (nothing appended), -ENOSPC
+ * when @nends is short, or -ENOMEM (nothing appended).
+ * Context: takes the tep lock.
+ */
+int text_fields_raw(struct text_fmt *fm, const struct text_rec *r,
+		    struct tdatfs_buf *out, size_t *ends, size_t nends)
+{
+	const struct text_event_desc *te = NULL;
+	struct text_fmt_share sh;
+	size_t n = r->size, before = out->len, nf = 0;
+	struct sink k = { .out = out, .ends = ends };
+	const struct tep_format_field *f;
+	int ret, id, pid;
+
+	text_fmt_share(fm, &sh);
+	if (n > sh.max_rec)
+		n = sh.max_rec;
+	if (!text_record_type(sh.evs, r->data, n, &id))
+		return 1;
+	ret = text_event_lookup(sh.evs, id, &te);
+	if (ret < 0)
+		return ret;
+	if (!te || !text_record_pid(sh.evs, r->data, n, &pid) ||
+	    !text_event_fits(sh.evs, te, r->data, n))
+		return 1;
+	text_tep_lock(sh.tt);
+	for (f = te->ev->format.fields; f; f = f->next)
+		nf++;
+	text_tep_unlock(sh.tt);
+	if (nf > nends)
+		return -ENOSPC;
+	ret = put_values(&sh, te, r, n, NULL, &k);
 	if (ret)
 		out->len = before;
 	return ret;

@@ -35,12 +35,16 @@
  *    ARRAY[...]); here each record is printed as if it were the first,
  *    so the text never depends on what was printed before, and the flag
  *    is put back as it was found.
+ *  - text_fields_raw() gives the same values unescaped, one by one (for
+ *    trace.pftrace's generic events), and registers no comm.
  *  - The comm lookup and the comm registrations of a record are those of
  *    text_format_record() (text/line.h), in the same order, so a
  *    stream's comm model is the same whichever of the two formatted it.
  */
 #ifndef TDATFS_TEXT_FIELDS_ROW_H
 #define TDATFS_TEXT_FIELDS_ROW_H
+
+#include <stddef.h>
 
 struct tdatfs_buf;
 struct text_comm_ctx;
@@ -50,5 +54,7 @@ struct text_rec;
 int text_fields_header(struct text_fmt *fm, int id, struct tdatfs_buf *out);
 int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
 		    struct text_comm_ctx *cc, struct tdatfs_buf *out);
+int text_fields_raw(struct text_fmt *fm, const struct text_rec *r,
+		    struct tdatfs_buf *out, size_t *ends, size_t nends);
 
 #endif /* TDATFS_TEXT_FIELDS_ROW_H */

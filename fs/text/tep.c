@@ -693,6 +693,18 @@ static char *ksym_resolve(void *priv, unsigned long long *addrp, char **modp)
 }
 
 /**
+ * text_tep_file() - the trace a handle was made for
+ * @tt: handle
+ *
+ * Return: the file given to text_tep_new().
+ * Context: lock-free (the pointer never changes).
+ */
+struct tdat_file *text_tep_file(struct text_tep *tt)
+{
+	return tt->f;
+}
+
+/**
  * text_tep_ksyms() - the kallsyms table, read now if it was not yet
  * @tt: handle
  * @ks: set to the table, NULL when the trace has none (or it does not

@@ -61,6 +61,7 @@ struct text_tep *text_tep_new(struct tdat_file *f,
 			      struct text_kallsyms_share *share);
 void text_tep_free(struct text_tep *tt);
 struct tep_handle *text_tep_handle(struct text_tep *tt);
+struct tdat_file *text_tep_file(struct text_tep *tt);
 void text_tep_lock(struct text_tep *tt);
 void text_tep_unlock(struct text_tep *tt);
 void text_tep_print_info(struct text_tep *tt, struct trace_seq *s,

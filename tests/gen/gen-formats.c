@@ -240,10 +240,77 @@ static void sc_noname(struct gen_ctx *c)
 	}
 }
 
+/*
+ * trace.pftrace's typed events (issue 33): sched_wakeup's prio made a
+ * char array, a type Perfetto's int32 cannot take, so the event must go
+ * generic; and the records that link tasks to processes.
+ */
+static void edit_pftrace(struct gen_template *t)
+{
+	edit_text(find(t, "sched", "sched_wakeup"),
+		  "field:int prio;\toffset:28;\tsize:4;\tsigned:1;",
+		  "field:char prio[4];\toffset:28;\tsize:4;\tsigned:0;");
+}
+
+static void newtask_rec(struct gen_ctx *c, unsigned int cpu, int parent,
+			int pid, const char *comm, uint64_t flags)
+{
+	struct gen_rec *r = gen_rec(c, cpu, gen_format_find(c->t, "task", "task_newtask"),
+				    parent, 0);
+
+	gen_set(r, "pid", (uint64_t)pid);
+	put_chars(r, "comm", comm, strlen(comm));
+	gen_set(r, "clone_flags", flags);
+	gen_set(r, "oom_score_adj", 0);
+	gen_wait(c, cpu, 2 * US);
+}
+
+static void fork_rec(struct gen_ctx *c, unsigned int cpu, int parent, int child,
+		     const char *comm)
+{
+	struct gen_rec *r = gen_rec(c, cpu, gen_format_find(c->t, "sched", "sched_process_fork"),
+				    parent, 0);
+
+	/* __data_loc strings in 6.x kernels' format, as in the template */
+	gen_set_str(r, "parent_comm", "parent");
+	gen_set(r, "parent_pid", (uint64_t)parent);
+	gen_set_str(r, "child_comm", comm);
+	gen_set(r, "child_pid", (uint64_t)child);
+	gen_wait(c, cpu, 2 * US);
+}
+
+/*
+ * A process P forks C1 (a process), C1 makes the thread C1+1
+ * (CLONE_THREAD), the thread forks C1+2 (a process of C1's), P forks
+ * C1+3 seen by sched_process_fork alone; a sched_wakeup of each CPU.
+ */
+static void sc_pftrace(struct gen_ctx *c)
+{
+	int p = gen_pid(c, 0), c1 = 30001;
+	struct gen_rec *r;
+
+	newtask_rec(c, 0, p, c1, "child-proc", 0x1200011);
+	fork_rec(c, 0, p, c1, "child-proc");
+	newtask_rec(c, 1, c1, c1 + 1, "child-thr", 0x3d0f00);
+	fork_rec(c, 1, c1, c1 + 1, "child-thr");
+	newtask_rec(c, 1, c1 + 1, c1 + 2, "grandchild", 0x1200011);
+	fork_rec(c, 0, p, c1 + 3, "fork-only");
+	for (unsigned int i = 0; i < 2; i++) {
+		r = gen_rec(c, i, gen_format_find(c->t, "sched", "sched_wakeup"), p, 0);
+		put_chars(r, "comm", "wakee", 5);
+		gen_set(r, "pid", (uint64_t)c1);
+		put_chars(r, "prio", "ab", 2);
+		gen_set(r, "target_cpu", i);
+		gen_wait(c, i, 2 * US);
+		switch_rec(c, i, p, c1 + (int)i);
+	}
+}
+
 const struct gen_scenario gen_format_scenarios[] = {
 	{ "failed-format", sc_failed, edit_failed },
 	{ "print-symbol", sc_symbol, edit_symbol },
 	{ "print-no-symbol", sc_symbol, NULL },
 	{ "empty-name", sc_noname, edit_noname },
+	{ "pftrace-tasks", sc_pftrace, edit_pftrace },
 	{ NULL, NULL, NULL },
 };
