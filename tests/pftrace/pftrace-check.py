@@ -870,8 +870,10 @@ def check(a, tmp):
             '%d sched_switch chain breaks in the records' % (
                 total, counts['typed'], counts['generic'], uname, len(breaks))
     else:
-        check_chain(breaks, None, ctx)
-        summary += '; content not checked (no trace-cmd oracle)'
+        # recorded traces break the chain themselves (small.dat: 1142
+        # times); without trace-cmd's records to compare, only say so
+        summary += '; content not checked (no trace-cmd oracle), %d ' \
+            'sched_switch chain breaks' % len(breaks)
     protoc_finish(pro, ctx)
     print(summary)
     if ctx.count > MAX_SHOWN:
