@@ -388,14 +388,15 @@ static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
 	return ret;
 }
 
-/* The head: system_info, the symbols, the process tree. */
+/* The head: system_info (with a UNAME), the symbols, the process tree. */
 static int head_make(struct pf_ctx *x)
 {
 	struct tdatfs_pf_utsname u;
 	struct tdatfs_buf h = { 0 }, words = { 0 };
 	int ret = uname_get(x->pf->f, &words, &u);
 
-	if (!ret)
+	/* without UNAME no system_info: an empty one would say nothing */
+	if (!ret && (u.sysname || u.release || u.machine))
 		ret = tdatfs_pf_system_info(&h, &u);
 	tdatfs_buf_release(&words);
 	if (!ret)

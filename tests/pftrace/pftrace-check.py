@@ -403,13 +403,15 @@ class Oracle:
 # ---- values: the report's text against a number or a string --------------------
 
 def as_number(text):
-    """The numbers a report text may mean: decimal, hex with or without 0x."""
+    """The numbers a report text may mean: decimal, octal, hex with or without 0x."""
     t = text.strip()
     out = []
     try:
         out.append(int(t, 10))
     except ValueError:
         pass
+    if re.fullmatch(r'0?[0-7]+', t):   # %o, as -R prints a field the format shows so
+        out.append(int(t, 8))
     h = t[2:] if t[:2].lower() == '0x' else t
     if h and re.fullmatch(r'[0-9a-fA-F]+', h):
         out.append(int(h, 16))
@@ -440,6 +442,8 @@ def number_matches(oracle, value, text, size):
     if any(same_mod(value, n, size) for n in as_number(text)):
         return True
     t = text.strip()
+    if t == '(nil)':        # glibc's %p of a pointer field that is 0
+        return value == 0
     if not t or t.startswith('ARRAY['):
         return False
     name, _, off = t.partition('+')
