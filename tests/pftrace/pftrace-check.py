@@ -53,6 +53,8 @@ class Problems:
 
     def __init__(self):
         self.count = 0
+        self.known = 0   # known differences (past_page()), counted, not failed
+        self.cleared = set()  # (event, field) whose string flag trace-cmd cleared
 
     def add(self, msg):
         self.count += 1
@@ -369,12 +371,14 @@ class Oracle:
         return self._syms
 
     def printk(self):
-        """{address: string} from report -P (trace_printk formats)."""
+        """{address: string} from report -P (trace_printk formats), which
+        trace-cmd 3.1.6 prints as "ffffffffa1cfa5fd Start context switch"
+        (the printk_formats file's "0x... : \"...\"" is read too)."""
         if self._printk is None:
             r = run(['trace-cmd', 'report', '-P', '-i', self.trace])
             self._printk = {}
             for line in r.stdout.decode('utf-8', errors='replace').split('\n'):
-                m = re.match(r'^([0-9a-fA-Fx]+) : (.*)$', line)
+                m = re.match(r'^(?:0x)?([0-9a-fA-F]+)(?: : | )(.*)$', line)
                 if m:
                     try:
                         s = m.group(2)
@@ -468,6 +472,32 @@ def array_bytes(text):
         return None
 
 
+def past_page(value, text):
+    """Whether ours and the report's ARRAY[...] differ only where ours is
+    zeroes to the end: a last array that runs past its record's page
+    (kernel_stack's caller[8] of a short stack at a page's end), where
+    trace-cmd shows the memory after the page.  The same known difference
+    as fields.tsv's (tests/tools/fields-check.py)."""
+    if not (value.startswith('ARRAY[') and text.startswith('ARRAY[')):
+        return False
+    a, b = value[6:-1].split(', '), text[6:-1].split(', ')
+    if len(a) != len(b) or a == b:
+        return False
+    k = next(i for i in range(len(a)) if a[i] != b[i])
+    return all(x == '00' for x in a[k:])
+
+
+def flag_cleared(value, text):
+    """Whether the report's ARRAY[...] holds the first bytes of our text,
+    with no NUL among them: the same bytes, which trace-cmd prints as an
+    array because libtraceevent cleared the field's string flag at an
+    earlier record (in time order, maybe on another CPU than this one)."""
+    raw = array_bytes(text)
+    if not raw or b'\0' in raw:
+        return False
+    return value.startswith(raw.decode('utf-8', errors='replace'))
+
+
 def string_matches(value, text, last):
     """A string field against the report: as printed, or ARRAY[] bytes."""
     if value == text:
@@ -559,12 +589,31 @@ def check_generic(o, ctx, rec, msg, fields, values, where):
             ctx.add('%s: generic %s.%s has no value, report says %s'
                     % (where, rec[1], gf.name, text[:80]))
         elif which == 'str_value':
-            if not string_matches(gf.str_value, text, i == len(fields) - 1):
+            key = (rec[1], gf.name)
+            if gf.str_value == text and text.startswith('ARRAY['):
+                # libtraceevent clears a string field's flag for good at
+                # a value it cannot print; trace-cmd then shows every
+                # later value as ARRAY[...], ours each as if it came first
+                # (tdatfs(1) BUGS; fields-check.py's known difference)
+                ctx.cleared.add(key)
+            if past_page(gf.str_value, text) or (
+                    text.startswith('ARRAY[') and
+                    not gf.str_value.startswith('ARRAY[') and
+                    (key in ctx.cleared or flag_cleared(gf.str_value, text))):
+                ctx.known += 1
+            elif not string_matches(gf.str_value, text, i == len(fields) - 1):
                 ctx.add('%s: generic %s.%s = %r, report says %r'
                         % (where, rec[1], gf.name, gf.str_value[:80], text[:80]))
         elif which in ('int_value', 'uint_value'):
             v = getattr(gf, which)
-            if not number_matches(o, v, text, fields[i][1]):
+            if number_matches(o, v, text, fields[i][1]):
+                pass
+            elif any(same_mod(v, n, w) for n in as_number(text)
+                     for w in (1, 2, 4) if w < fields[i][1]):
+                # -R prints a field through its print format's narrowing
+                # cast ((u8)REC->e): ours is the field's whole value
+                ctx.known += 1
+            else:
                 ctx.add('%s: generic %s.%s = %s %d, report says %s'
                         % (where, rec[1], gf.name, which, v, text[:80]))
         else:
@@ -873,6 +922,10 @@ def check(a, tmp):
         summary += '; report: %d records (%d typed, %d generic), uname %r, ' \
             '%d sched_switch chain breaks in the records' % (
                 total, counts['typed'], counts['generic'], uname, len(breaks))
+        if ctx.known:
+            summary += "; %d known differences (an array past its page, a " \
+                'string flag trace-cmd cleared, a narrowing cast of the ' \
+                'print format)' % ctx.known
     else:
         # recorded traces break the chain themselves (small.dat: 1142
         # times); without trace-cmd's records to compare, only say so
