@@ -121,6 +121,11 @@ struct fast_step {
 	uint8_t bits;		/* printf's width of the value: 8..64 */
 	uint8_t width;
 	uint16_t node;		/* x[] or s[] */
+	/* FAST_NUM, FAST_PTR of a field under masks only (text_compiled_
+	 * direct()): dsize bytes at doff, & dmask; dsize 0: eval x[node] */
+	uint8_t dsize;
+	uint32_t doff;
+	uint64_t dmask;
 };
 
 /* a field of a sched handler: a number or a comm array */

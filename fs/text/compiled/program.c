@@ -259,6 +259,33 @@ static bool compile_arg(struct text_compiled *fp, struct tep_event *ev,
 	return true;
 }
 
+/*
+ * The number steps whose value is a field under integer casts only
+ * (FX_MASK of FX_FIELD, as deep as it goes): read in place by the runner,
+ * without walking x[].  The same value: a field past the record is 0,
+ * and 0 under any mask is 0.
+ */
+static void direct_fields(struct text_compiled *fp)
+{
+	unsigned int i;
+
+	for (i = 0; i < fp->nsteps; i++) {
+		struct fast_step *st = &fp->step[i];
+		const struct fast_x *x;
+		uint64_t mask = ~0ull;
+
+		if (st->kind != FAST_NUM && st->kind != FAST_PTR)
+			continue;
+		for (x = &fp->x[st->node]; x->op == FX_MASK; x = &fp->x[x->a])
+			mask &= x->k;
+		if (x->op != FX_FIELD)
+			continue;
+		st->dsize = x->size;
+		st->doff = x->off;
+		st->dmask = mask & x->k;
+	}
+}
+
 /**
  * text_compiled_compile() - the compiled info format of an event
  * @ev: a parsed event
@@ -323,6 +350,7 @@ struct text_compiled *text_compiled_compile(struct tep_event *ev,
 	/* more arguments than conversions: leave it as it is */
 	if (arg)
 		goto no;
+	direct_fields(fp);
 	return fp;
 no:
 	free(fp);
@@ -461,6 +489,20 @@ static uint64_t eval_x(const struct text_compiled *fp, unsigned int i,
 		return text_compiled_apply(x->op, eval_x(fp, x->a, r),
 					   eval_x(fp, x->b, r));
 	}
+}
+
+/* The value of a number step: its field read in place, or x[node]. */
+static inline uint64_t step_value(const struct text_compiled *fp,
+				  const struct fast_step *st,
+				  const struct fast_rec *r)
+{
+	if (!st->dsize)
+		return eval_x(fp, st->node, r);
+	/* check_data_offset_size(): a field past the record is 0 */
+	if (st->doff + st->dsize > r->n)
+		return 0;
+	return text_read_num(r->big_endian, r->data + st->doff, st->dsize) &
+	       st->dmask;
 }
 
 /* "0x%llx" */
@@ -645,30 +687,13 @@ static int put_site(const struct text_compiled *fp, const struct fast_rec *r,
 	return ret;
 }
 
-/* one conversion of a step */
-static int put_step(const struct text_compiled *fp, const struct fast_step *st,
-		    const struct fast_rec *r, struct tdatfs_buf *out)
+/* printf() of a number step's value, at @o; at most 66 bytes. */
+static char *put_num(const struct text_compiled *fp, const struct fast_step *st,
+		     const struct fast_rec *r, char *o)
 {
-	uint64_t v;
+	uint64_t v = step_value(fp, st, r);
 	bool neg = false;
-	char *o;
 
-	switch (st->kind) {
-	case FAST_STR:
-		return put_s(fp, st->node, st, r, out);
-	case FAST_FUNC:
-		return put_func(fp, st, eval_x(fp, st->node, r), out);
-	case FAST_PTR:
-		v = eval_x(fp, st->node, r);
-		if (!v)
-			return tdatfs_buf_put(out, "(nil)", 5);
-		return put_hex(out, v);
-	case FAST_NUM:
-		break;
-	default:
-		return 0;
-	}
-	v = eval_x(fp, st->node, r);
 	if (st->bits < 64)
 		v &= (1ull << st->bits) - 1;
 	if (st->is_signed && (v >> (st->bits - 1)) & 1) {
@@ -676,13 +701,28 @@ static int put_step(const struct text_compiled *fp, const struct fast_step *st,
 		v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
 		neg = true;
 	}
-	/* a conversion is at most 64 + 2 bytes wide */
-	o = tdatfs_buf_reserve(out, 70);
-	if (!o)
-		return -ENOMEM;
-	o = put_int(o, st, v, neg);
-	out->len = o - out->p;
-	return 0;
+	return put_int(o, st, v, neg);
+}
+
+/* one conversion of a step but a number's (text_compiled_info()) */
+static int put_step(const struct text_compiled *fp, const struct fast_step *st,
+		    const struct fast_rec *r, struct tdatfs_buf *out)
+{
+	uint64_t v;
+
+	switch (st->kind) {
+	case FAST_STR:
+		return put_s(fp, st->node, st, r, out);
+	case FAST_FUNC:
+		return put_func(fp, st, eval_x(fp, st->node, r), out);
+	case FAST_PTR:
+		v = step_value(fp, st, r);
+		if (!v)
+			return tdatfs_buf_put(out, "(nil)", 5);
+		return put_hex(out, v);
+	default:
+		return 0;
+	}
 }
 
 /**
@@ -714,6 +754,17 @@ int text_compiled_info(const struct text_compiled *fp, bool big_endian,
 	for (i = 0; i < fp->nsteps; i++) {
 		const struct fast_step *st = &fp->step[i];
 
+		if (st->kind == FAST_NUM) {
+			/* the literal and the number in one room */
+			char *o = tdatfs_buf_reserve(out, st->lit_len + 70);
+
+			if (!o)
+				return -ENOMEM;
+			memcpy(o, fp->lit + st->lit_off, st->lit_len);
+			o = put_num(fp, st, &r, o + st->lit_len);
+			out->len = o - out->p;
+			continue;
+		}
 		if (st->lit_len &&
 		    tdatfs_buf_put(out, fp->lit + st->lit_off, st->lit_len) < 0)
 			return -ENOMEM;
