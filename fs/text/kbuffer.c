@@ -244,6 +244,50 @@ void text_kbuffer_next(struct text_kbuffer *kb)
 		next_event(kb);
 }
 
+/*
+ * text_kbuffer_walks() of the current format, from the lengths alone: the
+ * walk of next_event() and update() without the timestamps, which no
+ * check reads.  Every page is walked twice (this check, then the
+ * records), so the check is kept to the few loads it needs.
+ */
+static bool walks_lengths(const struct text_kbuffer *kb)
+{
+	unsigned int size = kb->size, curr = kb->curr, next = kb->next;
+
+	while (curr < size) {
+		unsigned int tlts, type_len, index, length;
+
+		curr = next;
+		if (next >= size)
+			break;
+		tlts = read_4(kb, kb->data + curr);
+		type_len = kb->big_endian ? tlts >> 27 : tlts & 31;
+		index = curr + 4;
+		switch (type_len) {
+		case TYPE_PADDING:
+			length = read_4(kb, kb->data + index);
+			break;
+		case TYPE_TIME_STAMP:
+		case TYPE_TIME_EXTEND:
+			index += 4;
+			length = 0;
+			break;
+		case 0:
+			length = (read_4(kb, kb->data + index) - 4u + 3u) & ~3u;
+			index += 4;
+			break;
+		default:
+			length = type_len * 4;
+			break;
+		}
+		next = index + length;
+		/* steps_on() */
+		if (!(next > curr && next >= index && next <= size))
+			return false;
+	}
+	return true;
+}
+
 /**
  * text_kbuffer_walks() - whether every event of the loaded page steps on
  * @kb: walker, a page just loaded (not moved on)
@@ -261,6 +305,8 @@ bool text_kbuffer_walks(const struct text_kbuffer *kb)
 
 	if (!w.data)
 		return true;
+	if (!w.old_format && !w.stray)
+		return walks_lengths(kb);
 	while (!w.stray && w.curr < w.size)
 		next_event(&w);
 	return !w.stray;
