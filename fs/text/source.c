@@ -360,6 +360,60 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
 }
 
 /**
+ * text_source_peek_first() - the earliest next record of the source's CPUs
+ * @src: source
+ * @only: the index of the one CPU printed, or -1 for all of them
+ * @markers: where marker lines of the CPUs printed go
+ * @discard: where those of the others go; emptied after each CPU
+ * @rec: set to the record, a tie going to the first CPU; NULL when
+ *	every CPU is at its end, or when CPU @only is
+ * @idx: set to its CPU's index when @rec is set
+ *
+ * The CPUs are peeked in order, as text_source_peek_index() of each
+ * would (the same pages loaded, the same markers met), and a CPU
+ * whose record is peeked already costs no call: a stream asks this
+ * for every record it prints.
+ *
+ * Return: 0, 1 when CPU @only is at its end (the CPUs after it not
+ * peeked), or a negative errno.
+ */
+int text_source_peek_first(struct text_source *src, int only,
+			   struct tdatfs_buf *markers,
+			   struct tdatfs_buf *discard,
+			   const struct text_rec **rec, unsigned int *idx)
+{
+	const struct text_rec *r, *best = NULL;
+	unsigned int i;
+	int ret;
+
+	*rec = NULL;
+	for (i = 0; i < src->ncpu; i++) {
+		struct src_cpu *tc = &src->cpus[i];
+
+		if (tc->have) {
+			r = &tc->rec;
+		} else if (tc->pos.done) {
+			r = NULL;
+		} else {
+			ret = text_source_peek_index(src, i, only < 0 ||
+						     (int)i == only ?
+						     markers : discard, &r);
+			discard->len = 0;
+			if (ret < 0)
+				return ret;
+		}
+		if (!r && (int)i == only)
+			return 1;
+		if (r && (!best || r->ts < best->ts)) {
+			best = r;
+			*idx = i;
+		}
+	}
+	*rec = best;
+	return 0;
+}
+
+/**
  * text_source_consume_index() - step one CPU past its next record
  * @src: source
  * @i: the CPU's index in the source

@@ -68,6 +68,10 @@ int text_source_peek_index(struct text_source *src, unsigned int i,
 			   const struct text_rec **rec);
 int text_source_consume_index(struct text_source *src, unsigned int i,
 			      struct tdatfs_buf *markers);
+int text_source_peek_first(struct text_source *src, int only,
+			   struct tdatfs_buf *markers,
+			   struct tdatfs_buf *discard,
+			   const struct text_rec **rec, unsigned int *idx);
 int text_source_flush(struct text_source *src, struct tdatfs_buf *out);
 uint64_t text_source_consumed(const struct text_source *src);
 

@@ -245,31 +245,26 @@ static int next_slot(struct text_stream *st, struct text_cursor *cu,
 		     const struct text_rec **best, size_t *bp, unsigned int *bi)
 {
 	const struct text_rec *r;
-	unsigned int i;
+	unsigned int i = 0;
 	size_t p;
 	int ret;
 
 	*best = NULL;
 	for (p = 0; p < st->nparts; p++) {
-		for (i = 0; i < st->parts[p].ncpu; i++) {
-			struct tdatfs_buf *markers = st->only < 0 ||
-						     (int)i == st->only ?
-						     &cu->line : &st->discard;
-
-			ret = text_source_peek_index(cu->src[p], i, markers, &r);
-			st->discard.len = 0;
-			if (ret < 0)
-				return ret;
-			if (!r && (int)i == st->only) {
-				/* the CPU printed has no more records */
-				*best = NULL;
-				return 0;
-			}
-			if (r && (!*best || r->ts < (*best)->ts)) {
-				*best = r;
-				*bp = p;
-				*bi = i;
-			}
+		ret = text_source_peek_first(cu->src[p], st->only, &cu->line,
+					     &st->discard, &r, &i);
+		if (ret < 0)
+			return ret;
+		if (ret) {
+			/* the CPU printed has no more records */
+			*best = NULL;
+			return 0;
+		}
+		/* ties to the first part */
+		if (r && (!*best || r->ts < (*best)->ts)) {
+			*best = r;
+			*bp = p;
+			*bi = i;
 		}
 	}
 	return 0;
