@@ -38,17 +38,20 @@ struct tep_handle;
 struct tdatfs_buf;
 struct text_comms;
 struct text_fnstack;
+struct text_heads;
 struct text_overlay;
 struct text_unpack;
 
 /*
- * Where a record's comm lookups and registrations go, and the function
- * call stacks its position holds (text/ftrace-function.h; NULL: none kept).
+ * Where a record's comm lookups and registrations go, the function
+ * call stacks its position holds (text/ftrace-function.h; NULL: none
+ * kept), and the line heads it made last (text/line.h; NULL: none kept).
  */
 struct text_comm_ctx {
 	struct text_overlay *ov;
 	size_t *seen;		/* registrations met before this position */
 	struct text_fnstack *fn;
+	struct text_heads *heads;
 };
 
 struct text_comms *text_comms_new(char *cmdlines);

@@ -270,6 +270,79 @@ static char *put_cpu(char *o, int cpu)
 	return text_dec_put(o, v, nd);
 }
 
+/* Twenty spaces and more: a pad copied whole, then cut by the pointer. */
+static const char spaces[32] = "                                ";
+
+/*
+ * "%16s-%-5d [%03d]" of a pid on a CPU: its comm looked up, the text
+ * written at @o.  Return: the end, or NULL when out of memory.
+ */
+static char *put_task(int pid, unsigned int cpu, const char *comm, size_t clen,
+		      char *o)
+{
+	if (clen < 16) {
+		/* 16 bytes of spaces, the comm over their end */
+		memcpy(o, spaces, 16);
+		o += 16 - clen;
+	}
+	memcpy(o, comm, clen);
+	o += clen;
+	*o++ = '-';
+	o = put_pid(o, pid);
+	*o++ = ' ';
+	*o++ = '[';
+	o = put_cpu(o, (int)cpu);
+	*o++ = ']';
+	return o;
+}
+
+/*
+ * The head of a line at @o, the start of @out's reserved room of @room
+ * bytes: from the position's heads when it made one for the same pid,
+ * CPU and visible comms (struct text_heads), else made and kept there.
+ * A comm over 16 bytes reserves again, *@o moving with the room.
+ * Return: the end, or NULL when out of memory.
+ */
+static char *put_head(const struct text_fmt *t, const struct text_comm_ctx *cc,
+		      int pid, unsigned int cpu, char **o, size_t room,
+		      struct tdatfs_buf *out)
+{
+	struct text_head *h = NULL;
+	const char *comm;
+	size_t clen, len;
+	char *end;
+
+	if (cc->heads) {
+		h = &cc->heads->h[cpu % TEXT_HEADS];
+		if (h->len && h->pid == pid && h->cpu == cpu &&
+		    h->seen == *cc->seen) {
+			/* all of it: a fixed-size copy, room was reserved */
+			memcpy(*o, h->txt, TEXT_HEAD_MAX);
+			return *o + h->len;
+		}
+	}
+	comm = text_comm_lookup(t->cm, cc, pid);
+	if (!comm)
+		return NULL;
+	clen = strlen(comm);
+	/* the caller's room is for a comm of 16 */
+	if (clen > 16) {
+		*o = tdatfs_buf_reserve(out, room + clen);
+		if (!*o)
+			return NULL;
+	}
+	end = put_task(pid, cpu, comm, clen, *o);
+	len = end - *o;
+	if (h && len <= TEXT_HEAD_MAX) {
+		memcpy(h->txt, *o, len);
+		h->len = (unsigned int)len;
+		h->pid = pid;
+		h->cpu = cpu;
+		h->seen = *cc->seen;
+	}
+	return end;
+}
+
 /*
  * The fixed part, as trace-cmd's "%16s-%-5d [%03d]", " %6.1000d:" (or
  * "%12d:" for a clock not in nanoseconds) and " %s: " with the name
@@ -280,27 +353,18 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		      int pid, unsigned int cpu, uint64_t ts, const char *name,
 		      size_t nlen, struct tdatfs_buf *out)
 {
-	const char *comm = text_comm_lookup(t->cm, cc, pid);
-	size_t clen;
 	char *o, *start;
 
-	if (!comm)
+	/* a head of a comm of 16 (longer ones reserve again), the time,
+	 * the name and its pad: 48 + 2 + 24 + 4 + 32 + 20 */
+	size_t room = nlen + 160;
+
+	start = tdatfs_buf_reserve(out, room);
+	if (!start)
 		return -ENOMEM;
-	clen = strlen(comm);
-	/* 16 + 1 + 11 + 2 + 11 + 1 + 2 * 20 + 2 + 2 + 20 */
-	o = start = tdatfs_buf_reserve(out, clen + nlen + 128);
+	o = put_head(t, cc, pid, cpu, &start, room, out);
 	if (!o)
 		return -ENOMEM;
-	if (clen < 16)
-		o = put_chars(o, ' ', 16 - clen);
-	memcpy(o, comm, clen);
-	o += clen;
-	*o++ = '-';
-	o = put_pid(o, pid);
-	*o++ = ' ';
-	*o++ = '[';
-	o = put_cpu(o, (int)cpu);
-	*o++ = ']';
 	if (!t->in_usecs) {
 		o = put_u64_width(o, ts, 12, ' ');
 	} else {
@@ -320,8 +384,10 @@ static int put_header(const struct text_fmt *t, const struct text_comm_ctx *cc,
 	o += nlen;
 	*o++ = ':';
 	*o++ = ' ';
-	if (nlen < 20)
-		o = put_chars(o, ' ', 20 - nlen);
+	if (nlen < 20) {
+		memcpy(o, spaces, 20);
+		o += 20 - nlen;
+	}
 	out->len += o - start;
 	return 0;
 }
@@ -541,7 +607,8 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		if (ret < 0)
 			return ret;
 		ret = text_funcgraph_info(t->graph, te, r, src, out);
-		if (ret == 1)
+		/* asked here: a call costs more than its answer */
+		if (ret == 1 && text_func_wants(t->func, te->ev->id))
 			ret = text_func_info(t->func, te, r, cc->fn, out);
 		if (ret == 1 && te->fast && text_event_whole(te, n))
 			ret = fast_info(t, te, id, data, n, cc, out);

@@ -41,6 +41,28 @@ struct text_tep;
 struct text_timestamp;
 struct trace_seq;
 
+/*
+ * The line heads ("%16s-%-5d [%03d]") a stream position made last, one
+ * per CPU slot (the CPU number modulo TEXT_HEADS): a CPU runs one task
+ * for many records in a row, so most lines copy their head from here
+ * instead of looking the comm up and printing it.  A head is a function
+ * of the pid, the CPU and the comm registrations visible (its @seen):
+ * an entry is used only when all three match.  Zeroed: empty.
+ */
+#define TEXT_HEADS	8
+#define TEXT_HEAD_MAX	48
+struct text_head {
+	size_t seen;
+	int pid;
+	unsigned int cpu;
+	unsigned int len;		/* 0: empty */
+	char txt[TEXT_HEAD_MAX];
+};
+
+struct text_heads {
+	struct text_head h[TEXT_HEADS];
+};
+
 struct text_fmt *text_fmt_new(struct text_tep *tt, struct text_events *evs,
 			      const struct text_comms *cm,
 			      const struct text_timestamp *ts, bool big_endian,

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "tdatfs-common.h"
+#include "line.h"
 #include "source.h"
 #include "stream.h"
 
@@ -52,6 +53,7 @@ struct text_cursor {
 	uint64_t off;
 	size_t seen;		/* learned comms visible here */
 	struct text_fnstack *fn;	/* function call stacks here */
+	struct text_heads heads;	/* line heads made last (text/line.h) */
 	uint64_t nrec;		/* records consumed before here */
 	size_t j;		/* a view's entry the cursor is in */
 	bool eof;

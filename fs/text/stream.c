@@ -410,6 +410,7 @@ static int step(struct text_stream *st, struct text_cursor *cu,
 	cc.ov = st->ov;
 	cc.seen = &cu->seen;
 	cc.fn = cu->fn;
+	cc.heads = &cu->heads;
 	if (st->is_view && !keeps(&st->flt, si)) {
 		cu->line.len = before;
 		ret = step_skip(st, cu, &rec, si->id, p, &cc);
