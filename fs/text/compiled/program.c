@@ -394,6 +394,20 @@ static unsigned int pow2_digits(uint64_t v, unsigned int shift)
 	return (bits + shift - 1) / shift;
 }
 
+/* @pad bytes of @c ('0' or ' '); up to 16 as one copy, which the room
+ * of a number (70 bytes, at most 40 of them before a pad) holds. */
+static inline char *put_pad(char *o, char c, unsigned int pad)
+{
+	static const char zeros[16] = "0000000000000000";
+	static const char blanks[16] = "                ";
+
+	if (pad <= 16)
+		memcpy(o, c == '0' ? zeros : blanks, 16);
+	else
+		memset(o, c, pad);
+	return o + pad;
+}
+
 /* printf("%[-0#][width]{d,u,o,x,X}") of an already truncated value. */
 static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 {
@@ -417,17 +431,13 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 	}
 	len = nd + npre;
 	pad = st->width > len ? st->width - len : 0;
-	if (pad && !st->left && !st->zero) {
-		memset(o, ' ', pad);
-		o += pad;
-	}
+	if (pad && !st->left && !st->zero)
+		o = put_pad(o, ' ', pad);
 	/* not memcpy(): gcc makes that a rep movsb, slow for 0 to 2 bytes */
 	for (unsigned int i = 0; i < npre; i++)
 		*o++ = pre[i];
-	if (pad && st->zero) {
-		memset(o, '0', pad);
-		o += pad;
-	}
+	if (pad && st->zero)
+		o = put_pad(o, '0', pad);
 	if (st->base == 10) {
 		o = text_dec_put(o, uv, nd);
 	} else if (st->base == 16) {
@@ -453,10 +463,8 @@ static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 		} while (uv);
 		o += nd;
 	}
-	if (pad && st->left) {
-		memset(o, ' ', pad);
-		o += pad;
-	}
+	if (pad && st->left)
+		o = put_pad(o, ' ', pad);
 	return o;
 }
 
@@ -760,7 +768,13 @@ int text_compiled_info(const struct text_compiled *fp, bool big_endian,
 
 			if (!o)
 				return -ENOMEM;
-			memcpy(o, fp->lit + st->lit_off, st->lit_len);
+			/* a short literal as one 16-byte copy: lit[] and the
+			 * room both hold that much */
+			if (st->lit_len <= 16 &&
+			    st->lit_off + 16u <= sizeof(fp->lit))
+				memcpy(o, fp->lit + st->lit_off, 16);
+			else
+				memcpy(o, fp->lit + st->lit_off, st->lit_len);
 			o = put_num(fp, st, &r, o + st->lit_len);
 			out->len = o - out->p;
 			continue;
