@@ -431,9 +431,12 @@ int text_source_consume_index(struct text_source *src, unsigned int i,
 	const struct text_rec *rec;
 	int ret;
 
-	ret = text_source_peek_index(src, i, markers, &rec);
-	if (ret < 0 || !rec)
-		return ret;
+	/* the stream consumes the record it just peeked: no call then */
+	if (!tc->have) {
+		ret = text_source_peek_index(src, i, markers, &rec);
+		if (ret < 0 || !rec)
+			return ret;
+	}
 	text_kbuffer_next(&tc->kbuf);
 	tc->pos.idx++;
 	tc->have = false;
