@@ -281,6 +281,8 @@ char *tree_name_unique(struct tdatfs_tree *t, uint32_t parent,
 bool tree_name_is_own(const char *const *own, const char *name);
 long tree_name_find(const struct tdatfs_tree *t, uint32_t parent,
 		    const char *name);
+long tree_kid_find(const struct tdatfs_tree *t, const struct tree_node *p,
+		   const char *name, size_t len);
 int tree_names_grow(struct tdatfs_tree *t);
 void tree_names_add(struct tdatfs_tree *t, uint32_t idx);
 void tree_names_free(struct tdatfs_tree *t);

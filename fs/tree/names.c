@@ -167,6 +167,38 @@ long tree_name_find(const struct tdatfs_tree *t, uint32_t parent,
 	}
 }
 
+/**
+ * tree_kid_find() - a kid of a static directory by name, shown or not
+ * @t: tree
+ * @p: the directory (its kids are sorted by name at the build's end, so
+ *	a lookup is a binary search)
+ * @name: the name, not necessarily terminated
+ * @len: its length
+ *
+ * Return: the kid's node index, or -1.
+ */
+long tree_kid_find(const struct tdatfs_tree *t, const struct tree_node *p,
+		   const char *name, size_t len)
+{
+	size_t lo = 0, hi = p->u.dir.nkids;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *nm = t->nodes[p->u.dir.kids[mid]].name;
+		int c = strncmp(nm, name, len);
+
+		if (!c && nm[len])
+			c = 1;
+		if (!c)
+			return p->u.dir.kids[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 /*
  * The length of @name cut to at most @max bytes, neither inside a UTF-8
  * character (a lead byte is at most 3 bytes before the cut) nor inside a

@@ -128,35 +128,11 @@ static int dir_list(const struct tdatfs_tree *t, const struct tree_node *n,
 	return 0;
 }
 
-/* Index of the kid of @p named by @len bytes of @name, or -1 (the kids are
- * sorted: a binary search). */
-static long find_kid(const struct tdatfs_tree *t, const struct tree_node *p,
-		     const char *name, size_t len)
-{
-	size_t lo = 0, hi = p->u.dir.nkids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *nm = t->nodes[p->u.dir.kids[mid]].name;
-		int c = strncmp(nm, name, len);
-
-		if (!c && nm[len])
-			c = 1;
-		if (!c)
-			return p->u.dir.kids[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* The child op of a directory with kids: its kid by name, shown or not. */
 static int dir_child(const struct tdatfs_tree *t, const struct tree_node *n,
 		     const char *name, size_t len, uint64_t *ino)
 {
-	long k = find_kid(t, n, name, len);
+	long k = tree_kid_find(t, n, name, len);
 
 	if (k < 0)
 		return -ENOENT;

@@ -349,30 +349,6 @@ uint64_t tree_mirror_parent(const struct tdatfs_tree *t, uint64_t ino)
 	return mirror_ino(t, b, t->nodes[r].parent, 0);
 }
 
-/* Index of the kid of static directory @p named by @len bytes of @name,
- * or -1 (the kids are sorted: a binary search). */
-static long kid_named(const struct tdatfs_tree *t, const struct tree_node *p,
-		      const char *name, size_t len)
-{
-	size_t lo = 0, hi = p->u.dir.nkids;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *nm = t->nodes[p->u.dir.kids[mid]].name;
-		int c = strncmp(nm, name, len);
-
-		if (!c && nm[len])
-			c = 1;
-		if (!c)
-			return p->u.dir.kids[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /**
  * tree_mirror_find() - a directory of an instance's events/ by name
  * @t: tree
@@ -388,7 +364,7 @@ static long kid_named(const struct tdatfs_tree *t, const struct tree_node *p,
 int tree_mirror_find(const struct tdatfs_tree *t, uint32_t buffer,
 		     uint32_t dir, const char *name, size_t len, uint64_t *ino)
 {
-	long k = kid_named(t, &t->nodes[dir], name, len);
+	long k = tree_kid_find(t, &t->nodes[dir], name, len);
 
 	if (k < 0 || !(dir == t->events ? is_root_system(t, k) :
 		       is_root_event(t, k)))
