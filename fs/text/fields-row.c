@@ -795,6 +795,32 @@ int text_fields_header(struct text_fmt *fm, int id, struct tdatfs_buf *out)
 	return ret;
 }
 
+/*
+ * The preamble of a row: @fm's shared state into @sh, the bytes of @r
+ * that may be read into @n, its event into @te and its pid into @pid.
+ * Return: 0, 1 when the record does not parse (its type, pid or fields
+ * are not inside it), or a negative errno.
+ */
+static int row_start(struct text_fmt *fm, const struct text_rec *r,
+		     struct text_fmt_share *sh, size_t *n,
+		     const struct text_event_desc **te, int *pid)
+{
+	int ret, id;
+
+	text_fmt_share(fm, sh);
+	*n = r->size < sh->max_rec ? r->size : sh->max_rec;
+	*te = NULL;
+	if (!text_record_type(sh->evs, r->data, *n, &id))
+		return 1;
+	ret = text_event_lookup(sh->evs, id, te);
+	if (ret < 0)
+		return ret;
+	if (!*te || !text_record_pid(sh->evs, r->data, *n, pid) ||
+	    !text_event_fits(sh->evs, *te, r->data, *n))
+		return 1;
+	return 0;
+}
+
 /**
  * text_fields_row() - append the fields.tsv row of one record
  * @fm: formatter
@@ -812,22 +838,14 @@ int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
 {
 	const struct text_event_desc *te = NULL;
 	struct text_fmt_share sh;
-	size_t n = r->size, before = out->len;
+	size_t n, before = out->len;
 	struct sink k = { .out = out };
 	const char *comm;
-	int ret, id, pid;
+	int ret, pid;
 
-	text_fmt_share(fm, &sh);
-	if (n > sh.max_rec)
-		n = sh.max_rec;
-	if (!text_record_type(sh.evs, r->data, n, &id))
-		return 1;
-	ret = text_event_lookup(sh.evs, id, &te);
-	if (ret < 0)
+	ret = row_start(fm, r, &sh, &n, &te, &pid);
+	if (ret)
 		return ret;
-	if (!te || !text_record_pid(sh.evs, r->data, n, &pid) ||
-	    !text_event_fits(sh.evs, te, r->data, n))
-		return 1;
 	comm = text_comm_lookup(sh.cm, cc, pid);
 	if (!comm)
 		return -ENOMEM;
@@ -862,22 +880,14 @@ int text_fields_raw(struct text_fmt *fm, const struct text_rec *r,
 {
 	const struct text_event_desc *te = NULL;
 	struct text_fmt_share sh;
-	size_t n = r->size, before = out->len, nf = 0;
+	size_t n, before = out->len, nf = 0;
 	struct sink k = { .out = out, .ends = ends };
 	const struct tep_format_field *f;
-	int ret, id, pid;
+	int ret, pid;
 
-	text_fmt_share(fm, &sh);
-	if (n > sh.max_rec)
-		n = sh.max_rec;
-	if (!text_record_type(sh.evs, r->data, n, &id))
-		return 1;
-	ret = text_event_lookup(sh.evs, id, &te);
-	if (ret < 0)
+	ret = row_start(fm, r, &sh, &n, &te, &pid);
+	if (ret)
 		return ret;
-	if (!te || !text_record_pid(sh.evs, r->data, n, &pid) ||
-	    !text_event_fits(sh.evs, te, r->data, n))
-		return 1;
 	text_tep_lock(sh.tt);
 	for (f = te->ev->format.fields; f; f = f->next)
 		nf++;
