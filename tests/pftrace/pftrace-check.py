@@ -13,13 +13,16 @@ Debian's protoc and python3-protobuf) and `trace-cmd report -N -R -t`
     event a timestamp, a pid and exactly one event; per CPU, a
     sched_switch's next_pid is the next one's prev_pid unless a bundle
     with lost_events lies between; interned kernel symbols come after a
-    packet that clears the sequence's state;
+    packet that clears their sequence's state;
   - content: per CPU, the records of the buffer (the top one, or
     --buffer NAME) in the report's order, with the same time (ns), event
     name and common pid; a typed event's every set field equals the
     report's field of that name, a generic event's fields are the
     format's own fields in order with the report's values; lost_events
-    exactly where the report prints "EVENTS DROPPED";
+    exactly where the report prints "EVENTS DROPPED"; a kernel function
+    field (funcgraph func, workqueue function) shows in Perfetto as the
+    name trace-cmd prints for it (interned on the event's sequence), or
+    as its address where trace-cmd knows no name (check_symbol());
   - system_info's utsname against `trace-cmd dump --options`'s UNAME.
 --window T0 T1 (ns): the file holds exactly the records with T0 <= t < T1.
 --oracle TRACE2: run trace-cmd on TRACE2 (the same records in an encoding
@@ -55,6 +58,7 @@ class Problems:
         self.count = 0
         self.known = 0   # known differences (past_page()), counted, not failed
         self.cleared = set()  # (event, field) whose string flag trace-cmd cleared
+        self.symbols = {'named': 0, 'address': 0}  # function fields checked
 
     def add(self, msg):
         self.count += 1
@@ -513,8 +517,58 @@ def string_matches(value, text, last):
 
 # ---- the file's events --------------------------------------------------------
 
-def check_typed(o, ctx, rec, kind, msg, fields, values, symtab, where):
-    """A typed event: every set field equals the report's field."""
+def holder_of(oracle, value):
+    """The names of the symbol libtraceevent finds for an address (the one
+    that holds it: the last start at or below it, none past the last
+    symbol of trace-cmd report -f), or []."""
+    addrs, names = oracle.symbols()
+    i = bisect.bisect_right(addrs, value) - 1
+    if i < 0 or i == len(addrs) - 1 and value != addrs[i]:
+        return []
+    return names[addrs[i]]
+
+
+def check_symbol(o, ctx, kind, fname, val, shown, text, where):
+    """A kernel function field as Perfetto shows it against trace-cmd.
+
+    Perfetto shows the name interned for the iid on the event's sequence
+    in or before its packet (@shown), else the value as %#llx
+    (InternedKernelSymbolOrFallback, doc/PERFETTO.md section 5).  Where
+    the format prints the field with %ps, -R prints the name
+    libtraceevent finds for the address (the symbol that holds it,
+    without an offset), or the address where it finds none: the two must
+    say the same.  Where it prints a number (4.x kernels' "--> %lx"),
+    trace-cmd's function graph display names it by the same lookup:
+    then the name must be one of those trace-cmd report -f lists where
+    that symbol starts.  Return 'named' or 'address' (what matched), or
+    None after a mismatch.
+    """
+    t = text.strip()
+    addr = None
+    if re.fullmatch(r'0[xX][0-9a-fA-F]+', t):
+        addr = int(t, 16)
+    elif re.fullmatch(r'[0-9a-fA-F]+', t):
+        addr = int(t, 16)
+    if addr is None or not same_mod(val, addr, 8):
+        if shown is not None and shown == t:
+            return 'named'
+        ctx.add('%s: %s.%s = %#x, Perfetto shows %r; report says %s=%s'
+                % (where, kind, fname, val, shown if shown is not None
+                   else '%#x' % val if val else '0', fname, t))
+        return None
+    names = holder_of(o, val)
+    if shown is None and not names or shown in names:
+        return 'named' if names else 'address'
+    ctx.add('%s: %s.%s = %#x, Perfetto shows %r; report says %s=%s, '
+            'trace-cmd names it %s' % (where, kind, fname, val, shown if shown is not None
+                                        else '%#x' % val if val else '0', fname, t,
+                                        '/'.join(names) or 'by its address'))
+    return None
+
+
+def check_typed(o, ctx, rec, kind, msg, fields, values, shown, where):
+    """A typed event: every set field equals the report's field; @shown:
+    the names Perfetto gives its kernel function fields (walk())."""
     byname = {}
     for i, f in enumerate(fields):
         byname[f[0]] = (f, values[i], i == len(fields) - 1)
@@ -526,22 +580,10 @@ def check_typed(o, ctx, rec, kind, msg, fields, values, symtab, where):
             continue
         f, text, last = byname[fname]
         if (kind, fname) in SYMBOL_FIELDS:
-            sym = symtab.get(val)
-            if sym is None:
-                ctx.add('%s: %s.%s = iid %d, not interned before'
-                        % (where, kind, fname, val))
-                continue
-            sym = sym.decode('utf-8', errors='replace')
-            if sym == text.strip():
-                continue
-            nums = as_number(text)
-            names = symbol_of(o, nums[-1])[0] if nums else []
-            if sym not in names and not any(
-                    n == int(sym, 16) for n in nums
-                    if re.fullmatch(r'0x[0-9a-fA-F]+', sym)):
-                ctx.add('%s: %s.%s is symbol %r, report says %s=%s (%s)'
-                        % (where, kind, fname, sym, fname, text,
-                           '/'.join(names) or 'no symbol'))
+            how = check_symbol(o, ctx, kind, fname, val, shown.get(fname),
+                               text, where)
+            if how:
+                ctx.symbols[how] += 1
             continue
         if fd.label == fd.LABEL_REPEATED:
             raw = array_bytes(text)
@@ -626,15 +668,20 @@ def where_of(pos):
 
 
 def walk(trace, ctx):
-    """The packets in order: (system_info, symbols, {cpu: [(event, lost, pos)]}).
+    """The packets in order: (system_info, shown, {cpu: [(event, lost, pos)]},
+    bundles, symbols).
 
     lost: a bundle with lost_events came since this CPU's previous event;
-    pos: (packet, cpu, event index).  Also the structural checks that
-    need no oracle.
+    pos: (packet, cpu, event index); shown: {pos: {field: name or None}},
+    the name Perfetto takes for each kernel function field of an event:
+    interned on the packet's sequence, in that packet or an earlier one
+    since the last that cleared the sequence's state; symbols: the kernel
+    symbols interned.  Also the structural checks that need no oracle.
     """
     sysinfo = None
-    symtab = {}
-    seq_cleared = False
+    tables = {}   # sequence id: {iid: name}, from its last clearing packet
+    shown = {}
+    nsyms = 0
     cpus = {}
     pending = {}
     sysinfo_at = None
@@ -644,19 +691,21 @@ def walk(trace, ctx):
         if pkt.HasField('system_info'):
             sysinfo = pkt.system_info
             sysinfo_at = pi
+        seq = pkt.trusted_packet_sequence_id
         if pkt.sequence_flags & 1:
-            seq_cleared = True
-            symtab = {}
+            tables[seq] = {}
         if pkt.HasField('interned_data'):
-            if not pkt.trusted_packet_sequence_id or not seq_cleared:
-                ctx.add('packet %d: interned_data %s' % (pi,
-                        'without trusted_packet_sequence_id'
-                        if not pkt.trusted_packet_sequence_id else
-                        'before a packet with SEQ_INCREMENTAL_STATE_CLEARED'))
+            if not seq or seq not in tables:
+                ctx.add('packet %d: interned_data %s (Perfetto ignores it)'
+                        % (pi, 'without trusted_packet_sequence_id' if not seq
+                           else 'before a packet with '
+                           'SEQ_INCREMENTAL_STATE_CLEARED on sequence %d' % seq))
             for sym in pkt.interned_data.kernel_symbols:
                 if not sym.HasField('iid'):
                     ctx.add('packet %d: a kernel symbol without iid' % pi)
-                symtab[sym.iid] = sym.str
+                nsyms += 1
+                if seq and seq in tables:
+                    tables[seq][sym.iid] = sym.str.decode('utf-8', errors='replace')
         if not pkt.HasField('ftrace_events'):
             continue
         b = pkt.ftrace_events
@@ -672,7 +721,7 @@ def walk(trace, ctx):
         cpu = b.cpu
         lost = b.lost_events
         lst = cpus.setdefault(cpu, [])
-        seq = pkt.trusted_packet_sequence_id
+        table = tables.get(seq, {})
         for ei, ev in enumerate(b.event):
             kind = ev.WhichOneof('event')
             if not (ev.HasField('timestamp') and ev.HasField('pid') and kind) \
@@ -684,6 +733,11 @@ def walk(trace, ctx):
             if kind in sym_kinds and seq != 1:
                 ctx.add('%s: %s with an iid in a packet of sequence %d'
                         % (where_of((pi, cpu, ei)), kind, seq))
+            if kind in sym_kinds:
+                msg = getattr(ev, kind)
+                shown[(pi, cpu, ei)] = {
+                    f: table.get(getattr(msg, f)) for k, f in SYMBOL_FIELDS
+                    if k == kind and msg.HasField(f)}
             lst.append((ev, lost, (pi, cpu, ei)))
             lost = False
         if lost:  # a bundle with lost_events and no event: the next one's
@@ -693,7 +747,7 @@ def walk(trace, ctx):
             lst[len(lst) - len(b.event)] = (e0[0], True, e0[2])
     if sysinfo is not None and sysinfo_at != 0:
         ctx.add('system_info is packet %d, not the first' % sysinfo_at)
-    return sysinfo, symtab, cpus, nbundles
+    return sysinfo, shown, cpus, nbundles, nsyms
 
 
 def switch_chain(cpus):
@@ -800,7 +854,7 @@ def typed_fast(msg, fields, values):
     return True
 
 
-def compare(o, report, cpus, symtab, ctx, window):
+def compare(o, report, cpus, shown, ctx, window):
     """Per CPU, the file's events against the report's records."""
     total = 0
     counts = {'typed': 0, 'generic': 0}
@@ -846,7 +900,8 @@ def compare(o, report, cpus, symtab, ctx, window):
             if kind == 'generic':
                 check_generic(o, ctx, rec, msg, fields, values, w)
             elif kind in sym_kinds or not typed_fast(msg, fields, values):
-                check_typed(o, ctx, rec, kind, msg, fields, values, symtab, w)
+                check_typed(o, ctx, rec, kind, msg, fields, values,
+                            shown.get(pos, {}), w)
         else:
             if len(want) != len(got):
                 extra = got[n] if len(got) > n else None
@@ -897,11 +952,11 @@ def check(a, tmp):
         print('%s: %d bytes, %d mismatches' % (label, len(data), ctx.count))
         return 1
     unknown_fields(trace, data, ctx)
-    sysinfo, symtab, cpus, nbundles = walk(trace, ctx)
+    sysinfo, shown, cpus, nbundles, nsyms = walk(trace, ctx)
     breaks = switch_chain(cpus)
     nev = sum(len(v) for v in cpus.values())
     summary = '%s: %d bytes, %d packets, %d bundles, %d events, %d symbols' % (
-        label, len(data), len(trace.packet), nbundles, nev, len(symtab))
+        label, len(data), len(trace.packet), nbundles, nev, nsyms)
     if not a.no_content:
         opts = o.options()
         uname = check_uname(sysinfo, opts, ctx)
@@ -913,7 +968,7 @@ def check(a, tmp):
         sub = Problems()
         sub.count = ctx.count
         total, counts = compare(o, read_report(text, a.buffer, names), cpus,
-                                symtab, ctx, a.window)
+                                shown, ctx, a.window)
         if ctx.count > sub.count and o.report() != text:
             # trace-cmd was seen to misprint one run in many: say so
             print('note: two runs of trace-cmd report printed differently')
@@ -922,6 +977,9 @@ def check(a, tmp):
         summary += '; report: %d records (%d typed, %d generic), uname %r, ' \
             '%d sched_switch chain breaks in the records' % (
                 total, counts['typed'], counts['generic'], uname, len(breaks))
+        if any(ctx.symbols.values()):
+            summary += '; kernel function fields: %d named, %d by address' % (
+                ctx.symbols['named'], ctx.symbols['address'])
         if ctx.known:
             summary += "; %d known differences (an array past its page, a " \
                 'string flag trace-cmd cleared, a narrowing cast of the ' \
