@@ -758,14 +758,18 @@ void text_pf_scratch_release(struct text_pf_scratch *s)
 }
 
 /**
- * text_pf_symbol_name() - the kernel symbol starting at an address
+ * text_pf_symbol_name() - the kernel symbol holding an address
  * @m: mapping
  * @addr: the address (a kernel function field's value)
  * @name: set to the symbol's name (lives as long as the engine)
  * @len: set to its length
  *
- * Return: 0, -ENOENT when kallsyms has no symbol starting exactly at
- * @addr (then the address is not interned), or -ENOMEM.
+ * The symbol trace-cmd names the address by (%ps, its function graph
+ * display): the one that holds it, offset dropped, so that Perfetto
+ * shows the name trace-cmd prints also for an address inside a function.
+ *
+ * Return: 0, -ENOENT when no symbol holds @addr (then the address is
+ * not interned, and Perfetto shows it as trace-cmd does), or -ENOMEM.
  * Context: takes the tep lock.
  */
 int text_pf_symbol_name(struct text_pf_events *m, uint64_t addr,
@@ -783,7 +787,7 @@ int text_pf_symbol_name(struct text_pf_events *m, uint64_t addr,
 	text_tep_unlock(m->sh.tt);
 	if (ret)
 		return ret;
-	if (!nm || start != addr)
+	if (!nm)
 		return -ENOENT;
 	*name = nm;
 	*len = strlen(nm);

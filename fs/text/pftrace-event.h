@@ -48,7 +48,7 @@
  *  - Kernel function fields (funcgraph func, workqueue function) are
  *    written as their address, which is also their interned iid; the
  *    scratch lists the record's non-zero ones for the symbol table, and
- *    text_pf_symbol_name() names those kallsyms has a symbol starting at.
+ *    text_pf_symbol_name() names those a kallsyms symbol holds.
  *  - The process tree depends only on the events noted, not on their
  *    order: per pid the earliest task_newtask and the earliest
  *    sched_process_fork count (ties by their values).
@@ -106,10 +106,10 @@ int text_pf_event_make(struct text_pf_events *m, const struct text_rec *r,
 int text_pf_event_type(struct text_pf_events *m, int id, uint32_t *type);
 
 /*
- * text_pf_symbol_name() - the kallsyms symbol that starts exactly at
- * @addr (*name lives as long as the engine, not NUL-terminated for the
- * caller's purpose: use *len).  Return 0, -ENOENT when no symbol starts
- * there (the address is then not interned), or -ENOMEM.
+ * text_pf_symbol_name() - the kallsyms symbol holding @addr, as
+ * trace-cmd names it (*name lives as long as the engine, not
+ * NUL-terminated for the caller's purpose: use *len).  Return 0, -ENOENT
+ * when none holds it (the address is then not interned), or -ENOMEM.
  */
 int text_pf_symbol_name(struct text_pf_events *m, uint64_t addr,
 			const char **name, size_t *len);

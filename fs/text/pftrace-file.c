@@ -375,7 +375,7 @@ static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
 	for (i = 0; !ret && i < x->nsyms; i++) {
 		ret = text_pf_symbol_name(x->pf->m, x->syms[i], &s[n].name,
 					  &s[n].len);
-		/* an address no symbol starts at shows as 0x... */
+		/* an address no symbol holds shows as 0x..., as in trace-cmd */
 		if (ret == -ENOENT) {
 			ret = 0;
 			continue;

@@ -400,7 +400,7 @@ static void check_generic(struct env *e, const struct tdatfs_pf_event *ev,
 }
 
 /* The kernel function fields of a typed event are in the scratch's
- * symbols, and each one named is a symbol starting there. */
+ * symbols, and each one named is the symbol holding it. */
 static void check_syms(struct env *e, const struct tdatfs_pf_event *ev)
 {
 	size_t i, k = 0;
@@ -498,7 +498,8 @@ static int event_id(struct env *e, const char *sys, const char *name)
 	return ev->id;
 }
 
-/* Symbols: one kallsyms names, and the address after it (none). */
+/* Symbols: one kallsyms names, an address inside it (the same name, as
+ * trace-cmd prints it), and one past the last symbol (none). */
 static void check_symbols(struct env *e)
 {
 	struct text_kallsyms *ks = NULL;
@@ -514,7 +515,9 @@ static void check_symbols(struct env *e)
 	FATAL(want && start == addr);
 	CHECK(text_pf_symbol_name(e->m, addr, &name, &len) == 0);
 	CHECK(len == strlen(want) && !memcmp(name, want, len));
-	CHECK(text_pf_symbol_name(e->m, addr + 1, &name, &len) == -ENOENT);
+	CHECK(text_pf_symbol_name(e->m, addr + 1, &name, &len) == 0);
+	CHECK(len == strlen(want) && !memcmp(name, want, len));
+	CHECK(text_pf_symbol_name(e->m, ~0ULL, &name, &len) == -ENOENT);
 }
 
 /* What -R's task_newtask and sched_process_fork lines give, by the rules
