@@ -10,6 +10,7 @@
 #   index_setup                  make $tmp, $mnt, export XDG_CACHE_HOME
 #   oracle TRACE PATH...         the streaming bytes: tdat -o noindex cat
 #   mount_log TRACE MNT LOG OPTS...  tdatfs -f, stderr to LOG; sets daemon_pid
+#   mount_sizes TRACE LIST       mount on $mnt, the first stat's sizes of LIST
 #   umount_log MNT               unmount, expect exit status 0
 #   index_files DIR              every regular file under DIR (temporaries too)
 #   texts_of LIST                the decoded texts among a list of paths
@@ -71,6 +72,17 @@ mount_log() {
 	echo "FAIL: $m not mounted after ${MOUNT_WAIT:-120} s; tdatfs's stderr:" >&2
 	sed 's/^/  | /' "$log" >&2
 	exit 1
+}
+
+# mount_sizes TRACE LIST: mount TRACE on $mnt (a new index in $tmp/idx,
+# tdatfs's stderr in $tmp/log), then `stat -c %s` each path of LIST (one a
+# line, relative to $mnt) before anything reads it: "PATH<TAB>SIZE" lines
+# in $tmp/sizes.  A failed stat fails the test.
+mount_sizes() {
+	mount_log "$1" "$mnt" "$tmp/log" -o "index_dir=$tmp/idx"
+	(cd "$mnt" && tr '\n' '\0' < "$2" | xargs -0 stat -c '%s') > "$tmp/stat" ||
+		fail "$(basename "$1"): stat of a path of $(basename "$2") through the mount failed"
+	paste -d '\t' "$2" "$tmp/stat" > "$tmp/sizes"
 }
 
 # umount_log MNT: unmount, and the daemon must exit 0

@@ -30,12 +30,8 @@ if [ "$n" -ge 4 ]; then
 fi
 echo "$name: $(tr '\n' ' ' < "$tmp/files")"
 
-mount_log "$trace" "$mnt" "$tmp/log" -o "index_dir=$tmp/idx"
-
 # sizes at the first stat, before any read
-(cd "$mnt" && tr '\n' '\0' < "$tmp/files" | xargs -0 stat -c '%s') > "$tmp/stat" ||
-	fail "$name: stat of a trace.pftrace through the mount failed"
-paste -d '\t' "$tmp/files" "$tmp/stat" > "$tmp/sizes"
+mount_sizes "$trace" "$tmp/files"
 i=0
 while IFS=$'\t' read -r f size; do
 	i=$((i + 1))

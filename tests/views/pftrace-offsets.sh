@@ -64,12 +64,8 @@ if [ "$ntimes" -ge 8 ]; then
 fi
 echo "$name: $(wc -l < "$tmp/files") trace.pftrace files${window:+, window $window}"
 
-mount_log "$trace" "$mnt" "$tmp/log" -o "index_dir=$tmp/idx"
-
 # ---- the first stat is what reads; the bytes are tdat cat's ----------------
-(cd "$mnt" && tr '\n' '\0' < "$tmp/files" | xargs -0 stat -c '%s') > "$tmp/stat" ||
-	fail "$name: stat of a trace.pftrace through the mount failed"
-paste -d '\t' "$tmp/files" "$tmp/stat" > "$tmp/sizes"
+mount_sizes "$trace" "$tmp/files"
 i=0
 while IFS=$'\t' read -r f size; do
 	i=$((i + 1))
