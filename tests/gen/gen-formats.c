@@ -306,11 +306,53 @@ static void sc_pftrace(struct gen_ctx *c)
 	}
 }
 
+/*
+ * trace.pftrace's interned kernel symbols (issue 33): function_graph
+ * calls on two CPUs, by a task and by the idle task (pid 0), whose func
+ * is where a symbol starts (x86 without IBT), 4 bytes into one (the
+ * fentry call after an endbr64, as IBT kernels record it), below the
+ * first symbol of kallsyms and above its last (no symbol); and a page
+ * of CPU 1 that says events were lost before it.
+ */
+static void sc_pffuncs(struct gen_ctx *c)
+{
+	const uint64_t below = c->t->syms[0].addr - 0x100000;
+	const uint64_t above = 0xffffffffff600000ULL;	/* x86-64's vsyscall page */
+	int a = gen_pid(c, 0), b = gen_pid(c, 1);
+	struct gen_rec *r;
+
+	for (unsigned int round = 0; round < 2; round++) {
+		gen_enter(c, 0, a, gen_sym(c, 0), 0);
+		gen_leaf(c, 0, a, gen_sym(c, 1), 300, 0);
+		gen_enter(c, 0, a, gen_sym(c, 2) + 4, 0);
+		gen_leaf(c, 0, a, gen_sym(c, 3 + round), 120, 0);
+		gen_leave(c, 0, a, 0);
+		gen_leaf(c, 0, a, below, 80, 0);
+		gen_leave(c, 0, a, 0);
+		gen_enter(c, 1, 0, gen_sym(c, 16), GEN_IRQS_OFF | GEN_HARDIRQ);
+		gen_leaf(c, 1, 0, gen_sym(c, 17), 200, GEN_IRQS_OFF | GEN_HARDIRQ);
+		gen_leave(c, 1, 0, GEN_IRQS_OFF | GEN_HARDIRQ);
+		gen_leaf(c, 1, b, above, 150, 0);
+		gen_enter(c, 1, b, gen_sym(c, 9), 0);
+		r = gen_enter(c, 1, b, gen_sym(c, 10), 0);
+		if (round) {
+			r->new_page = true;
+			r->missed = 3;
+		}
+		gen_leaf(c, 1, b, gen_sym(c, 11), 90, 0);
+		gen_leave(c, 1, b, 0);
+		gen_leave(c, 1, b, 0);
+		gen_wait(c, 0, 3 * US);
+		gen_wait(c, 1, 2 * US);
+	}
+}
+
 const struct gen_scenario gen_format_scenarios[] = {
 	{ "failed-format", sc_failed, edit_failed },
 	{ "print-symbol", sc_symbol, edit_symbol },
 	{ "print-no-symbol", sc_symbol, NULL },
 	{ "empty-name", sc_noname, edit_noname },
 	{ "pftrace-tasks", sc_pftrace, edit_pftrace },
+	{ "pftrace-funcs", sc_pffuncs, NULL },
 	{ NULL, NULL, NULL },
 };
