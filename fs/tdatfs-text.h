@@ -524,6 +524,50 @@ int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *
 			  uint64_t *size);
 
 /**
+ * tdatfs_text_whole_sizes() - the sizes of a buffer's whole timeline.svg
+ * and trace.pftrace, as their first stat gives them
+ * @t: engine
+ * @buffer: buffer index
+ * @timeline: set to the size of its %TDATFS_VIEW_TIMELINE view
+ * @pftrace: set to the size of its %TDATFS_VIEW_PFTRACE view
+ *
+ * Made if need be (the whole picture, and the pass over the buffer that
+ * measures each page's bundle), and then kept as a stat keeps them; an
+ * index keeps these two numbers so that the next engine of the trace
+ * needs neither (tdatfs_text_whole_sizes_keep()).  The work is shared
+ * with a stat of trace.pftrace asked for meanwhile (it waits for this
+ * pass, or this call for its).
+ *
+ * Return: 0, -ENOENT for a buffer without them (latency), -EINTR when
+ * this thread's cancel hook stopped the work, -EINVAL for no such
+ * buffer, or another negative errno of the reads.
+ * Context: thread-safe.
+ */
+int tdatfs_text_whole_sizes(struct tdatfs_text *t, size_t buffer,
+			    uint64_t *timeline, uint64_t *pftrace);
+
+/**
+ * tdatfs_text_whole_sizes_keep() - give an engine the sizes another engine
+ * of the same trace found (tdatfs_text_whole_sizes())
+ * @t: engine, before either file of @buffer was asked for
+ * @buffer: buffer index
+ * @timeline: the size of its timeline.svg
+ * @pftrace: the size of its trace.pftrace
+ *
+ * A stat then gives them at no cost.  They are checked as far as can be
+ * without the work they save (a buffer that has both files, a picture
+ * never empty); a read makes the file as without them, and fails with
+ * -EIO when it does not come out the size kept, as a text decoded unlike
+ * its kept size does.
+ *
+ * Return: 0, -EINVAL for sizes refused (or other sizes known already),
+ * or -ENOMEM.
+ * Context: thread-safe.
+ */
+int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
+				 uint64_t timeline, uint64_t pftrace);
+
+/**
  * tdatfs_text_time_format() - a timestamp as a buffer's text prints it
  * @t: engine
  * @buffer: buffer index

@@ -39,6 +39,12 @@ struct text_pf_cache {
 	size_t n;
 	size_t mem;			/* charged to @f's chunk cache */
 	uint64_t tick;
+	/* whole buffers' sizes an index kept, without their tables */
+	struct pf_kept {
+		size_t buffer;
+		uint64_t size;
+	} *kept;
+	size_t nkept;
 };
 
 /**
@@ -78,6 +84,7 @@ void text_pf_cache_free(struct text_pf_cache *c)
 	tdat_cache_charge(c->f, c->mem, true);
 	pthread_cond_destroy(&c->made);
 	pthread_mutex_destroy(&c->lock);
+	free(c->kept);
 	free(c->s);
 	free(c);
 }
@@ -220,4 +227,70 @@ void text_pf_cache_put(struct text_pf_cache *c, struct text_pf_file *pf)
 			c->s[i].refs--;
 	room(c, 0);
 	pthread_mutex_unlock(&c->lock);
+}
+
+/* The kept size of buffer @buffer's whole file, or NULL (lock held). */
+static struct pf_kept *kept_find(struct text_pf_cache *c, size_t buffer)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkept; i++)
+		if (c->kept[i].buffer == buffer)
+			return &c->kept[i];
+	return NULL;
+}
+
+/**
+ * text_pf_cache_size_keep() - keep the size of a buffer's whole file, made
+ * on another mount, so that its stat needs no pass
+ * @c: cache
+ * @buffer: buffer index
+ * @size: the file's size
+ *
+ * Return: 0, -EINVAL when another size is kept already, or -ENOMEM.
+ * Context: thread-safe.
+ */
+int text_pf_cache_size_keep(struct text_pf_cache *c, size_t buffer,
+			    uint64_t size)
+{
+	struct pf_kept *k;
+	int ret = 0;
+
+	pthread_mutex_lock(&c->lock);
+	k = kept_find(c, buffer);
+	if (k) {
+		ret = k->size == size ? 0 : -EINVAL;
+	} else {
+		k = realloc(c->kept, (c->nkept + 1) * sizeof(*k));
+		if (!k) {
+			ret = -ENOMEM;
+		} else {
+			c->kept = k;
+			c->kept[c->nkept++] = (struct pf_kept){ buffer, size };
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return ret;
+}
+
+/**
+ * text_pf_cache_size_kept() - the kept size of a buffer's whole file
+ * @c: cache
+ * @buffer: buffer index
+ * @size: set to it when kept
+ *
+ * Return: whether one is kept.
+ * Context: thread-safe.
+ */
+bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
+			     uint64_t *size)
+{
+	struct pf_kept *k;
+
+	pthread_mutex_lock(&c->lock);
+	k = kept_find(c, buffer);
+	if (k)
+		*size = k->size;
+	pthread_mutex_unlock(&c->lock);
+	return k != NULL;
 }

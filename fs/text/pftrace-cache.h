@@ -11,11 +11,15 @@
  *    that the least recently used ones not held are forgotten (made
  *    again when asked for).  Their memory is charged to the trace's
  *    chunk cache, as the views' pictures are.
+ *  - A whole buffer's size may be kept apart from its file (an index
+ *    kept it): a stat then costs no pass, and the file made by the first
+ *    read must come out that size, else the read fails with -EIO.
  *  - All calls are thread-safe.
  */
 #ifndef TDATFS_TEXT_PFTRACE_CACHE_H
 #define TDATFS_TEXT_PFTRACE_CACHE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,5 +33,9 @@ int text_pf_cache_get(struct text_pf_cache *c, struct tdatfs_text *t,
 		      size_t buffer, uint64_t t0, uint64_t t1,
 		      struct text_pf_file **out);
 void text_pf_cache_put(struct text_pf_cache *c, struct text_pf_file *pf);
+int text_pf_cache_size_keep(struct text_pf_cache *c, size_t buffer,
+			    uint64_t size);
+bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
+			     uint64_t *size);
 
 #endif /* TDATFS_TEXT_PFTRACE_CACHE_H */

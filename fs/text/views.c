@@ -466,6 +466,7 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	struct text_filter flt;
 	struct pic_entry *e;
 	char *bytes = NULL;
+	uint64_t known = UINT64_MAX;
 	size_t n = 0;
 	int ret;
 
@@ -475,6 +476,8 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		return -ENOENT;	/* a picture is of all the buffer's CPUs */
 	pthread_mutex_lock(&vw->lock);
 	e = pic_find(vw, &k);
+	if (e)
+		known = e->len;
 	if (e && (e->bytes || !buf)) {
 		*size = e->len;
 		*got = off < e->len ? (e->len - off < len ? e->len - off : len) : 0;
@@ -489,8 +492,14 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	ret = view_check(t, &k, &flt, &ev);
 	if (!ret)
 		ret = text_timeline_make(t, k.buffer, k.t0, k.t1, &bytes, &n);
-	if (ret < 0)
+	/* a size given by a stat (or an index) that the picture does not
+	 * have: the trace changed under us, as a text unlike its size */
+	if (!ret && known != UINT64_MAX && known != n)
+		ret = -EIO;
+	if (ret < 0) {
+		free(bytes);
 		return ret;
+	}
 	*size = n;
 	*got = off < n ? (n - off < len ? n - off : len) : 0;
 	if (*got)
@@ -514,19 +523,31 @@ static ssize_t pf_read(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	const struct tdatfs_text_event_stat *ev;
 	struct text_pf_file *pf;
 	struct text_filter flt;
+	uint64_t ksize = 0;
 	ssize_t n = 0;
+	bool kept;
 	int ret;
 
 	if (!vw)
 		return -errno;
 	ret = view_check(t, &k, &flt, &ev);
-	if (!ret)
-		ret = text_pf_cache_get(vw->pfs, t, k.buffer, k.t0, k.t1, &pf);
+	if (ret < 0)
+		return ret;
+	/* a whole buffer's size kept by an index: a stat costs no pass */
+	kept = !k.t0 && !k.t1 &&
+	       text_pf_cache_size_kept(vw->pfs, k.buffer, &ksize);
+	if (kept && !buf) {
+		*size = ksize;
+		return 0;
+	}
+	ret = text_pf_cache_get(vw->pfs, t, k.buffer, k.t0, k.t1, &pf);
 	if (ret < 0)
 		return ret;
 	if (size)
 		*size = text_pf_file_size(pf);
-	if (buf)
+	if (kept && text_pf_file_size(pf) != ksize)
+		n = -EIO;	/* the trace changed since the size was kept */
+	else if (buf)
 		n = text_pf_file_read(pf, buf, len, off);
 	text_pf_cache_put(vw->pfs, pf);
 	return n;
@@ -867,6 +888,65 @@ int tdatfs_text_view_size(struct tdatfs_text *t, const struct tdatfs_text_view *
 	if (ret == -EAGAIN)
 		ret = view_cut(t, e, size);
 	entry_put(t, e);
+	return ret;
+}
+
+int tdatfs_text_whole_sizes(struct tdatfs_text *t, size_t buffer,
+			    uint64_t *timeline, uint64_t *pftrace)
+{
+	struct tdatfs_text_view v = {
+		.kind = TDATFS_VIEW_TIMELINE, .buffer = buffer, .cpu = -1,
+	};
+	const struct tdat_buffer *b;
+	int ret;
+
+	if (!t || !timeline || !pftrace)
+		return -EINVAL;
+	b = tdat_buffer_get(text_engine_file(t), buffer);
+	if (!b)
+		return -EINVAL;
+	if (b->latency)
+		return -ENOENT;
+	ret = tdatfs_text_view_size(t, &v, timeline);
+	v.kind = TDATFS_VIEW_PFTRACE;
+	return ret ? ret : tdatfs_text_view_size(t, &v, pftrace);
+}
+
+int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
+				 uint64_t timeline, uint64_t pftrace)
+{
+	struct tdatfs_text_view k = {
+		.kind = TDATFS_VIEW_TIMELINE, .buffer = buffer, .cpu = -1,
+	};
+	struct text_views *vw = t ? views_get(t) : NULL;
+	const struct tdat_buffer *b;
+	struct pic_entry *e;
+	int ret;
+
+	if (!vw)
+		return t ? -errno : -EINVAL;
+	b = tdat_buffer_get(text_engine_file(t), buffer);
+	/* a latency buffer has neither file; a picture is never empty */
+	if (!b || b->latency || !timeline || timeline > SIZE_MAX)
+		return -EINVAL;
+	ret = text_pf_cache_size_keep(vw->pfs, buffer, pftrace);
+	if (ret < 0)
+		return ret;
+	k = view_key(&k);
+	pthread_mutex_lock(&vw->lock);
+	e = pic_find(vw, &k);
+	if (e && e->len != timeline) {
+		ret = -EINVAL;
+	} else if (!e && vw->npics < VIEW_MAX && !grow_pics(vw)) {
+		/* its size only: the bytes are made by the first read */
+		e = &vw->pics[vw->npics++];
+		memset(e, 0, sizeof(*e));
+		e->key = k;
+		e->len = (size_t)timeline;
+	} else if (!e) {
+		ret = -ENOMEM;
+	}
+	pthread_mutex_unlock(&vw->lock);
 	return ret;
 }
 
