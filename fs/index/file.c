@@ -272,7 +272,7 @@ static int check_origin(const uint8_t *p, const struct idx_identity *id,
 static int check_texts(const uint8_t *p, size_t len,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
 		       struct tdatfs_text_state *out, struct idx_tables *tables,
-		       struct idx_refusal *no)
+		       struct idx_sizes_raw *sizes, struct idx_refusal *no)
 {
 	uint64_t tlen;
 
@@ -302,11 +302,14 @@ static int check_texts(const uint8_t *p, size_t len,
 		return refuse(no, "malformed", "malformed (no chunk tables)");
 	tlen = get64(p + at);
 	at += IDX_TABLES_HEAD;
-	if (tlen != end - at)
+	if (tlen > end - at)
 		return refuse(no, "malformed", "malformed (%zu bytes after the texts, "
 			      "chunk tables of %llu)", end - at, (unsigned long long)tlen);
 	tables->p = p + at;
 	tables->len = (size_t)tlen;
+	/* what follows is the sizes section, checked apart (optional) */
+	sizes->at = at + (size_t)tlen;
+	sizes->len = end - sizes->at;
 	return 0;
 }
 
@@ -320,6 +323,8 @@ static int check_texts(const uint8_t *p, size_t len,
  * @texts: set to @nkeys texts whose blobs point into @buf; the caller
  *	frees the array with free() (not the blobs)
  * @tables: set to the chunk tables, pointing into @buf
+ * @sizes: set to where the sizes section is (not checked: that is
+ *	idx_sizes_decode()'s, and its refusal is not the file's)
  * @no: set to why, on -EINVAL
  *
  * Checks what idx_check() does not: who made the file, of which trace,
@@ -330,7 +335,7 @@ static int check_texts(const uint8_t *p, size_t len,
 int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *id,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
 		       struct tdatfs_text_state **texts, struct idx_tables *tables,
-		       struct idx_refusal *no)
+		       struct idx_sizes_raw *sizes, struct idx_refusal *no)
 {
 	const uint8_t *p = buf;
 	struct tdatfs_text_state *out;
@@ -353,7 +358,7 @@ int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *i
 	out = calloc(nkeys ? nkeys : 1, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
-	r = check_texts(p, len, keys, nkeys, out, tables, no);
+	r = check_texts(p, len, keys, nkeys, out, tables, sizes, no);
 	if (r) {
 		free(out);
 		return r;
@@ -372,6 +377,8 @@ int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *i
  * @texts: set to @nkeys texts whose blobs point into @buf; the caller
  *	frees the array with free() (not the blobs)
  * @tables: set to the chunk tables, pointing into @buf
+ * @sizes: set to where the sizes section is (not checked: that is
+ *	idx_sizes_decode()'s, and its refusal is not the file's)
  * @no: set to why, on -EINVAL
  *
  * Return: 0, -EINVAL for a file refused (@no says why), or -ENOMEM.
@@ -379,11 +386,150 @@ int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *i
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
 	       struct tdatfs_text_state **texts, struct idx_tables *tables,
-	       struct idx_refusal *no)
+	       struct idx_sizes_raw *sizes, struct idx_refusal *no)
 {
 	int r = idx_check(buf, len, no);
 
-	return r ? r : idx_decode_checked(buf, len, id, keys, nkeys, texts, tables, no);
+	return r ? r : idx_decode_checked(buf, len, id, keys, nkeys, texts,
+					  tables, sizes, no);
+}
+
+/**
+ * idx_sizes_decode() - check a decoded file's sizes section and read it
+ * @buf: the file's bytes, decoded (idx_decode())
+ * @raw: where its sizes section is
+ * @nbuffers: the trace's buffers (tdat_buffer_count())
+ * @sizes: set to the entries (the caller frees them with free()), NULL
+ *	when the file has no section
+ * @n: set to their count
+ * @no: set to why, on -EINVAL; its line names the byte offset
+ *
+ * Checks the section's length against its count, its own checksum, and
+ * that the buffers are increasing and below @nbuffers.  What the entries
+ * say of each buffer is checked by the engine that takes them
+ * (tdatfs_text_whole_sizes_keep()).
+ *
+ * Return: 0, -EINVAL for a section refused, or -ENOMEM.
+ */
+int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
+		     size_t nbuffers, struct idx_size **sizes, size_t *n,
+		     struct idx_refusal *no)
+{
+	const uint8_t *p = (const uint8_t *)buf + raw->at;
+	struct idx_size *out;
+	uint32_t count;
+
+	*sizes = NULL;
+	*n = 0;
+	if (!raw->len)
+		return 0;
+	if (raw->len < IDX_SIZES_HEAD)
+		return refuse(no, "malformed sizes", "malformed sizes section at byte %zu "
+			      "(%zu bytes)", raw->at, raw->len);
+	count = get32(p);
+	if (count > nbuffers || raw->len - IDX_SIZES_HEAD != (size_t)count * IDX_SIZE_ENTRY)
+		return refuse(no, "malformed sizes", "malformed sizes section at byte %zu "
+			      "(%u entries in %zu bytes, %zu buffers)", raw->at,
+			      count, raw->len, nbuffers);
+	if (get32(p + 4) != crc_of(p + IDX_SIZES_HEAD, raw->len - IDX_SIZES_HEAD))
+		return refuse(no, "bad sizes checksum", "bad checksum of the sizes "
+			      "section at byte %zu", raw->at);
+	out = calloc(count ? count : 1, sizeof(*out));
+	if (!out)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *e = p + IDX_SIZES_HEAD + (size_t)i * IDX_SIZE_ENTRY;
+
+		out[i].buffer = get64(e);
+		out[i].timeline = get64(e + 8);
+		out[i].pftrace = get64(e + 16);
+		if (out[i].buffer >= nbuffers || (i && out[i].buffer <= out[i - 1].buffer)) {
+			free(out);
+			return refuse(no, "malformed sizes", "malformed sizes section: "
+				      "entry %u at byte %zu names buffer %llu", i,
+				      raw->at + (size_t)(e - p),
+				      (unsigned long long)get64(e));
+		}
+	}
+	*sizes = out;
+	*n = count;
+	return 0;
+}
+
+/*
+ * Where the chunk tables of a checked file (idx_check()) end, walking the
+ * texts by their lengths.  Return: 0, or -EINVAL for a malformed file.
+ */
+static int body_end(const uint8_t *p, size_t len, size_t *at_out)
+{
+	size_t at = IDX_HEAD, end = len - IDX_CRC_LEN;
+	uint32_t count = get32(p + IDX_AT_COUNT);
+	uint64_t l;
+
+	for (uint32_t i = 0; i < count; i++) {
+		if (end - at < IDX_TEXT_HEAD)
+			return -EINVAL;
+		l = get64(p + at + 16);
+		at += IDX_TEXT_HEAD;
+		if (l > end - at)
+			return -EINVAL;
+		at += (size_t)l;
+	}
+	if (end - at < IDX_TABLES_HEAD)
+		return -EINVAL;
+	l = get64(p + at);
+	at += IDX_TABLES_HEAD;
+	if (l > end - at)
+		return -EINVAL;
+	*at_out = at + (size_t)l;
+	return 0;
+}
+
+/**
+ * idx_sizes_encode() - an index file's bytes with a new sizes section
+ * @buf: the file's bytes, as read
+ * @len: their size
+ * @s: the entries, in increasing buffer order
+ * @n: their count
+ * @out: set to the new file's bytes; the caller frees them with free()
+ * @outlen: set to their size
+ *
+ * The section takes the place of the one @buf has, if any; the rest is
+ * kept byte for byte, with its length field and checksum made anew.
+ *
+ * Return: 0, -EINVAL when @buf is not a whole index file of this version
+ * and machine, -EOVERFLOW, or -ENOMEM.
+ */
+int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
+		     size_t n, void **out, size_t *outlen)
+{
+	struct idx_refusal no;
+	size_t at, total;
+	uint8_t *p, *q;
+
+	if (idx_check(buf, len, &no) || body_end(buf, len, &at))
+		return -EINVAL;
+	if (n > UINT32_MAX || n > (SIZE_MAX - at - IDX_SIZES_HEAD - IDX_CRC_LEN) /
+	    IDX_SIZE_ENTRY)
+		return -EOVERFLOW;
+	total = at + IDX_SIZES_HEAD + n * IDX_SIZE_ENTRY + IDX_CRC_LEN;
+	p = malloc(total);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, buf, at);
+	put64(p + IDX_AT_LENGTH, total);
+	q = p + at + IDX_SIZES_HEAD;
+	for (size_t i = 0; i < n; i++, q += IDX_SIZE_ENTRY) {
+		put64(q, s[i].buffer);
+		put64(q + 8, s[i].timeline);
+		put64(q + 16, s[i].pftrace);
+	}
+	put32(p + at, (uint32_t)n);
+	put32(p + at + 4, crc_of(p + at + IDX_SIZES_HEAD, n * IDX_SIZE_ENTRY));
+	put32(q, crc_of(p, total - IDX_CRC_LEN));
+	*out = p;
+	*outlen = total;
+	return 0;
 }
 
 /* ---- the file ----------------------------------------------------------- */

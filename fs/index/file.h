@@ -15,7 +15,17 @@
  *    trace's identity (size, mtime in ns, inode, ctime in ns, layout CRC,
  *    data sample CRC, the engine's checkpoint bound), the texts (key, then the opaque state bytes), the
  *    trace's chunk tables (u64 length, then the parser's opaque bytes,
- *    tdat_chunk_tables_save()), and a CRC32 of every byte before it.
+ *    tdat_chunk_tables_save()), optionally the sizes section (below),
+ *    and a CRC32 of every byte before it.
+ *  - The sizes section keeps what the first stat of each buffer's
+ *    timeline.svg and trace.pftrace would make (tdatfs_text_whole_sizes()):
+ *    a u32 count, a u32 CRC32 of the entries, then per buffer that has the
+ *    files, in increasing buffer order, IDX_SIZE_ENTRY bytes (u64 buffer,
+ *    u64 timeline size, u64 pftrace size).  It is optional: a file
+ *    without it is used as it is, and one whose section is refused
+ *    (idx_sizes_decode()) is used without it; either way the sizes are
+ *    made as without an index.  idx_sizes_encode() puts a section in
+ *    place of the one a file has, or has not.
  *  - idx_decode() checks the whole file before it returns any text: every
  *    field, the checksum, every count against the bytes left, and that the
  *    texts are exactly the ones expected, in order.  It allocates nothing
@@ -37,8 +47,11 @@
 
 #include "tdatfs-text.h"
 
-/* 2: text states of version 3; 3: chunk tables; 4: ctime, data sample CRC */
-#define IDX_FORMAT_VERSION	4
+/*
+ * 2: text states of version 3; 3: chunk tables; 4: ctime, data sample CRC;
+ * 5: the optional sizes section after the chunk tables
+ */
+#define IDX_FORMAT_VERSION	5
 #define IDX_MAGIC		"tdatidx"	/* with its NUL: 8 bytes */
 #define IDX_SUFFIX		".tdatidx"
 #define IDX_VERSION_LEN		24		/* version strings, NUL padded */
@@ -63,6 +76,8 @@ enum {
 	IDX_TEXT_HEAD = 24,		/* u8 report, 3 x 0, s32 cpu, u64 buffer, u64 len */
 	IDX_TABLES_HEAD = 8,		/* u64 len, before the chunk tables */
 	IDX_CRC_LEN = 4,
+	IDX_SIZES_HEAD = 8,		/* u32 count, u32 CRC32 of the entries */
+	IDX_SIZE_ENTRY = 24,		/* u64 buffer, u64 timeline, u64 pftrace */
 };
 
 /**
@@ -112,17 +127,44 @@ struct idx_tables {
 	size_t len;
 };
 
+/**
+ * struct idx_size - one buffer's entry of the sizes section
+ * @buffer: buffer index
+ * @timeline: its timeline.svg's size
+ * @pftrace: its trace.pftrace's size
+ */
+struct idx_size {
+	uint64_t buffer;
+	uint64_t timeline;
+	uint64_t pftrace;
+};
+
+/**
+ * struct idx_sizes_raw - where a decoded file's sizes section is
+ * @at: its offset in the file (where the chunk tables end)
+ * @len: its bytes, 0 when the file has none
+ */
+struct idx_sizes_raw {
+	size_t at;
+	size_t len;
+};
+
 int idx_encode(const struct idx_identity *id, const struct tdatfs_text_state *texts,
 	       size_t n, const struct idx_tables *tables, void **buf, size_t *len);
 int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 	       const struct tdatfs_text_key *keys, size_t nkeys,
 	       struct tdatfs_text_state **texts, struct idx_tables *tables,
-	       struct idx_refusal *no);
+	       struct idx_sizes_raw *sizes, struct idx_refusal *no);
 int idx_check(const void *buf, size_t len, struct idx_refusal *no);
 int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *id,
 		       const struct tdatfs_text_key *keys, size_t nkeys,
 		       struct tdatfs_text_state **texts, struct idx_tables *tables,
-		       struct idx_refusal *no);
+		       struct idx_sizes_raw *sizes, struct idx_refusal *no);
+int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
+		     size_t nbuffers, struct idx_size **sizes, size_t *n,
+		     struct idx_refusal *no);
+int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
+		     size_t n, void **out, size_t *outlen);
 int idx_read(const char *path, void **buf, size_t *len);
 int idx_path(const char *dir, const char *xdg_cache, const char *home,
 	     const char *trace, char **dirp, char **pathp, bool *dflt,

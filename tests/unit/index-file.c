@@ -60,12 +60,19 @@ static void make_index(void **buf, size_t *len)
 			 buf, len) == 0);
 }
 
+/* The file decoded, its sizes section too (of a trace of 2 buffers). */
 static int decode(const void *buf, size_t len, struct idx_refusal *no)
 {
 	struct tdatfs_text_state *t = NULL;
+	struct idx_size *sz = NULL;
+	struct idx_sizes_raw raw;
 	struct idx_tables tb;
-	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, no);
+	size_t n;
+	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, &raw, no);
 
+	if (!r)
+		r = idx_sizes_decode(buf, &raw, 2, &sz, &n, no);
+	free(sz);
 	free(t);
 	return r;
 }
@@ -75,14 +82,16 @@ static void test_round_trip(void)
 	struct idx_refusal no = { 0 };
 	struct tdatfs_text_state *t = NULL;
 	struct idx_tables tb = { 0 };
+	struct idx_sizes_raw raw;
 	void *buf;
 	size_t len;
 
 	make_index(&buf, &len);
 	CHECK(len == IDX_HEAD + IDX_CRC_LEN + NKEYS * IDX_TEXT_HEAD +
 	      sizeof(blob0) + 4 + sizeof(blob3) + IDX_TABLES_HEAD + sizeof(tables));
-	CHECK(idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, &no) == 0);
+	CHECK(idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, &raw, &no) == 0);
 	FATAL(t);
+	CHECK(raw.len == 0);	/* no sizes section */
 	CHECK(tb.len == sizeof(tables) && !memcmp(tb.p, tables, sizeof(tables)));
 	/* the tables are the file's last bytes before its checksum */
 	CHECK((const uint8_t *)tb.p + tb.len == (const uint8_t *)buf + len - IDX_CRC_LEN);
@@ -194,7 +203,8 @@ static void test_forged(void)
 		uint64_t longer = sizeof(tables) + 1, shorter = sizeof(tables) - 1;
 
 		expect(at, &longer, 8, "malformed", NULL);
-		expect(at, &shorter, 8, "malformed", NULL);
+		/* the byte left over is a sizes section, refused alone */
+		expect(at, &shorter, 8, "malformed sizes", NULL);
 	}
 
 	make_index(&buf, &len);
@@ -202,10 +212,100 @@ static void test_forged(void)
 	k2[2].cpu = 2;
 	struct tdatfs_text_state *t = NULL;
 	struct idx_tables tb;
-	CHECK(idx_decode(buf, len, &ident, k2, NKEYS, &t, &tb, &no) == -EINVAL);
+	struct idx_sizes_raw raw;
+	CHECK(idx_decode(buf, len, &ident, k2, NKEYS, &t, &tb, &raw, &no) == -EINVAL);
 	CHECK(!strcmp(no.line, "for other texts (text 2 is another one)"));
-	CHECK(idx_decode(buf, len, &ident, keys, NKEYS - 1, &t, &tb, &no) == -EINVAL);
+	CHECK(idx_decode(buf, len, &ident, keys, NKEYS - 1, &t, &tb, &raw, &no) == -EINVAL);
 	CHECK(!strcmp(no.why, "for other texts"));
+	free(buf);
+}
+
+/* The sizes of @buf (a sizes section given), or -EINVAL with @no. */
+static int sizes_of(const void *buf, size_t len, size_t nb, struct idx_size **sz,
+		    size_t *n, struct idx_refusal *no)
+{
+	struct tdatfs_text_state *t = NULL;
+	struct idx_sizes_raw raw;
+	struct idx_tables tb;
+	int r = idx_decode(buf, len, &ident, keys, NKEYS, &t, &tb, &raw, no);
+
+	free(t);
+	return r ? r : idx_sizes_decode(buf, &raw, nb, sz, n, no);
+}
+
+/* A sizes section forged at @at (from the section's start) with @v. */
+static void expect_sizes(const void *file, size_t flen, size_t at, const void *v,
+			 size_t n, const char *why)
+{
+	struct idx_refusal no = { 0 };
+	struct idx_size *sz = NULL;
+	uint8_t *p = malloc(flen);
+	size_t cnt;
+
+	FATAL(p);
+	memcpy(p, file, flen);
+	forge(p, flen, flen - IDX_CRC_LEN - IDX_SIZES_HEAD - 2 * IDX_SIZE_ENTRY + at, v, n);
+	CHECK(sizes_of(p, flen, 2, &sz, &cnt, &no) == -EINVAL);
+	CHECK(no.why && !strcmp(no.why, why));
+	/* the line names where the section is */
+	CHECK(strstr(no.line, "at byte") != NULL);
+	free(sz);
+	free(p);
+}
+
+static void test_sizes(void)
+{
+	const struct idx_size s[2] = { { 0, 1234, 567890 }, { 1, 99, 0 } };
+	struct idx_refusal no = { 0 };
+	struct idx_size *sz = NULL;
+	void *buf, *with, *again;
+	size_t len, wlen, alen, n = 9;
+	uint64_t three = 3;
+	uint32_t many = 3;
+
+	make_index(&buf, &len);
+	FATAL(idx_sizes_encode(buf, len, s, 2, &with, &wlen) == 0);
+	CHECK(wlen == len + IDX_SIZES_HEAD + 2 * IDX_SIZE_ENTRY);
+	/* the rest of the file byte for byte */
+	CHECK(!memcmp((uint8_t *)with + IDX_AT_PROG, (uint8_t *)buf + IDX_AT_PROG,
+		      len - IDX_CRC_LEN - IDX_AT_PROG));
+	CHECK(sizes_of(with, wlen, 2, &sz, &n, &no) == 0);
+	CHECK(n == 2 && sz && !memcmp(sz, s, sizeof(s)));
+	free(sz);
+	sz = NULL;
+	/* a file without one decodes to none */
+	CHECK(sizes_of(buf, len, 2, &sz, &n, &no) == 0 && !sz && !n);
+	/* a new section takes the old one's place */
+	FATAL(idx_sizes_encode(with, wlen, s + 1, 1, &again, &alen) == 0);
+	CHECK(alen == len + IDX_SIZES_HEAD + IDX_SIZE_ENTRY);
+	CHECK(sizes_of(again, alen, 2, &sz, &n, &no) == 0 && n == 1 && sz[0].buffer == 1);
+	free(sz);
+	free(again);
+	/* more buffers than the trace has */
+	CHECK(sizes_of(with, wlen, 1, &sz, &n, &no) == -EINVAL);
+	expect_sizes(with, wlen, 0, &many, 4, "malformed sizes");
+	expect_sizes(with, wlen, 4, &many, 4, "bad sizes checksum");
+	expect_sizes(with, wlen, IDX_SIZES_HEAD + IDX_SIZE_ENTRY, &three, 8,
+		     "bad sizes checksum");
+	/* entries forged with their checksum made again */
+	{
+		struct idx_size bad[2] = { s[0], s[1] };
+		void *b2;
+		size_t l2;
+
+		bad[1].buffer = 0;	/* not increasing */
+		FATAL(idx_sizes_encode(buf, len, bad, 2, &b2, &l2) == 0);
+		CHECK(sizes_of(b2, l2, 2, &sz, &n, &no) == -EINVAL);
+		CHECK(!strcmp(no.why, "malformed sizes") && strstr(no.line, "entry 1"));
+		free(b2);
+		bad[1].buffer = 7;	/* no such buffer */
+		FATAL(idx_sizes_encode(buf, len, bad, 2, &b2, &l2) == 0);
+		CHECK(sizes_of(b2, l2, 2, &sz, &n, &no) == -EINVAL);
+		free(b2);
+	}
+	/* not an index file: nothing made */
+	CHECK(idx_sizes_encode("junk", 4, s, 2, &again, &alen) == -EINVAL);
+	free(with);
 	free(buf);
 }
 
@@ -460,6 +560,7 @@ int main(int argc, char **argv)
 	test_round_trip();
 	test_damage();
 	test_forged();
+	test_sizes();
 	test_path();
 	test_write();
 	test_two_writers();
