@@ -40,6 +40,7 @@
 
 struct tdat_file;
 struct tdatfs_index_early;
+struct tdatfs_index_sizes;
 struct tdatfs_text;
 struct tdatfs_text_opts;
 
@@ -104,6 +105,11 @@ struct tdatfs_index_opts {
  * @seconds: wall time of loading or building
  * @said: the error returned was told already, as the trace's open tells
  *	its own (a check tdat_open() left failed: the trace is refused)
+ * @sizes: the file keeps the sizes of each buffer's timeline.svg and
+ *	trace.pftrace and the engine took them (or
+ *	tdatfs_index_sizes_keep() wrote them)
+ * @file_crc: the checksum that ends the file loaded or written: the
+ *	sizes are added only to that file
  */
 struct tdatfs_index_result {
 	bool loaded;
@@ -116,6 +122,8 @@ struct tdatfs_index_result {
 	uint64_t file_bytes;
 	double seconds;
 	bool said;
+	bool sizes;
+	uint32_t file_crc;
 };
 
 /**
@@ -165,6 +173,67 @@ struct tdatfs_index_early *tdatfs_index_early_start(const char *trace,
  * @e: handle, or NULL
  */
 void tdatfs_index_early_free(struct tdatfs_index_early *e);
+
+/**
+ * tdatfs_index_sizes_keep() - size each buffer's timeline.svg and
+ * trace.pftrace and keep the sizes in the index file
+ * @t: the engine the index was attached to
+ * @f: its trace
+ * @trace: the trace's path as given (for messages)
+ * @prog: program name for messages
+ * @cancel: polled (through the engine's cancel hook); once true the work
+ *	stops with -EINTR and nothing is written; may be NULL
+ * @res: what tdatfs_index_attach() did; @res->sizes and the file's
+ *	length and checksum are updated when the file is rewritten
+ *
+ * Nothing to do (0) when the index is not in a file or keeps the sizes
+ * already.  The sizes are those a first stat makes (the whole picture,
+ * the pass over each buffer), not part of the index build so that a
+ * mount is ready as soon; the file is rewritten atomically as it is
+ * written, and only when it is still the one @res loaded or wrote
+ * (another tdatfs or tdat may have rewritten it meanwhile).  A trace
+ * found damaged meanwhile is not given sizes.
+ *
+ * Return: 0, -EINTR, -ESTALE (the file changed), -EIO (damage), or
+ * another negative errno; every error but -EINTR is said in one line.
+ * Context: any thread; the engine serves reads meanwhile.
+ */
+int tdatfs_index_sizes_keep(struct tdatfs_text *t, struct tdat_file *f,
+			    const char *trace, const char *prog,
+			    const _Atomic bool *cancel,
+			    struct tdatfs_index_result *res);
+
+/**
+ * tdatfs_index_sizes_start() - tdatfs_index_sizes_keep() on a thread of
+ * its own, at the lowest priority
+ * @t: as for tdatfs_index_sizes_keep(); must outlive the thread
+ * @f: likewise
+ * @trace: likewise (copied)
+ * @prog: likewise (copied)
+ * @res: likewise (copied: the caller's is not updated)
+ *
+ * For a mount that is ready: a stat asked for meanwhile makes the size
+ * as without an index, sharing the pass over trace.pftrace with the
+ * thread (one waits for the other's).
+ *
+ * Return: a handle to stop it with tdatfs_index_sizes_stop(); NULL with
+ * errno 0 when there is nothing to do, or with another errno when no
+ * thread could be made.
+ */
+struct tdatfs_index_sizes *tdatfs_index_sizes_start(struct tdatfs_text *t,
+						    struct tdat_file *f,
+						    const char *trace,
+						    const char *prog,
+						    const struct tdatfs_index_result *res);
+
+/**
+ * tdatfs_index_sizes_stop() - stop the thread, wait for it and free it
+ * @j: handle, or NULL
+ *
+ * Once it returns the thread has ended: no file is half written (the
+ * rename is whole or not done) and the engine is no longer used.
+ */
+void tdatfs_index_sizes_stop(struct tdatfs_index_sizes *j);
 
 /**
  * tdatfs_index_result_release() - free what a result holds; NULL is fine

@@ -500,7 +500,8 @@ static void say_index(const struct tdatfs_index_result *r)
 		printf("(in memory): built in %.2f s, not kept: %s",
 		       r->seconds, r->why ? r->why : "unknown");
 	printf(" (%zu texts, %" PRIu64 " bytes of text, %" PRIu64
-	       " bytes of index)\n", r->texts, r->bytes, r->file_bytes);
+	       " bytes of index)%s\n", r->texts, r->bytes, r->file_bytes,
+	       r->sizes ? ", sizes kept" : r->kept ? ", no sizes kept" : "");
 }
 
 /**
@@ -523,7 +524,7 @@ int cli_index(struct cli_cfg *cfg, int argc, char **argv)
 	struct tdatfs_tree *t;
 	struct tdat_file *f;
 	bool check = false;
-	int opt, err, ret;
+	int opt, err, ret, sig;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+", longopts, NULL)) != -1) {
@@ -549,6 +550,22 @@ int cli_index(struct cli_cfg *cfg, int argc, char **argv)
 	if (!t)
 		return ret;
 	err = attach_index(cfg, t, f, argv[optind], check, &res);
+	/* not a mount: the sizes are made here, before the line says so */
+	if (!err && !check) {
+		tdatfs_progress_stop_on_signals(&build_cancel);
+		err = tdatfs_index_sizes_keep(tdatfs_tree_text(t), f, argv[optind],
+					      prog, &build_cancel, &res);
+		sig = tdatfs_progress_restore();
+		if (sig)
+			build_signal = sig;
+		if (sig || err == -EINTR) {
+			fprintf(stderr, "%s: %s: indexing interrupted\n", prog,
+				argv[optind]);
+			err = -EINTR;
+		} else {
+			err = 0;	/* said; the index itself is kept */
+		}
+	}
 	if (!err) {
 		say_index(&res);
 		ret = 0;

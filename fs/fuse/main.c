@@ -358,6 +358,30 @@ static int start_watch(const char *mountpoint, dev_t before, int fd)
  * Return: the exit status; 0 also for an unmount by SIGTERM, SIGINT or
  * SIGHUP, which the session loop reports as the signal's number.
  */
+/*
+ * What the index left to do once the mount is ready: the sizes of each
+ * buffer's timeline.svg and trace.pftrace, when its file lacks them.
+ * Set by attach_index(); the job runs while the mount serves.
+ */
+static struct {
+	struct tdatfs_index_result res;
+	struct tdat_file *f;
+	const char *trace;
+	struct tdatfs_index_sizes *job;
+} later;
+
+/* Start sizing on a thread of its own: after the fork, as every thread. */
+static void later_start(struct tfs *fs)
+{
+	if (!later.f)
+		return;
+	later.job = tdatfs_index_sizes_start(tdatfs_tree_text(fs->tree), later.f,
+					     later.trace, "tdatfs", &later.res);
+	if (!later.job && errno)
+		fprintf(stderr, "tdatfs: %s: no thread to keep the sizes in the "
+			"index: %s\n", later.trace, strerror(errno));
+}
+
 static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 {
 	struct fuse_cmdline_opts co = { 0 };
@@ -399,7 +423,11 @@ static int serve(struct fuse_args *args, struct tfs *fs, bool max_threads)
 	if (tfs_storer_start(fs))
 		fprintf(stderr, "tdatfs: no page cache storer thread: %s\n",
 			strerror(errno));
+	later_start(fs);
 	ret = run_loop(se, &co, max_threads) < 0 ? 1 : 0;
+	/* unmounted: the sizing stops (nothing half written) */
+	tdatfs_index_sizes_stop(later.job);
+	later.job = NULL;
 	gone = tfs_storer_stop(fs);
 out_signals:
 	fuse_remove_signal_handlers(se);
@@ -571,8 +599,9 @@ static _Atomic bool build_cancel;
 static void say_index(const char *trace, const struct tdatfs_index_result *r)
 {
 	if (r->loaded)
-		fprintf(stderr, "tdatfs: %s: index loaded from %s (%.2f s)\n",
-			trace, r->path, r->seconds);
+		fprintf(stderr, "tdatfs: %s: index loaded from %s (%.2f s%s)\n",
+			trace, r->path, r->seconds,
+			r->sizes ? ", sizes kept" : "");
 	else if (r->kept)
 		fprintf(stderr, "tdatfs: %s: index built in %.2f s, kept in "
 			"%s\n", trace, r->seconds, r->path);
@@ -592,7 +621,7 @@ static int attach_index(const struct tfs_opts *o,
 			struct tdatfs_index_opts *io, struct tfs *fs,
 			struct tdat_file *f)
 {
-	struct tdatfs_index_result res = { 0 };
+	struct tdatfs_index_result *res = &later.res;
 	int err, build_signal;
 
 	io->cancel = &build_cancel;
@@ -600,7 +629,7 @@ static int attach_index(const struct tfs_opts *o,
 	 * the session installs its own handlers later. */
 	tdatfs_progress_stop_on_signals(&build_cancel);
 	err = tdatfs_index_attach(tdatfs_tree_text(fs->tree), f, o->trace, io,
-				  &res);
+				  res);
 	build_signal = tdatfs_progress_restore();
 	/* A signal after the build ended asked to stop all the same. */
 	if (err == -EINTR || (!err && build_signal)) {
@@ -608,14 +637,18 @@ static int attach_index(const struct tfs_opts *o,
 			"mounted\n", o->trace);
 		err = build_signal ? 128 + build_signal : 1;
 	} else if (err) {
-		if (!res.said)
+		if (!res->said)
 			fprintf(stderr, "tdatfs: %s: no index (%s); nothing "
 				"mounted\n", o->trace, strerror(-err));
 		err = 1;
 	} else if (o->foreground) {
-		say_index(o->trace, &res);
+		say_index(o->trace, res);
 	}
-	tdatfs_index_result_release(&res);
+	/* sized once the mount is ready, never before it */
+	if (!err && res->kept && !res->sizes) {
+		later.f = f;
+		later.trace = o->trace;
+	}
 	return err;
 }
 
@@ -694,6 +727,7 @@ int main(int argc, char **argv)
 	/* With -s the requests were served on this thread: no destructor. */
 	tfs_read_buf_release();
 out:
+	tdatfs_index_result_release(&later.res);
 	tdatfs_index_early_free(io.early);
 	tdatfs_tree_free(fs.tree);
 	tdat_close(f);

@@ -123,6 +123,81 @@ static int load_tables(struct attach *a, const struct idx_tables *tables,
 	return r;
 }
 
+/* The CRC that ends a file's bytes: which file was loaded or written. */
+static uint32_t get_crc(const void *buf, size_t len)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)buf + len - IDX_CRC_LEN, sizeof(v));
+	return v;
+}
+
+/* One line saying the sizes section is not used, and why. */
+static void sizes_refused(struct attach *a, const char *line)
+{
+	fprintf(stderr, "%s: %s: index %s: %s; the sizes are made again\n",
+		a->prog, a->trace, a->path ? a->path : "(in memory)", line);
+}
+
+/*
+ * The sizes section of the file's bytes @buf, checked against the
+ * trace's buffers, into *@sz (NULL: none or refused, said).
+ * Return: 0 or -ENOMEM (a refused section is no error: the sizes are
+ * made again, as without an index).
+ */
+static int sizes_read(struct attach *a, const void *buf,
+		      const struct idx_sizes_raw *raw, struct idx_size **sz,
+		      size_t *n)
+{
+	size_t nb = tdat_buffer_count(a->f);
+	struct idx_refusal no = { 0 };
+	int r = idx_sizes_decode(buf, raw, nb, sz, n, &no);
+	char line[sizeof(no.line)];
+
+	if (r == -EINVAL)
+		sizes_refused(a, no.line);
+	if (r)
+		return r == -EINVAL ? 0 : r;
+	for (size_t i = 0; i < *n; i++) {
+		const struct idx_size *e = &(*sz)[i];
+		const struct tdat_buffer *b = tdat_buffer_get(a->f, (size_t)e->buffer);
+
+		if (b && !b->latency && e->timeline)
+			continue;
+		snprintf(line, sizeof(line), "sizes section at byte %zu: entry %zu "
+			 "(buffer %llu) %s", raw->at, i, (unsigned long long)e->buffer,
+			 !b || b->latency ? "names a buffer without the files" :
+			 "gives an empty timeline.svg");
+		sizes_refused(a, line);
+		free(*sz);
+		*sz = NULL;
+		*n = 0;
+		break;
+	}
+	return 0;
+}
+
+/* Give the engine the sizes read; all of them or none is what a stat sees. */
+static void sizes_give(struct attach *a, const struct idx_size *sz, size_t n)
+{
+	size_t i;
+	int r = 0;
+
+	if (!sz)
+		return;
+	for (i = 0; !r && i < n; i++)
+		r = tdatfs_text_whole_sizes_keep(a->t, (size_t)sz[i].buffer,
+						 sz[i].timeline, sz[i].pftrace);
+	if (r) {
+		/* a fresh engine takes what passed the checks above */
+		fprintf(stderr, "%s: %s: the engine refuses the kept sizes of "
+			"buffer %llu: %s\n", a->prog, a->trace,
+			(unsigned long long)sz[i - 1].buffer, strerror(-r));
+		return;
+	}
+	a->res->sizes = true;
+}
+
 /*
  * Check the file's bytes *@buf (@checked: idx_check() passed them already),
  * then give the caller's engine every state, all checked before any is
@@ -137,20 +212,31 @@ static int load_bytes(struct attach *a, void **buf, size_t len,
 {
 	struct tdatfs_text_state *x = NULL;
 	struct idx_tables tables;
-	size_t bad = 0;
+	struct idx_sizes_raw raw;
+	struct idx_size *sz = NULL;
+	size_t bad = 0, nsz = 0;
 	int r;
 
 	if (checked)
-		r = idx_decode_checked(*buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
+		r = idx_decode_checked(*buf, len, &a->id, a->keys, a->nkeys, &x,
+				       &tables, &raw, no);
 	else
-		r = idx_decode(*buf, len, &a->id, a->keys, a->nkeys, &x, &tables, no);
+		r = idx_decode(*buf, len, &a->id, a->keys, a->nkeys, &x, &tables,
+			       &raw, no);
 	if (r)
 		return r;
-	r = load_tables(a, &tables, no);
+	/* read before the engine owns the bytes; kept once the texts are */
+	r = sizes_read(a, *buf, &raw, &sz, &nsz);
+	if (!r)
+		r = load_tables(a, &tables, no);
 	if (!r)
 		r = tdatfs_text_states_adopt(a->t, x, a->nkeys, &bad, *buf);
-	if (!r)
+	if (!r) {
+		a->res->file_crc = get_crc(*buf, len);
 		*buf = NULL;
+		sizes_give(a, sz, nsz);
+	}
+	free(sz);
 	if (r == -EINVAL) {
 		no->why = "a text's state is refused";
 		snprintf(no->line, sizeof(no->line), "the state of text %zu is refused", bad);

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * index/sizes.c - the sizes section of an index file made after the
+ * index itself: each buffer's timeline.svg and trace.pftrace sized by
+ * the engine that serves the trace, then the file rewritten with them
+ * (on the caller's thread for tdat index, on a thread of low priority
+ * for a mount that is ready already).  The public functions are
+ * documented in tdatfs-index.h; the section in index/file.h.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "tdat.h"
+#include "tdatfs-index.h"
+#include "tdatfs-text.h"
+#include "file.h"
+
+/* A job on its thread: what it was given, copied, and its stop flag. */
+struct tdatfs_index_sizes {
+	pthread_t thread;
+	struct tdatfs_text *t;
+	struct tdat_file *f;
+	char *trace, *prog;
+	struct tdatfs_index_result res;
+	_Atomic bool stop;
+	const _Atomic bool *cancel;
+};
+
+/* The text engine's cancel hook of the sizing thread. */
+static bool stopped(void *ctx)
+{
+	const _Atomic bool *flag = ctx;
+
+	return flag && *flag;
+}
+
+/*
+ * Every buffer's sizes, made by the engine (or taken from what its
+ * stats made already).  *@s: at most tdat_buffer_count() entries.
+ * Return: 0, -EINTR when stopped, or the engine's negative errno.
+ */
+static int sizes_make(struct tdatfs_text *t, struct tdat_file *f,
+		      const _Atomic bool *cancel, struct idx_size **s,
+		      size_t *n)
+{
+	size_t nb = tdat_buffer_count(f), i;
+	struct idx_size *out = calloc(nb ? nb : 1, sizeof(*out));
+	int r = 0;
+
+	if (!out)
+		return -ENOMEM;
+	*n = 0;
+	tdatfs_text_cancel_set(stopped, (void *)cancel);
+	for (i = 0; !r && i < nb; i++) {
+		struct idx_size *e = &out[*n];
+
+		r = cancel && *cancel ? -EINTR :
+		    tdatfs_text_whole_sizes(t, i, &e->timeline, &e->pftrace);
+		if (r == -ENOENT) {
+			r = 0;
+			continue;
+		}
+		e->buffer = i;
+		if (!r)
+			(*n)++;
+	}
+	tdatfs_text_cancel_set(NULL, NULL);
+	if (r) {
+		free(out);
+		return r;
+	}
+	*s = out;
+	return 0;
+}
+
+/* The directory of @path (its last '/' cut); NULL on -ENOMEM. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+}
+
+/*
+ * The file rewritten with @s, if it is still the one @res loaded or
+ * wrote (its length and checksum).  Return: 0, -ESTALE when it is not,
+ * or the negative errno of the read or write.
+ */
+static int rewrite(struct tdatfs_index_result *res, const struct idx_size *s,
+		   size_t n)
+{
+	void *old = NULL, *buf = NULL;
+	size_t len = 0, nlen = 0;
+	char *dir = NULL;
+	uint32_t crc;
+	int r = idx_read(res->path, &old, &len);
+
+	if (!r && (len != res->file_bytes || len < IDX_CRC_LEN))
+		r = -ESTALE;
+	if (!r) {
+		memcpy(&crc, (uint8_t *)old + len - IDX_CRC_LEN, sizeof(crc));
+		r = crc == res->file_crc ? 0 : -ESTALE;
+	}
+	if (!r)
+		r = idx_sizes_encode(old, len, s, n, &buf, &nlen);
+	free(old);
+	dir = r ? NULL : dir_of(res->path);
+	if (!r && !dir)
+		r = -ENOMEM;
+	/* the directory holds the file already: its mode is not made here */
+	if (!r)
+		r = idx_write(dir, false, res->path, buf, nlen);
+	if (!r) {
+		res->sizes = true;
+		res->file_bytes = nlen;
+		memcpy(&res->file_crc, (uint8_t *)buf + nlen - IDX_CRC_LEN,
+		       sizeof(res->file_crc));
+	}
+	free(dir);
+	free(buf);
+	return r;
+}
+
+int tdatfs_index_sizes_keep(struct tdatfs_text *t, struct tdat_file *f,
+			    const char *trace, const char *prog,
+			    const _Atomic bool *cancel,
+			    struct tdatfs_index_result *res)
+{
+	struct idx_size *s = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!res->kept || !res->path || !*res->path || res->sizes)
+		return 0;
+	r = sizes_make(t, f, cancel, &s, &n);
+	/* damage met making them: the index says it anew every mount */
+	if (!r && tdat_error_total(f))
+		r = -EIO;
+	if (!r)
+		r = rewrite(res, s, n);
+	free(s);
+	if (r == -ESTALE)
+		fprintf(stderr, "%s: %s: index %s changed meanwhile; the sizes "
+			"are not added to it\n", prog, trace, res->path);
+	else if (r == -EIO)
+		fprintf(stderr, "%s: %s: damage found while sizing; the sizes "
+			"are not kept\n", prog, trace);
+	else if (r && r != -EINTR)
+		fprintf(stderr, "%s: %s: cannot keep the sizes in %s: %s\n",
+			prog, trace, res->path, strerror(-r));
+	return r;
+}
+
+static void *sizes_run(void *arg)
+{
+	struct tdatfs_index_sizes *j = arg;
+
+	/* the mount serves requests meanwhile: this work comes after them
+	 * (on Linux a thread's nice value is its own) */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), 19);
+	tdatfs_index_sizes_keep(j->t, j->f, j->trace, j->prog, &j->stop, &j->res);
+	return NULL;
+}
+
+struct tdatfs_index_sizes *tdatfs_index_sizes_start(struct tdatfs_text *t,
+						    struct tdat_file *f,
+						    const char *trace,
+						    const char *prog,
+						    const struct tdatfs_index_result *res)
+{
+	struct tdatfs_index_sizes *j;
+	int r;
+
+	if (!res->kept || !res->path || !*res->path || res->sizes) {
+		errno = 0;
+		return NULL;
+	}
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return NULL;
+	j->t = t;
+	j->f = f;
+	j->res = *res;
+	j->res.path = strdup(res->path);
+	j->trace = strdup(trace);
+	j->prog = strdup(prog ? prog : "tdatfs");
+	r = j->res.path && j->trace && j->prog ? 0 : ENOMEM;
+	if (!r)
+		r = pthread_create(&j->thread, NULL, sizes_run, j);
+	if (r) {
+		free(j->res.path);
+		free(j->trace);
+		free(j->prog);
+		free(j);
+		errno = r;
+		return NULL;
+	}
+	return j;
+}
+
+void tdatfs_index_sizes_stop(struct tdatfs_index_sizes *j)
+{
+	if (!j)
+		return;
+	j->stop = true;
+	pthread_join(j->thread, NULL);
+	free(j->res.path);
+	free(j->trace);
+	free(j->prog);
+	free(j);
+}
