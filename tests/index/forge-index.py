@@ -9,7 +9,10 @@ u64 length at 16, tdatfs's and libtraceevent's versions (24 bytes each) at
 24 and 48, the trace's size, mtime (ns), inode, ctime (ns) (u64 each) at
 72, 80, 88, 96, layout CRC, data sample CRC and checkpoint bound (u32) at
 104, 108 and 112, the text count at 116, the texts from 124, then the
-chunk tables (a u64 length, then the parser's bytes), and a zlib CRC32 of every byte before it at the end.
+chunk tables (a u64 length, then the parser's bytes), the optional sizes
+section (u32 count, u32 CRC32 of the entries, then per buffer u64 buffer,
+timeline size, pftrace size), and a zlib CRC32 of every byte before it at
+the end.
 
   forge-index.py check FILE               exit 0 if FILE is of that layout
   forge-index.py u32 IN OUT OFFSET DELTA  add DELTA to a u32, CRC made right
@@ -17,6 +20,13 @@ chunk tables (a u64 length, then the parser's bytes), and a zlib CRC32 of every 
   forge-index.py set IN OUT N:OFFSET:VALUE...  set N-byte numbers (N 4 or
       8) at OFFSET to VALUE, CRC made right
   forge-index.py str IN OUT OFFSET TEXT   a version string, CRC made right
+  forge-index.py sizes-at FILE            the sizes section's offset and its
+      entry count ("OFFSET COUNT", count -1 when the file has none)
+  forge-index.py sizes IN OUT ENTRY FIELD DELTA  add DELTA to field FIELD
+      (0 buffer, 1 timeline, 2 pftrace; u64) of entry ENTRY of the sizes
+      section, its own CRC and the file's made right
+  forge-index.py sizes-crc IN OUT         the sizes section's own CRC made
+      wrong, the file's made right
   forge-index.py flips GOOD TARGET BUDGET FULL TDAT TRACE
       each byte of GOOD flipped (xor 0xff) in turn and written to TARGET,
       then `TDAT index --check TRACE` must exit 1; all bytes when GOOD has
@@ -89,6 +99,24 @@ def patch_str(argv):
     save(argv[1], b)
 
 
+def sizes_at(b):
+    """The sizes section's offset (after the chunk tables) and its bytes."""
+    (count,) = struct.unpack_from("<I", b, 116)
+    at = HEAD
+    for _ in range(count):
+        (n,) = struct.unpack_from("<Q", b, at + 16)
+        at += 24 + n
+    (n,) = struct.unpack_from("<Q", b, at)
+    at += 8 + n
+    return at, len(b) - 4 - at
+
+
+def sizes_fix(b, at):
+    (count,) = struct.unpack_from("<I", b, at)
+    body = bytes(b[at + 8:at + 8 + 24 * count])
+    struct.pack_into("<I", b, at + 4, zlib.crc32(body) & 0xFFFFFFFF)
+
+
 def flips(argv):
     good_path, target, budget, full, tdat, trace = argv
     budget, full = int(budget), int(full)
@@ -145,6 +173,28 @@ def main():
         save(argv[1], b)
     elif cmd == "str":
         patch_str(argv)
+    elif cmd == "sizes-at":
+        at, n = sizes_at(load(argv[0]))
+        print(at, (n - 8) // 24 if n else -1)
+    elif cmd == "sizes":
+        b = load(argv[0])
+        at, n = sizes_at(b)
+        if not n:
+            sys.exit("%s: no sizes section" % argv[0])
+        off = at + 8 + 24 * int(argv[2]) + 8 * int(argv[3])
+        (v,) = struct.unpack_from("<Q", b, off)
+        struct.pack_into("<Q", b, off, (v + int(argv[4])) % (1 << 64))
+        sizes_fix(b, at)
+        fix_crc(b)
+        save(argv[1], b)
+    elif cmd == "sizes-crc":
+        b = load(argv[0])
+        at, n = sizes_at(b)
+        if not n:
+            sys.exit("%s: no sizes section" % argv[0])
+        b[at + 4] ^= 0xFF
+        fix_crc(b)
+        save(argv[1], b)
     elif cmd == "flip":
         b = bytearray(open(argv[0], "rb").read())
         b[int(argv[2])] ^= 0xFF

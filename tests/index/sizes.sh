@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The sizes section of the index (tdatfs(1) INDEX): each buffer's
+# timeline.svg and trace.pftrace sized after the index, kept in its file.
+#  - a first mount is ready with an index without them, then its
+#    background thread adds them: `tdat index --check` comes to say
+#    "sizes kept";
+#  - a remount says "index loaded from PATH (S s, sizes kept)" and stat
+#    gives, before any read, the sizes a mount with -o noindex gives, and
+#    the bytes read are that many;
+#  - a kept size forged one byte larger (its section's checksum and the
+#    file's made right) is what stat says, and the read fails with EIO;
+#  - a section whose own checksum is wrong is refused with a line naming
+#    it and its byte offset; the sizes are made again (right) and the
+#    section is written again;
+#  - a file of format version 4 is refused as such and built again;
+#  - `tdat index` keeps them at once, and `tdat ls -l` gives them.
+#   sizes.sh TDAT TDATFS TRACE FORGE
+here=$(dirname "$0")
+. "$here/../lib/common.sh"
+. "$here/../lib/mount.sh"
+. "$here/lib.sh"
+need_fuse
+
+tdat=$1
+tdatfs=$2
+trace=$3
+forge=$4
+name=$(basename "$trace")
+index_setup
+idx=$tmp/idx
+py=/usr/bin/python3
+
+# the buffers' directories: the root and each instance
+dirs=.
+for d in $("$tdat" -o noindex ls "$trace" /instances 2>/dev/null || true); do
+	dirs="$dirs instances/$d"
+done
+
+# sizes_of WHAT: "PATH stat-size" of every buffer's two files on $mnt
+sizes_of() {
+	local d f
+	for d in $dirs; do
+		for f in timeline.svg trace.pftrace; do
+			printf '%s/%s %s\n' "$d" "$f" "$(stat -c %s "$mnt/$d/$f")"
+		done
+	done
+}
+
+# bytes_of: "PATH bytes-read" of the same files
+bytes_of() {
+	local d f
+	for d in $dirs; do
+		for f in timeline.svg trace.pftrace; do
+			printf '%s/%s %s\n' "$d" "$f" "$(wc -c < "$mnt/$d/$f")"
+		done
+	done
+}
+
+# wait_sizes WHAT: until `tdat index --check` says the sizes are kept
+wait_sizes() {
+	local i
+	for i in $(seq 1 600); do
+		if "$tdat" -o index_dir="$idx" index --check "$trace" 2>/dev/null |
+		   grep -q ', sizes kept$'; then
+			ok
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "$name: $1: the sizes never came to be kept in the index"
+	return 1
+}
+
+# ---- the sizes without an index --------------------------------------------
+
+mount_log "$trace" "$mnt" "$tmp/log0" -o noindex
+sizes_of > "$tmp/want"
+bytes_of > "$tmp/read0"
+umount_log "$mnt"
+same_file "$name: -o noindex: stat sizes against the bytes read" "$tmp/want" "$tmp/read0"
+[ "$(wc -l < "$tmp/want")" -ge 2 ] && ok || fail "$name: no buffer directory"
+
+# ---- the first mount adds them once ready ----------------------------------
+
+mount_log "$trace" "$mnt" "$tmp/log1" -o index_dir="$idx"
+if grep -qE "index built in [0-9.]+ s, kept in " "$tmp/log1"; then ok; else
+	fail "$name: first mount: no 'index built ..., kept in' line"
+	show_log "tdatfs's stderr" "$tmp/log1"
+fi
+wait_sizes "first mount"
+umount_log "$mnt"
+file=$(index_files "$idx")
+[ "$(echo "$file" | wc -l)" = 1 ] && ok || fail "$name: want one index file, found: $file"
+good=$tmp/good.tdatidx
+cp "$file" "$good"
+read -r at count < <("$py" "$forge" sizes-at "$good")
+nb=$(echo $dirs | wc -w)
+[ "$count" = "$nb" ] && ok || fail "$name: the sizes section has $count entries, not $nb"
+
+# ---- a remount uses them -----------------------------------------------------
+
+before=$(stat -c '%i %.9Y' "$file")
+mount_log "$trace" "$mnt" "$tmp/log2" -o index_dir="$idx"
+if grep -qE "index loaded from .* \([0-9.]+ s, sizes kept\)" "$tmp/log2"; then ok; else
+	fail "$name: remount: no 'index loaded from PATH (S s, sizes kept)' line"
+	show_log "tdatfs's stderr" "$tmp/log2"
+fi
+sizes_of > "$tmp/got2"
+bytes_of > "$tmp/read2"
+umount_log "$mnt"
+same_file "$name: remount: stat sizes before any read" "$tmp/want" "$tmp/got2"
+same_file "$name: remount: bytes read" "$tmp/want" "$tmp/read2"
+[ "$(stat -c '%i %.9Y' "$file")" = "$before" ] && ok ||
+	fail "$name: remount: an index with its sizes was written again"
+
+# ---- a kept size forged: stat says it, the read fails with EIO -------------
+
+"$py" "$forge" sizes "$good" "$file" 0 2 1
+mount_log "$trace" "$mnt" "$tmp/log3" -o index_dir="$idx"
+want=$(awk '$1 == "./trace.pftrace" { print $2 + 1 }' "$tmp/want")
+got=$(stat -c %s "$mnt/trace.pftrace")
+[ "$got" = "$want" ] && ok || fail "$name: forged size: stat $got, want the forged $want"
+if cat "$mnt/trace.pftrace" > /dev/null 2> "$tmp/err3"; then
+	fail "$name: forged size: trace.pftrace read whole"
+elif grep -q "Input/output error" "$tmp/err3"; then ok; else
+	fail "$name: forged size: the read failed otherwise: $(cat "$tmp/err3")"
+fi
+umount_log "$mnt"
+
+# ---- a section refused: said with its offset, made again -------------------
+
+"$py" "$forge" sizes-crc "$good" "$file"
+mount_log "$trace" "$mnt" "$tmp/log4" -o index_dir="$idx"
+if grep -qF "bad checksum of the sizes section at byte $at; the sizes are made again" "$tmp/log4"; then ok; else
+	fail "$name: section refused: no line naming it at byte $at"
+	show_log "tdatfs's stderr" "$tmp/log4"
+fi
+grep -q "index loaded from" "$tmp/log4" && ok || fail "$name: section refused: the rest of the index was not used"
+sizes_of > "$tmp/got4"
+same_file "$name: section refused: stat sizes" "$tmp/want" "$tmp/got4"
+wait_sizes "section refused"
+umount_log "$mnt"
+
+# ---- an index of the format before the section -----------------------------
+
+"$py" "$forge" set "$good" "$file" 4:8:4
+mount_log "$trace" "$mnt" "$tmp/log5" -o index_dir="$idx"
+if grep -qF "not used: another format version (4); building it again" "$tmp/log5"; then ok; else
+	fail "$name: format 4: not refused as another format version"
+	show_log "tdatfs's stderr" "$tmp/log5"
+fi
+sizes_of > "$tmp/got5"
+same_file "$name: format 4: stat sizes" "$tmp/want" "$tmp/got5"
+umount_log "$mnt"
+
+# ---- tdat index keeps them at once -----------------------------------------
+
+"$tdat" -o index_dir="$tmp/idx2" index "$trace" > "$tmp/out6"
+grep -q ', sizes kept$' "$tmp/out6" && ok || fail "$name: tdat index: $(cat "$tmp/out6")"
+for d in $dirs; do
+	"$tdat" -o index_dir="$tmp/idx2" ls -l "$trace" "/$d" |
+		awk -v d="$d" '$3 == "timeline.svg" || $3 == "trace.pftrace" { print d "/" $3, $2 }'
+done > "$tmp/got6"
+same_file "$name: tdat ls -l with the sizes kept" "$tmp/want" "$tmp/got6"
+
+finish
