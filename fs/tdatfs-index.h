@@ -28,6 +28,15 @@
  *    in memory only (one warning line).  A trace found damaged while
  *    indexing is indexed in memory only too, so that its damage is found
  *    again and listed in errors from the start of every mount.
+ *  - The sizes of each buffer's whole timeline.svg and trace.pftrace are
+ *    not part of the build (a mount would be ready later): they are an
+ *    optional section of the file, added afterwards by
+ *    tdatfs_index_sizes_keep() (tdat index) or on a thread of the lowest
+ *    priority once a mount is ready (tdatfs_index_sizes_start(), stopped
+ *    on unmount), by rewriting the file atomically only while it is the
+ *    one loaded or written.  A section refused by its own checks is said
+ *    in one line and ignored, the rest of the index used; a file read
+ *    unlike the size kept fails with EIO, as a text does.
  *  - Messages go to stderr, each one line starting with "PROG: TRACE: ".
  */
 #ifndef TDATFS_INDEX_H
