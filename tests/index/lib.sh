@@ -14,6 +14,7 @@
 #   umount_log MNT               unmount, expect exit status 0
 #   index_files DIR              every regular file under DIR (temporaries too)
 #   texts_of LIST                the decoded texts among a list of paths
+#   wait_sizes TRACE DIR WHAT    until DIR's index of TRACE keeps the sizes
 
 # index_setup: a temporary directory with a mount point, removed on exit
 index_setup() {
@@ -128,4 +129,22 @@ signal_daemon() {
 	wait "$daemon_pid" || daemon_rc=$?
 	daemon_pid=
 	return $late
+}
+
+# wait_sizes TRACE DIR WHAT: until `tdat index --check` says the index in
+# DIR keeps the sizes of timeline.svg and trace.pftrace (a mount's thread
+# adds them once it is ready, at low priority: up to $MOUNT_WAIT s,
+# default 120); fail with WHAT when they never come
+wait_sizes() {
+	local i
+	for i in $(seq 1 $((${MOUNT_WAIT:-120} * 10))); do
+		if "$tdat" -o index_dir="$2" index --check "$1" 2>/dev/null |
+		   grep -q ', sizes kept$'; then
+			ok
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "$(basename "$1"): $3: the sizes never came to be kept in the index"
+	return 1
 }

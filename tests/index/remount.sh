@@ -3,6 +3,8 @@
 # A remount does not rebuild the index (tdatfs(1) INDEX):
 #  - the first mount with a new index_dir says "index built ..., kept in
 #    PATH" and leaves one file there (no temporary);
+#  - the first mount's thread adds the sizes of timeline.svg and
+#    trace.pftrace to that file (sizes.sh tests them);
 #  - the second says "index loaded from PATH", leaves that file as it was
 #    (same inode and mtime: not written again) and its texts have their
 #    exact sizes at once, before any read;
@@ -61,6 +63,9 @@ the_file() {
 
 mount_log "$trace" "$mnt" "$tmp/log1" -o index_dir="$idx"
 exact_sizes "first mount"
+# its thread adds the sizes of timeline.svg and trace.pftrace to the file
+# once the mount is ready: the second mount must find nothing to write
+wait_sizes "$trace" "$idx" "first mount"
 umount_log "$mnt"
 the_file "$idx" "after the first mount"
 file=$found

@@ -57,21 +57,6 @@ bytes_of() {
 	done
 }
 
-# wait_sizes WHAT: until `tdat index --check` says the sizes are kept
-wait_sizes() {
-	local i
-	for i in $(seq 1 600); do
-		if "$tdat" -o index_dir="$idx" index --check "$trace" 2>/dev/null |
-		   grep -q ', sizes kept$'; then
-			ok
-			return 0
-		fi
-		sleep 0.1
-	done
-	fail "$name: $1: the sizes never came to be kept in the index"
-	return 1
-}
-
 # ---- the sizes without an index --------------------------------------------
 
 mount_log "$trace" "$mnt" "$tmp/log0" -o noindex
@@ -88,7 +73,7 @@ if grep -qE "index built in [0-9.]+ s, kept in " "$tmp/log1"; then ok; else
 	fail "$name: first mount: no 'index built ..., kept in' line"
 	show_log "tdatfs's stderr" "$tmp/log1"
 fi
-wait_sizes "first mount"
+wait_sizes "$trace" "$idx" "first mount"
 umount_log "$mnt"
 file=$(index_files "$idx")
 [ "$(echo "$file" | wc -l)" = 1 ] && ok || fail "$name: want one index file, found: $file"
@@ -139,7 +124,7 @@ fi
 grep -q "index loaded from" "$tmp/log4" && ok || fail "$name: section refused: the rest of the index was not used"
 sizes_of > "$tmp/got4"
 same_file "$name: section refused: stat sizes" "$tmp/want" "$tmp/got4"
-wait_sizes "section refused"
+wait_sizes "$trace" "$idx" "section refused"
 umount_log "$mnt"
 
 # ---- an index of the format before the section -----------------------------
