@@ -203,8 +203,10 @@ void tdatfs_index_early_free(struct tdatfs_index_early *e);
  * (another tdatfs or tdat may have rewritten it meanwhile).  A trace
  * found damaged meanwhile is not given sizes.
  *
- * Return: 0, -EINTR, -ESTALE (the file changed), -EIO (damage), or
- * another negative errno; every error but -EINTR is said in one line.
+ * Return: 0, -EINTR, -ESTALE (the file changed: two mounts of a trace
+ * at once each try, one of them finds the other's file), -EIO (damage),
+ * or another negative errno; every error but -EINTR and -ESTALE is said
+ * in one line.
  * Context: any thread; the engine serves reads meanwhile.
  */
 int tdatfs_index_sizes_keep(struct tdatfs_text *t, struct tdat_file *f,

@@ -144,10 +144,9 @@ int tdatfs_index_sizes_keep(struct tdatfs_text *t, struct tdat_file *f,
 	if (!r)
 		r = rewrite(res, s, n);
 	free(s);
-	if (r == -ESTALE)
-		fprintf(stderr, "%s: %s: index %s changed meanwhile; the sizes "
-			"are not added to it\n", prog, trace, res->path);
-	else if (r == -EIO)
+	/* -ESTALE is not said: another mount or tdat index rewrote the file
+	 * (with these sizes, or built it again), which is no fault */
+	if (r == -EIO)
 		fprintf(stderr, "%s: %s: damage found while sizing; the sizes "
 			"are not kept\n", prog, trace);
 	else if (r && r != -EINTR)
