@@ -37,25 +37,21 @@ for d in $("$tdat" -o noindex ls "$trace" /instances 2>/dev/null || true); do
 	dirs="$dirs instances/$d"
 done
 
-# sizes_of WHAT: "PATH stat-size" of every buffer's two files on $mnt
-sizes_of() {
+# each_file CMD...: "PATH N" for every buffer's two files on $mnt, N
+# what CMD prints for the file
+each_file() {
 	local d f
 	for d in $dirs; do
 		for f in timeline.svg trace.pftrace; do
-			printf '%s/%s %s\n' "$d" "$f" "$(stat -c %s "$mnt/$d/$f")"
+			printf '%s/%s %s\n' "$d" "$f" "$("$@" "$mnt/$d/$f")"
 		done
 	done
 }
-
-# bytes_of: "PATH bytes-read" of the same files
-bytes_of() {
-	local d f
-	for d in $dirs; do
-		for f in timeline.svg trace.pftrace; do
-			printf '%s/%s %s\n' "$d" "$f" "$(wc -c < "$mnt/$d/$f")"
-		done
-	done
-}
+stat_size() { stat -c %s "$1"; }
+read_size() { wc -c < "$1"; }
+# sizes_of: their stat sizes; bytes_of: the bytes a read gives
+sizes_of() { each_file stat_size; }
+bytes_of() { each_file read_size; }
 
 # ---- the sizes without an index --------------------------------------------
 
