@@ -28,7 +28,8 @@
  *    in memory only (one warning line).  A trace found damaged while
  *    indexing is indexed in memory only too, so that its damage is found
  *    again and listed in errors from the start of every mount.
- *  - The sizes of each buffer's whole timeline.svg and trace.pftrace are
+ *  - The sizes of each buffer's whole timeline.svg and trace.pftrace, and
+ *    trace.pftrace's layout (tdatfs_text_pftrace_layout()), are
  *    not part of the build (a mount would be ready later): they are an
  *    optional section of the file, added afterwards by
  *    tdatfs_index_sizes_keep() (tdat index) or on a thread of the lowest
@@ -115,7 +116,7 @@ struct tdatfs_index_opts {
  * @said: the error returned was told already, as the trace's open tells
  *	its own (a check tdat_open() left failed: the trace is refused)
  * @sizes: the file keeps the sizes of each buffer's timeline.svg and
- *	trace.pftrace and the engine took them (or
+ *	trace.pftrace (and its layout) and the engine took them (or
  *	tdatfs_index_sizes_keep() wrote them)
  * @file_crc: the checksum that ends the file loaded or written: the
  *	sizes are added only to that file
@@ -185,7 +186,8 @@ void tdatfs_index_early_free(struct tdatfs_index_early *e);
 
 /**
  * tdatfs_index_sizes_keep() - size each buffer's timeline.svg and
- * trace.pftrace and keep the sizes in the index file
+ * trace.pftrace and keep the sizes (and trace.pftrace's layout) in the
+ * index file
  * @t: the engine the index was attached to
  * @f: its trace
  * @trace: the trace's path as given (for messages)
@@ -197,7 +199,8 @@ void tdatfs_index_early_free(struct tdatfs_index_early *e);
  *
  * Nothing to do (0) when the index is not in a file or keeps the sizes
  * already.  The sizes are those a first stat makes (the whole picture,
- * the pass over each buffer), not part of the index build so that a
+ * the pass over each buffer, whose layout a first read of a remount then
+ * takes instead of its own pass), not part of the index build so that a
  * mount is ready as soon; the file is rewritten atomically as it is
  * written, and only when it is still the one @res loaded or wrote
  * (another tdatfs or tdat may have rewritten it meanwhile).  A trace

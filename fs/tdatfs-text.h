@@ -568,6 +568,49 @@ int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
 				 uint64_t timeline, uint64_t pftrace);
 
 /**
+ * tdatfs_text_pftrace_layout() - what the pass over a buffer for its whole
+ * trace.pftrace found, as bytes to keep
+ * @t: engine
+ * @buffer: buffer index
+ * @bytes: set to them (opaque; the caller frees them with free())
+ * @len: set to their size (16 bytes a ring-buffer page with records,
+ *	plus the file's head: its symbols and process tree)
+ *
+ * The pass is made if need be, as tdatfs_text_whole_sizes() makes it.
+ * Given to a later engine of the same trace with
+ * tdatfs_text_pftrace_layout_keep(), they spare its first read the pass.
+ *
+ * Return: 0, -ENOENT for a buffer without the file (latency), -EINVAL
+ * for no such buffer, -EINTR when this thread's cancel hook stopped the
+ * pass, or another negative errno of the reads.
+ * Context: thread-safe.
+ */
+int tdatfs_text_pftrace_layout(struct tdatfs_text *t, size_t buffer,
+			       void **bytes, size_t *len);
+
+/**
+ * tdatfs_text_pftrace_layout_keep() - give an engine the layout of a
+ * buffer's whole trace.pftrace another engine of the same trace found
+ * @t: engine, after tdatfs_text_whole_sizes_keep() of @buffer and before
+ *	its trace.pftrace was read
+ * @buffer: buffer index
+ * @bytes: the layout (tdatfs_text_pftrace_layout()); copied
+ * @len: its size
+ *
+ * The first read of the file then encodes only what it covers.  The
+ * layout is checked against the buffer and the kept size at that read;
+ * one refused there is dropped and the file made with a pass, as without
+ * it, and a bundle that does not encode to the length it gives fails
+ * the read with -EIO.
+ *
+ * Return: 0, -EINVAL when no size is kept for @buffer, a layout is kept
+ * already or the file is made already, or -ENOMEM.
+ * Context: thread-safe.
+ */
+int tdatfs_text_pftrace_layout_keep(struct tdatfs_text *t, size_t buffer,
+				    const void *bytes, size_t len);
+
+/**
  * tdatfs_text_time_format() - a timestamp as a buffer's text prints it
  * @t: engine
  * @buffer: buffer index

@@ -394,6 +394,57 @@ int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
 					  tables, sizes, no);
 }
 
+/* @x rounded up to 8 (a layout's padding). */
+static size_t pad8(size_t x)
+{
+	return (x + 7) & ~(size_t)7;
+}
+
+/*
+ * The @count entries of the sizes section at @p (its head checked) into
+ * @out: each within the section, whose end the last one meets exactly.
+ * Return: 0, or -EINVAL with @no set.
+ */
+static int sizes_entries(const uint8_t *p, const struct idx_sizes_raw *raw,
+			 uint32_t count, size_t nbuffers, struct idx_size *out,
+			 struct idx_refusal *no)
+{
+	size_t at = IDX_SIZES_HEAD;
+	uint64_t l;
+
+	for (uint32_t i = 0; i < count; i++) {
+		const uint8_t *e = p + at;
+
+		if (raw->len - at < IDX_SIZE_ENTRY)
+			return refuse(no, "malformed sizes", "malformed sizes section: "
+				      "entry %u at byte %zu runs past its end", i,
+				      raw->at + at);
+		out[i].buffer = get64(e);
+		out[i].timeline = get64(e + 8);
+		out[i].pftrace = get64(e + 16);
+		l = get64(e + 24);
+		at += IDX_SIZE_ENTRY;
+		if (l > raw->len - at || pad8((size_t)l) > raw->len - at)
+			return refuse(no, "malformed sizes", "malformed sizes section: "
+				      "entry %u at byte %zu has a layout of %llu bytes "
+				      "past its end", i, raw->at + (size_t)(e - p),
+				      (unsigned long long)l);
+		out[i].layout = l ? p + at : NULL;
+		out[i].layout_len = (size_t)l;
+		at += pad8((size_t)l);
+		if (out[i].buffer >= nbuffers || (i && out[i].buffer <= out[i - 1].buffer))
+			return refuse(no, "malformed sizes", "malformed sizes section: "
+				      "entry %u at byte %zu names buffer %llu", i,
+				      raw->at + (size_t)(e - p),
+				      (unsigned long long)out[i].buffer);
+	}
+	if (at != raw->len)
+		return refuse(no, "malformed sizes", "malformed sizes section at byte %zu: "
+			      "%zu bytes past its %u entries", raw->at, raw->len - at,
+			      count);
+	return 0;
+}
+
 /**
  * idx_sizes_decode() - check a decoded file's sizes section and read it
  * @buf: the file's bytes, decoded (idx_decode())
@@ -404,10 +455,11 @@ int idx_decode(const void *buf, size_t len, const struct idx_identity *id,
  * @n: set to their count
  * @no: set to why, on -EINVAL; its line names the byte offset
  *
- * Checks the section's length against its count, its own checksum, and
- * that the buffers are increasing and below @nbuffers.  What the entries
- * say of each buffer is checked by the engine that takes them
- * (tdatfs_text_whole_sizes_keep()).
+ * Checks the section's length against its entries (each layout within
+ * it, the last one ending it), its own checksum, and that the buffers
+ * are increasing and below @nbuffers.  What the entries say of each
+ * buffer is checked by the engine that takes them
+ * (tdatfs_text_whole_sizes_keep(), tdatfs_text_pftrace_layout_keep()).
  *
  * Return: 0, -EINVAL for a section refused, or -ENOMEM.
  */
@@ -427,7 +479,7 @@ int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
 		return refuse(no, "malformed sizes", "malformed sizes section at byte %zu "
 			      "(%zu bytes)", raw->at, raw->len);
 	count = get32(p);
-	if (count > nbuffers || raw->len - IDX_SIZES_HEAD != (size_t)count * IDX_SIZE_ENTRY)
+	if (count > nbuffers || (raw->len - IDX_SIZES_HEAD) / IDX_SIZE_ENTRY < count)
 		return refuse(no, "malformed sizes", "malformed sizes section at byte %zu "
 			      "(%u entries in %zu bytes, %zu buffers)", raw->at,
 			      count, raw->len, nbuffers);
@@ -437,19 +489,9 @@ int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
 	out = calloc(count ? count : 1, sizeof(*out));
 	if (!out)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < count; i++) {
-		const uint8_t *e = p + IDX_SIZES_HEAD + (size_t)i * IDX_SIZE_ENTRY;
-
-		out[i].buffer = get64(e);
-		out[i].timeline = get64(e + 8);
-		out[i].pftrace = get64(e + 16);
-		if (out[i].buffer >= nbuffers || (i && out[i].buffer <= out[i - 1].buffer)) {
-			free(out);
-			return refuse(no, "malformed sizes", "malformed sizes section: "
-				      "entry %u at byte %zu names buffer %llu", i,
-				      raw->at + (size_t)(e - p),
-				      (unsigned long long)get64(e));
-		}
+	if (sizes_entries(p, raw, count, nbuffers, out, no)) {
+		free(out);
+		return -EINVAL;
 	}
 	*sizes = out;
 	*n = count;
@@ -504,28 +546,39 @@ int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
 		     size_t n, void **out, size_t *outlen)
 {
 	struct idx_refusal no;
-	size_t at, total;
+	size_t at, total, body = 0;
 	uint8_t *p, *q;
 
 	if (idx_check(buf, len, &no) || body_end(buf, len, &at))
 		return -EINVAL;
-	if (n > UINT32_MAX || n > (SIZE_MAX - at - IDX_SIZES_HEAD - IDX_CRC_LEN) /
-	    IDX_SIZE_ENTRY)
+	if (n > UINT32_MAX)
 		return -EOVERFLOW;
-	total = at + IDX_SIZES_HEAD + n * IDX_SIZE_ENTRY + IDX_CRC_LEN;
-	p = malloc(total);
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].layout_len > SIZE_MAX / 2 ||
+		    body > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
+			return -EOVERFLOW;
+		body += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
+	}
+	if (body > SIZE_MAX - at - IDX_SIZES_HEAD - IDX_CRC_LEN)
+		return -EOVERFLOW;
+	total = at + IDX_SIZES_HEAD + body + IDX_CRC_LEN;
+	p = calloc(1, total);
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, buf, at);
 	put64(p + IDX_AT_LENGTH, total);
 	q = p + at + IDX_SIZES_HEAD;
-	for (size_t i = 0; i < n; i++, q += IDX_SIZE_ENTRY) {
+	for (size_t i = 0; i < n; i++) {
 		put64(q, s[i].buffer);
 		put64(q + 8, s[i].timeline);
 		put64(q + 16, s[i].pftrace);
+		put64(q + 24, s[i].layout_len);
+		if (s[i].layout_len)
+			memcpy(q + IDX_SIZE_ENTRY, s[i].layout, s[i].layout_len);
+		q += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
 	}
 	put32(p + at, (uint32_t)n);
-	put32(p + at + 4, crc_of(p + at + IDX_SIZES_HEAD, n * IDX_SIZE_ENTRY));
+	put32(p + at + 4, crc_of(p + at + IDX_SIZES_HEAD, body));
 	put32(q, crc_of(p, total - IDX_CRC_LEN));
 	*out = p;
 	*outlen = total;

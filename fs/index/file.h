@@ -21,7 +21,9 @@
  *    timeline.svg and trace.pftrace would make (tdatfs_text_whole_sizes()):
  *    a u32 count, a u32 CRC32 of the entries, then per buffer that has the
  *    files, in increasing buffer order, IDX_SIZE_ENTRY bytes (u64 buffer,
- *    u64 timeline size, u64 pftrace size).  It is optional: a file
+ *    u64 timeline size, u64 pftrace size, u64 layout length) and the
+ *    trace.pftrace layout (tdatfs_text_pftrace_layout(): opaque here, its
+ *    engine checks it), zero-padded to 8 bytes.  It is optional: a file
  *    without it is used as it is, and one whose section is refused
  *    (idx_sizes_decode()) is used without it; either way the sizes are
  *    made as without an index.  idx_sizes_encode() puts a section in
@@ -49,9 +51,10 @@
 
 /*
  * 2: text states of version 3; 3: chunk tables; 4: ctime, data sample CRC;
- * 5: the optional sizes section after the chunk tables
+ * 5: the optional sizes section after the chunk tables; 6: trace.pftrace
+ * layouts in it
  */
-#define IDX_FORMAT_VERSION	5
+#define IDX_FORMAT_VERSION	6
 #define IDX_MAGIC		"tdatidx"	/* with its NUL: 8 bytes */
 #define IDX_SUFFIX		".tdatidx"
 #define IDX_VERSION_LEN		24		/* version strings, NUL padded */
@@ -77,7 +80,8 @@ enum {
 	IDX_TABLES_HEAD = 8,		/* u64 len, before the chunk tables */
 	IDX_CRC_LEN = 4,
 	IDX_SIZES_HEAD = 8,		/* u32 count, u32 CRC32 of the entries */
-	IDX_SIZE_ENTRY = 24,		/* u64 buffer, u64 timeline, u64 pftrace */
+	IDX_SIZE_ENTRY = 32,		/* u64 buffer, timeline, pftrace, layout
+					 * length; then the layout, padded */
 };
 
 /**
@@ -132,11 +136,16 @@ struct idx_tables {
  * @buffer: buffer index
  * @timeline: its timeline.svg's size
  * @pftrace: its trace.pftrace's size
+ * @layout: its trace.pftrace's layout (tdatfs_text_pftrace_layout()); in a
+ *	decoded file it points into its bytes; NULL when @layout_len is 0
+ * @layout_len: its size
  */
 struct idx_size {
 	uint64_t buffer;
 	uint64_t timeline;
 	uint64_t pftrace;
+	const void *layout;
+	size_t layout_len;
 };
 
 /**

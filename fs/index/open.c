@@ -177,7 +177,10 @@ static int sizes_read(struct attach *a, const void *buf,
 	return 0;
 }
 
-/* Give the engine the sizes read; all of them or none is what a stat sees. */
+/*
+ * Give the engine the sizes and layouts read; all of them or none is what
+ * a stat sees.
+ */
 static void sizes_give(struct attach *a, const struct idx_size *sz, size_t n)
 {
 	size_t i;
@@ -185,9 +188,15 @@ static void sizes_give(struct attach *a, const struct idx_size *sz, size_t n)
 
 	if (!sz)
 		return;
-	for (i = 0; !r && i < n; i++)
+	for (i = 0; !r && i < n; i++) {
 		r = tdatfs_text_whole_sizes_keep(a->t, (size_t)sz[i].buffer,
 						 sz[i].timeline, sz[i].pftrace);
+		/* a layout refused later costs its first read a pass */
+		if (!r && sz[i].layout_len)
+			r = tdatfs_text_pftrace_layout_keep(a->t, (size_t)sz[i].buffer,
+							    sz[i].layout,
+							    sz[i].layout_len);
+	}
 	if (r) {
 		/* a fresh engine takes what passed the checks above */
 		fprintf(stderr, "%s: %s: the engine refuses the kept sizes of "

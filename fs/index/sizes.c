@@ -39,9 +39,31 @@ static bool stopped(void *ctx)
 	return flag && *flag;
 }
 
+/* Free @n entries and their layouts; NULL is fine. */
+static void sizes_free(struct idx_size *s, size_t n)
+{
+	for (size_t i = 0; s && i < n; i++)
+		free((void *)s[i].layout);
+	free(s);
+}
+
+/* One buffer's entry: its sizes and its trace.pftrace layout. */
+static int size_make(struct tdatfs_text *t, size_t b, struct idx_size *e)
+{
+	void *layout = NULL;
+	int r = tdatfs_text_whole_sizes(t, b, &e->timeline, &e->pftrace);
+
+	if (!r)
+		r = tdatfs_text_pftrace_layout(t, b, &layout, &e->layout_len);
+	e->buffer = b;
+	e->layout = layout;
+	return r;
+}
+
 /*
- * Every buffer's sizes, made by the engine (or taken from what its
- * stats made already).  *@s: at most tdat_buffer_count() entries.
+ * Every buffer's sizes and layouts, made by the engine (or taken from
+ * what its stats made already).  *@s: at most tdat_buffer_count()
+ * entries (free with sizes_free()).
  * Return: 0, -EINTR when stopped, or the engine's negative errno.
  */
 static int sizes_make(struct tdatfs_text *t, struct tdat_file *f,
@@ -59,19 +81,16 @@ static int sizes_make(struct tdatfs_text *t, struct tdat_file *f,
 	for (i = 0; !r && i < nb; i++) {
 		struct idx_size *e = &out[*n];
 
-		r = cancel && *cancel ? -EINTR :
-		    tdatfs_text_whole_sizes(t, i, &e->timeline, &e->pftrace);
+		r = cancel && *cancel ? -EINTR : size_make(t, i, e);
 		if (r == -ENOENT) {
 			r = 0;
 			continue;
 		}
-		e->buffer = i;
-		if (!r)
-			(*n)++;
+		(*n)++;
 	}
 	tdatfs_text_cancel_set(NULL, NULL);
 	if (r) {
-		free(out);
+		sizes_free(out, *n);
 		return r;
 	}
 	*s = out;
@@ -143,7 +162,7 @@ int tdatfs_index_sizes_keep(struct tdatfs_text *t, struct tdat_file *f,
 		r = -EIO;
 	if (!r)
 		r = rewrite(res, s, n);
-	free(s);
+	sizes_free(s, n);
 	/* -ESTALE is not said: another mount or tdat index rewrote the file
 	 * (with these sizes, or built it again), which is no fault */
 	if (r == -EIO)

@@ -39,10 +39,13 @@ struct text_pf_cache {
 	size_t n;
 	size_t mem;			/* charged to @f's chunk cache */
 	uint64_t tick;
-	/* whole buffers' sizes an index kept, without their tables */
+	/* whole buffers' sizes an index kept, and their layouts until
+	 * their file is made (text_pf_file_load()) */
 	struct pf_kept {
 		size_t buffer;
 		uint64_t size;
+		void *layout;
+		size_t llen;
 	} *kept;
 	size_t nkept;
 };
@@ -84,6 +87,8 @@ void text_pf_cache_free(struct text_pf_cache *c)
 	tdat_cache_charge(c->f, c->mem, true);
 	pthread_cond_destroy(&c->made);
 	pthread_mutex_destroy(&c->lock);
+	for (i = 0; i < c->nkept; i++)
+		free(c->kept[i].layout);
 	free(c->kept);
 	free(c->s);
 	free(c);
@@ -130,17 +135,59 @@ static bool room(struct text_pf_cache *c, size_t mem)
 	return true;
 }
 
+/* The kept size of buffer @buffer's whole file, or NULL (lock held). */
+static struct pf_kept *kept_find(struct text_pf_cache *c, size_t buffer)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkept; i++)
+		if (c->kept[i].buffer == buffer)
+			return &c->kept[i];
+	return NULL;
+}
+
+/*
+ * A whole buffer's file from its kept layout, if it has one (lock held,
+ * dropped meanwhile; only the maker of the buffer's slot uses it, so it
+ * stays).  The layout is let go once used or refused: a refused one
+ * leaves the pass to make the file.  Return: 0 with *@pf set or NULL.
+ */
+static int layout_load(struct text_pf_cache *c, struct tdatfs_text *t,
+		       size_t buffer, struct text_pf_file **pf)
+{
+	struct pf_kept *kp = kept_find(c, buffer);
+	void *layout = kp ? kp->layout : NULL;
+	size_t llen = kp ? kp->llen : 0;
+	uint64_t size = kp ? kp->size : 0;
+	int ret;
+
+	*pf = NULL;
+	if (!layout)
+		return 0;
+	pthread_mutex_unlock(&c->lock);
+	ret = text_pf_file_load(t, buffer, layout, llen, size, pf);
+	pthread_mutex_lock(&c->lock);
+	if (ret == -ENOMEM)
+		return ret;
+	kp = kept_find(c, buffer);
+	kp->layout = NULL;
+	kp->llen = 0;
+	free(layout);
+	return 0;
+}
+
 /* Make the file of @k, then keep it or wake the waiters (lock held). */
 static int slot_make(struct text_pf_cache *c, struct tdatfs_text *t,
 		     struct pf_slot *k, struct text_pf_file **out)
 {
 	size_t buffer = k->buffer;
 	uint64_t t0 = k->t0, t1 = k->t1;
-	struct text_pf_file *pf;
-	int ret;
+	struct text_pf_file *pf = NULL;
+	int ret = t1 ? 0 : layout_load(c, t, buffer, &pf);
 
 	pthread_mutex_unlock(&c->lock);
-	ret = text_pf_file_make(t, buffer, t0, t1, &pf);
+	if (!ret && !pf)
+		ret = text_pf_file_make(t, buffer, t0, t1, &pf);
 	pthread_mutex_lock(&c->lock);
 	/* slots move when one is dropped: find ours again */
 	k = slot_find(c, buffer, t0, t1);
@@ -229,17 +276,6 @@ void text_pf_cache_put(struct text_pf_cache *c, struct text_pf_file *pf)
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* The kept size of buffer @buffer's whole file, or NULL (lock held). */
-static struct pf_kept *kept_find(struct text_pf_cache *c, size_t buffer)
-{
-	size_t i;
-
-	for (i = 0; i < c->nkept; i++)
-		if (c->kept[i].buffer == buffer)
-			return &c->kept[i];
-	return NULL;
-}
-
 /**
  * text_pf_cache_size_keep() - keep the size of a buffer's whole file, made
  * on another mount, so that its stat needs no pass
@@ -266,7 +302,8 @@ int text_pf_cache_size_keep(struct text_pf_cache *c, size_t buffer,
 			ret = -ENOMEM;
 		} else {
 			c->kept = k;
-			c->kept[c->nkept++] = (struct pf_kept){ buffer, size };
+			c->kept[c->nkept++] = (struct pf_kept){ buffer, size,
+								 NULL, 0 };
 		}
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -293,4 +330,69 @@ bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
 		*size = k->size;
 	pthread_mutex_unlock(&c->lock);
 	return k != NULL;
+}
+
+/**
+ * text_pf_cache_layout_keep() - keep the layout of a buffer's whole file,
+ * found on another mount, so that its first read needs no pass
+ * @c: cache
+ * @buffer: buffer index, whose size is kept (text_pf_cache_size_keep())
+ * @bytes: the layout (text_pf_file_save()); copied
+ * @len: its size
+ *
+ * It is checked when the file is first made (text_pf_file_load()), and
+ * the pass makes the file when it is refused then.
+ *
+ * Return: 0, -EINVAL when no size is kept or the file is made already,
+ * or -ENOMEM.
+ * Context: thread-safe.
+ */
+int text_pf_cache_layout_keep(struct text_pf_cache *c, size_t buffer,
+			      const void *bytes, size_t len)
+{
+	struct pf_kept *k;
+	void *p = malloc(len ? len : 1);
+	int ret = 0;
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, bytes, len);
+	pthread_mutex_lock(&c->lock);
+	k = kept_find(c, buffer);
+	if (!k || k->layout || slot_find(c, buffer, 0, 0)) {
+		ret = -EINVAL;
+	} else {
+		k->layout = p;
+		k->llen = len;
+		p = NULL;
+	}
+	pthread_mutex_unlock(&c->lock);
+	free(p);
+	return ret;
+}
+
+/**
+ * text_pf_cache_layout() - the layout of a buffer's whole file, made if
+ * need be
+ * @c: cache
+ * @t: the engine the cache is of
+ * @buffer: buffer index
+ * @bytes: set to it (text_pf_file_save(); the caller frees it)
+ * @len: set to its size
+ *
+ * Return: 0 or a negative errno of text_pf_cache_get() or
+ * text_pf_file_save().
+ * Context: thread-safe.
+ */
+int text_pf_cache_layout(struct text_pf_cache *c, struct tdatfs_text *t,
+			 size_t buffer, void **bytes, size_t *len)
+{
+	struct text_pf_file *pf;
+	int ret = text_pf_cache_get(c, t, buffer, 0, 0, &pf);
+
+	if (ret < 0)
+		return ret;
+	ret = text_pf_file_save(pf, bytes, len);
+	text_pf_cache_put(c, pf);
+	return ret;
 }

@@ -13,7 +13,9 @@
  *    chunk cache, as the views' pictures are.
  *  - A whole buffer's size may be kept apart from its file (an index
  *    kept it): a stat then costs no pass, and the file made by the first
- *    read must come out that size, else the read fails with -EIO.
+ *    read must come out that size, else the read fails with -EIO.  Its
+ *    layout may be kept too: the first read then makes the file from it
+ *    (text_pf_file_load()) without a pass, and lets it go.
  *  - All calls are thread-safe.
  */
 #ifndef TDATFS_TEXT_PFTRACE_CACHE_H
@@ -37,5 +39,9 @@ int text_pf_cache_size_keep(struct text_pf_cache *c, size_t buffer,
 			    uint64_t size);
 bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
 			     uint64_t *size);
+int text_pf_cache_layout_keep(struct text_pf_cache *c, size_t buffer,
+			      const void *bytes, size_t len);
+int text_pf_cache_layout(struct text_pf_cache *c, struct tdatfs_text *t,
+			 size_t buffer, void **bytes, size_t *len);
 
 #endif /* TDATFS_TEXT_PFTRACE_CACHE_H */

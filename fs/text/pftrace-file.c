@@ -530,6 +530,45 @@ static int file_pass(struct text_pf_file *pf, const uint64_t *from,
 	return ret;
 }
 
+/*
+ * A file of buffer @buffer set up (its slots, pages and event maps), to
+ * be filled by a pass or a layout; *@from and *@to: each slot's pages to
+ * read (the caller frees them, set or not).  Return: 0 with *@out set,
+ * or a negative errno as text_pf_file_make()'s with *@out NULL.
+ */
+static int file_new(struct tdatfs_text *t, size_t buffer, uint64_t t0,
+		    uint64_t t1, struct text_pf_file **out, uint64_t **from,
+		    uint64_t **to)
+{
+	struct tdat_file *f = text_engine_file(t);
+	const struct tdat_buffer *buf = tdat_buffer_get(f, buffer);
+	struct text_pf_file *pf;
+	int ret;
+
+	*out = NULL;
+	if (!buf || buf->latency)
+		return -ENOENT;
+	pf = calloc(1, sizeof(*pf));
+	if (!pf)
+		return -ENOMEM;
+	pf->f = f;
+	pf->b = buffer;
+	pf->window = t1 != 0;
+	pf->k0 = t0;
+	pf->k1 = t1;
+	ret = file_setup(pf, t, from, to);
+	if (!ret && pf->fmt) {
+		pf->m = text_pf_events_new(pf->fmt);
+		ret = pf->m ? 0 : -errno;
+	}
+	if (ret < 0) {
+		text_pf_file_free(pf);
+		return ret;
+	}
+	*out = pf;
+	return 0;
+}
+
 /**
  * text_pf_file_make() - make a buffer's trace.pftrace: the pass
  * @t: engine
@@ -546,32 +585,166 @@ static int file_pass(struct text_pf_file *pf, const uint64_t *from,
 int text_pf_file_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 		      uint64_t t1, struct text_pf_file **out)
 {
-	struct tdat_file *f = text_engine_file(t);
-	const struct tdat_buffer *buf = tdat_buffer_get(f, buffer);
 	uint64_t *from = NULL, *to = NULL;
 	struct text_pf_file *pf;
-	int ret;
+	int ret = file_new(t, buffer, t0, t1, &pf, &from, &to);
 
 	*out = NULL;
-	if (!buf || buf->latency)
-		return -ENOENT;
-	pf = calloc(1, sizeof(*pf));
-	if (!pf)
-		return -ENOMEM;
-	pf->f = f;
-	pf->b = buffer;
-	pf->window = t1 != 0;
-	pf->k0 = t0;
-	pf->k1 = t1;
-	ret = file_setup(pf, t, &from, &to);
-	if (!ret && pf->fmt) {
-		pf->m = text_pf_events_new(pf->fmt);
-		ret = pf->m ? 0 : -errno;
-	}
 	if (!ret)
 		ret = file_pass(pf, from, to);
 	free(from);
 	free(to);
+	if (ret < 0) {
+		text_pf_file_free(pf);
+		return ret;
+	}
+	*out = pf;
+	return 0;
+}
+
+/*
+ * A layout's bytes (text_pf_file_save()), in host order: LAYOUT_MAGIC,
+ * u32 slots, u64 head length, u64 units, u64 first unit per slot and
+ * one past the last (slots + 1), each unit's u64 end and u64 page, then
+ * the head.
+ */
+#define LAYOUT_MAGIC	0x31465050u	/* "PPF1" read in little-endian */
+#define LAYOUT_HEAD	24
+
+/**
+ * text_pf_file_save() - the layout of a file made: what its pass found
+ * @pf: a whole buffer's file (text_pf_file_make() with t1 = 0)
+ * @bytes: set to them (the caller frees them with free())
+ * @len: set to their size
+ *
+ * Return: 0, -EINVAL for a window's file, or -ENOMEM.
+ */
+int text_pf_file_save(const struct text_pf_file *pf, void **bytes, size_t *len)
+{
+	size_t n = LAYOUT_HEAD + (pf->ncpu + 1) * 8 + pf->nu * 16 + pf->hlen;
+	uint32_t h32[2] = { LAYOUT_MAGIC, pf->ncpu };
+	uint64_t h64[2] = { pf->hlen, pf->nu };
+	unsigned int c;
+	uint8_t *p, *q;
+
+	if (pf->window)
+		return -EINVAL;
+	p = malloc(n);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, h32, sizeof(h32));
+	memcpy(p + 8, h64, sizeof(h64));
+	q = p + LAYOUT_HEAD;
+	for (c = 0; c <= pf->ncpu; c++, q += 8)
+		memcpy(q, &pf->ufirst[c], 8);
+	for (size_t i = 0; i < pf->nu; i++, q += 16) {
+		memcpy(q, &pf->u[i].end, 8);
+		memcpy(q + 8, &pf->u[i].page, 8);
+	}
+	memcpy(q, pf->head, pf->hlen);
+	*bytes = p;
+	*len = n;
+	return 0;
+}
+
+/*
+ * The units of a layout checked against the buffer as this engine sees
+ * it: each slot's run of units within the table, pages of the slot in
+ * increasing order, every bundle non-empty.  Return: 0 or -EINVAL.
+ */
+static int layout_units(const struct text_pf_file *pf)
+{
+	uint64_t end = 0, page;
+	unsigned int c;
+	size_t i;
+
+	if (pf->ufirst[0] || pf->ufirst[pf->ncpu] != pf->nu)
+		return -EINVAL;
+	for (c = 0; c < pf->ncpu; c++) {
+		if (pf->ufirst[c + 1] < pf->ufirst[c])
+			return -EINVAL;
+		for (i = pf->ufirst[c]; i < pf->ufirst[c + 1]; i++) {
+			page = pf->u[i].page & ~UNIT_LOST;
+			if (page >= pf->npages[c] || pf->u[i].end <= end ||
+			    (i > pf->ufirst[c] &&
+			     page <= (pf->u[i - 1].page & ~UNIT_LOST)))
+				return -EINVAL;
+			end = pf->u[i].end;
+		}
+	}
+	return 0;
+}
+
+/* The layout's tables and head taken into @pf; 0, -EINVAL or -ENOMEM. */
+static int layout_take(struct text_pf_file *pf, const uint8_t *p, size_t len,
+		       uint64_t size)
+{
+	uint32_t h32[2];
+	uint64_t h64[2], v;
+	unsigned int c;
+
+	if (len < LAYOUT_HEAD)
+		return -EINVAL;
+	memcpy(h32, p, sizeof(h32));
+	memcpy(h64, p + 8, sizeof(h64));
+	/* every count against the bytes there are before any is used */
+	if (h32[0] != LAYOUT_MAGIC || h32[1] != pf->ncpu ||
+	    h64[0] > len || h64[1] > len / 16 ||
+	    len - LAYOUT_HEAD != (pf->ncpu + 1) * 8 + h64[1] * 16 + h64[0])
+		return -EINVAL;
+	pf->hlen = (size_t)h64[0];
+	pf->nu = (size_t)h64[1];
+	pf->ufirst = calloc(pf->ncpu + 1, sizeof(*pf->ufirst));
+	pf->u = calloc(pf->nu ? pf->nu : 1, sizeof(*pf->u));
+	pf->head = malloc(pf->hlen ? pf->hlen : 1);
+	if (!pf->ufirst || !pf->u || !pf->head)
+		return -ENOMEM;
+	p += LAYOUT_HEAD;
+	for (c = 0; c <= pf->ncpu; c++, p += 8) {
+		memcpy(&v, p, 8);
+		if (v > pf->nu)
+			return -EINVAL;
+		pf->ufirst[c] = (size_t)v;
+	}
+	for (size_t i = 0; i < pf->nu; i++, p += 16) {
+		memcpy(&pf->u[i].end, p, 8);
+		memcpy(&pf->u[i].page, p + 8, 8);
+	}
+	memcpy(pf->head, p, pf->hlen);
+	if (layout_units(pf) < 0 || text_pf_file_size(pf) != size)
+		return -EINVAL;
+	return 0;
+}
+
+/**
+ * text_pf_file_load() - a whole buffer's trace.pftrace from the layout
+ * an earlier pass found (text_pf_file_save()), without a pass
+ * @t: engine
+ * @buffer: buffer index
+ * @bytes: the layout
+ * @len: its size
+ * @size: the file's size kept with it
+ * @out: set to the file (free with text_pf_file_free())
+ *
+ * The layout is checked against the buffer (its CPUs, their pages) and
+ * @size before it is used; what it cannot be checked for (a bundle's
+ * length) a read checks as it encodes.
+ *
+ * Return: 0, -EINVAL for a layout refused (make the file with
+ * text_pf_file_make()), -ENOENT for a buffer without text, -ENOMEM.
+ */
+int text_pf_file_load(struct tdatfs_text *t, size_t buffer, const void *bytes,
+		      size_t len, uint64_t size, struct text_pf_file **out)
+{
+	uint64_t *from = NULL, *to = NULL;
+	struct text_pf_file *pf;
+	int ret = file_new(t, buffer, 0, 0, &pf, &from, &to);
+
+	*out = NULL;
+	free(from);
+	free(to);
+	if (!ret)
+		ret = layout_take(pf, bytes, len, size);
 	if (ret < 0) {
 		text_pf_file_free(pf);
 		return ret;

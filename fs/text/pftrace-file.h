@@ -22,6 +22,10 @@
  *  - A made file does not change; reads of it are thread-safe.  It
  *    points into the engine it was made on and must not outlive it.
  *  - The pass polls this thread's cancel hook (tdatfs_text_cancel_set()).
+ *  - What a whole buffer's pass finds (its layout: the offsets and the
+ *    head) can be saved as bytes and given to a later engine of the same
+ *    trace, whose file then needs no pass (text_pf_file_load(): the
+ *    layout is checked against the buffer and the size first).
  */
 #ifndef TDATFS_TEXT_PFTRACE_FILE_H
 #define TDATFS_TEXT_PFTRACE_FILE_H
@@ -35,6 +39,9 @@ struct text_pf_file;
 
 int text_pf_file_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 		      uint64_t t1, struct text_pf_file **out);
+int text_pf_file_save(const struct text_pf_file *pf, void **bytes, size_t *len);
+int text_pf_file_load(struct tdatfs_text *t, size_t buffer, const void *bytes,
+		      size_t len, uint64_t size, struct text_pf_file **out);
 uint64_t text_pf_file_size(const struct text_pf_file *pf);
 size_t text_pf_file_mem(const struct text_pf_file *pf);
 ssize_t text_pf_file_read(struct text_pf_file *pf, char *buf, size_t len,

@@ -912,6 +912,34 @@ int tdatfs_text_whole_sizes(struct tdatfs_text *t, size_t buffer,
 	return ret ? ret : tdatfs_text_view_size(t, &v, pftrace);
 }
 
+int tdatfs_text_pftrace_layout(struct tdatfs_text *t, size_t buffer,
+			       void **bytes, size_t *len)
+{
+	struct text_views *vw = t ? views_get(t) : NULL;
+	const struct tdat_buffer *b;
+
+	if (!vw)
+		return t ? -errno : -EINVAL;
+	b = tdat_buffer_get(text_engine_file(t), buffer);
+	if (!b || !bytes || !len)
+		return -EINVAL;
+	if (b->latency)
+		return -ENOENT;
+	return text_pf_cache_layout(vw->pfs, t, buffer, bytes, len);
+}
+
+int tdatfs_text_pftrace_layout_keep(struct tdatfs_text *t, size_t buffer,
+				    const void *bytes, size_t len)
+{
+	struct text_views *vw = t ? views_get(t) : NULL;
+
+	if (!vw)
+		return t ? -errno : -EINVAL;
+	if (!bytes)
+		return -EINVAL;
+	return text_pf_cache_layout_keep(vw->pfs, buffer, bytes, len);
+}
+
 int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
 				 uint64_t timeline, uint64_t pftrace)
 {

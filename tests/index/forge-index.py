@@ -11,8 +11,11 @@ u64 length at 16, tdatfs's and libtraceevent's versions (24 bytes each) at
 104, 108 and 112, the text count at 116, the texts from 124, then the
 chunk tables (a u64 length, then the parser's bytes), the optional sizes
 section (u32 count, u32 CRC32 of the entries, then per buffer u64 buffer,
-timeline size, pftrace size), and a zlib CRC32 of every byte before it at
-the end.
+timeline size, pftrace size, layout length, then the trace.pftrace
+layout zero-padded to 8 bytes), and a zlib CRC32 of every byte before it
+at the end.  A layout (fs/text/pftrace-file.c) is u32 magic, u32 slots,
+u64 head length, u64 units, u64 first unit per slot (slots + 1), per unit
+u64 end and u64 page, then the file's head.
 
   forge-index.py check FILE               exit 0 if FILE is of that layout
   forge-index.py u32 IN OUT OFFSET DELTA  add DELTA to a u32, CRC made right
@@ -27,6 +30,11 @@ the end.
       section, its own CRC and the file's made right
   forge-index.py sizes-crc IN OUT         the sizes section's own CRC made
       wrong, the file's made right
+  forge-index.py layout IN OUT ENTRY WHAT  entry ENTRY's layout forged, the
+      section's CRC and the file's made right; WHAT is "slots" (its slot
+      count one more), "head" (the middle byte of its head flipped; prints
+      that byte's offset in trace.pftrace) or "unit" (the end of its
+      middle unit one more; prints the unit's first byte in trace.pftrace)
   forge-index.py flips GOOD TARGET BUDGET FULL TDAT TRACE
       each byte of GOOD flipped (xor 0xff) in turn and written to TARGET,
       then `TDAT index --check TRACE` must exit 1; all bytes when GOOD has
@@ -112,9 +120,44 @@ def sizes_at(b):
 
 
 def sizes_fix(b, at):
-    (count,) = struct.unpack_from("<I", b, at)
-    body = bytes(b[at + 8:at + 8 + 24 * count])
+    body = bytes(b[at + 8:len(b) - 4])
     struct.pack_into("<I", b, at + 4, zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def entry_at(b, at, i):
+    """Entry I's offset in the sizes section at AT."""
+    off = at + 8
+    for _ in range(i):
+        (n,) = struct.unpack_from("<Q", b, off + 24)
+        off += 32 + (n + 7) // 8 * 8
+    return off
+
+
+def layout(b, at, i, what):
+    """Forge entry I's layout as WHAT; returns the offset to print."""
+    e = entry_at(b, at, i)
+    (llen,) = struct.unpack_from("<Q", b, e + 24)
+    lo = e + 32
+    if not llen:
+        sys.exit("entry %d has no layout" % i)
+    slots, = struct.unpack_from("<I", b, lo + 4)
+    hlen, nu = struct.unpack_from("<QQ", b, lo + 8)
+    units = lo + 24 + 8 * (slots + 1)
+    if what == "slots":
+        struct.pack_into("<I", b, lo + 4, slots + 1)
+        return 0
+    if what == "head":
+        if not hlen:
+            sys.exit("entry %d's layout has no head" % i)
+        b[units + 16 * nu + hlen // 2] ^= 0xFF
+        return hlen // 2
+    if nu < 3:
+        sys.exit("entry %d's layout has %d units" % (i, nu))
+    u = units + 16 * (nu // 2)
+    (prev,) = struct.unpack_from("<Q", b, u - 16)
+    (end,) = struct.unpack_from("<Q", b, u)
+    struct.pack_into("<Q", b, u, end + 1)
+    return hlen + prev
 
 
 def flips(argv):
@@ -174,16 +217,26 @@ def main():
     elif cmd == "str":
         patch_str(argv)
     elif cmd == "sizes-at":
-        at, n = sizes_at(load(argv[0]))
-        print(at, (n - 8) // 24 if n else -1)
+        b = load(argv[0])
+        at, n = sizes_at(b)
+        print(at, struct.unpack_from("<I", b, at)[0] if n else -1)
     elif cmd == "sizes":
         b = load(argv[0])
         at, n = sizes_at(b)
         if not n:
             sys.exit("%s: no sizes section" % argv[0])
-        off = at + 8 + 24 * int(argv[2]) + 8 * int(argv[3])
+        off = entry_at(b, at, int(argv[2])) + 8 * int(argv[3])
         (v,) = struct.unpack_from("<Q", b, off)
         struct.pack_into("<Q", b, off, (v + int(argv[4])) % (1 << 64))
+        sizes_fix(b, at)
+        fix_crc(b)
+        save(argv[1], b)
+    elif cmd == "layout":
+        b = load(argv[0])
+        at, n = sizes_at(b)
+        if not n:
+            sys.exit("%s: no sizes section" % argv[0])
+        print(layout(b, at, int(argv[2]), argv[3]))
         sizes_fix(b, at)
         fix_crc(b)
         save(argv[1], b)

@@ -13,7 +13,13 @@
 #  - a section whose own checksum is wrong is refused with a line naming
 #    it and its byte offset; the sizes are made again (right) and the
 #    section is written again;
-#  - a file of format version 4 is refused as such and built again;
+#  - the remount's trace.pftrace is made from the layout the section
+#    keeps (no pass): its bytes are those of -o noindex; a byte of the
+#    layout's head forged shows at that offset, which says the layout was
+#    taken; a layout whose slot count is forged is refused and the file
+#    made by a pass, right; one whose unit is forged a byte longer fails
+#    the read with EIO;
+#  - a file of format version 5 is refused as such and built again;
 #  - `tdat index` keeps them at once, and `tdat ls -l` gives them.
 #   sizes.sh TDAT TDATFS TRACE FORGE
 here=$(dirname "$0")
@@ -95,6 +101,42 @@ same_file "$name: remount: bytes read" "$tmp/want" "$tmp/read2"
 [ "$(stat -c '%i %.9Y' "$file")" = "$before" ] && ok ||
 	fail "$name: remount: an index with its sizes was written again"
 
+# ---- the remount's trace.pftrace from the kept layout -----------------------
+
+"$tdat" -o noindex cat "$trace" trace.pftrace > "$tmp/pf.want"
+# mnt_pf TAG: the root's trace.pftrace read through a fresh mount of $file
+mnt_pf() {
+	mount_log "$trace" "$mnt" "$tmp/log-$1" -o index_dir="$idx"
+	local rc=0
+	cat "$mnt/trace.pftrace" > "$tmp/pf.$1" 2> "$tmp/err-$1" || rc=$?
+	echo "$rc" > "$tmp/rc-$1"
+	umount_log "$mnt"
+}
+mnt_pf kept
+same_file "$name: remount: trace.pftrace from the kept layout" "$tmp/pf.want" "$tmp/pf.kept"
+
+off=$("$py" "$forge" layout "$good" "$file" 0 head)
+mnt_pf head
+cmp "$tmp/pf.want" "$tmp/pf.head" > "$tmp/cmp-head" 2>&1 || true
+if grep -q "differ: byte $((off + 1))," "$tmp/cmp-head" &&
+	[ "$(cmp -l "$tmp/pf.want" "$tmp/pf.head" | wc -l)" = 1 ]; then ok; else
+	fail "$name: layout's head forged at $off: not taken ($(cat "$tmp/cmp-head"))"
+fi
+
+"$py" "$forge" layout "$good" "$file" 0 slots > /dev/null
+mnt_pf slots
+same_file "$name: layout's slot count forged: refused, made by a pass" "$tmp/pf.want" "$tmp/pf.slots"
+
+off=$("$py" "$forge" layout "$good" "$file" 0 unit)
+mnt_pf unit
+if [ "$(cat "$tmp/rc-unit")" != 0 ] && grep -q "Input/output error" "$tmp/err-unit"; then ok; else
+	fail "$name: layout's unit at $off forged a byte longer: read exit $(cat "$tmp/rc-unit"): $(cat "$tmp/err-unit")"
+fi
+# what was read before the failed read: the right bytes, none of the unit
+got=$(stat -c %s "$tmp/pf.unit")
+[ "$got" -le "$off" ] && cmp -s <(head -c "$got" "$tmp/pf.want") "$tmp/pf.unit" && ok ||
+	fail "$name: layout's unit forged at $off: the $got bytes read before it differ"
+
 # ---- a kept size forged: stat says it, the read fails with EIO -------------
 
 "$py" "$forge" sizes "$good" "$file" 0 2 1
@@ -123,16 +165,16 @@ same_file "$name: section refused: stat sizes" "$tmp/want" "$tmp/got4"
 wait_sizes "$trace" "$idx" "section refused"
 umount_log "$mnt"
 
-# ---- an index of the format before the section -----------------------------
+# ---- an index of the format before the layouts ------------------------------
 
-"$py" "$forge" set "$good" "$file" 4:8:4
+"$py" "$forge" set "$good" "$file" 4:8:5
 mount_log "$trace" "$mnt" "$tmp/log5" -o index_dir="$idx"
-if grep -qF "not used: another format version (4); building it again" "$tmp/log5"; then ok; else
-	fail "$name: format 4: not refused as another format version"
+if grep -qF "not used: another format version (5); building it again" "$tmp/log5"; then ok; else
+	fail "$name: format 5: not refused as another format version"
 	show_log "tdatfs's stderr" "$tmp/log5"
 fi
 sizes_of > "$tmp/got5"
-same_file "$name: format 4: stat sizes" "$tmp/want" "$tmp/got5"
+same_file "$name: format 5: stat sizes" "$tmp/want" "$tmp/got5"
 umount_log "$mnt"
 
 # ---- tdat index keeps them at once -----------------------------------------

@@ -233,18 +233,30 @@ static int sizes_of(const void *buf, size_t len, size_t nb, struct idx_size **sz
 	return r ? r : idx_sizes_decode(buf, &raw, nb, sz, n, no);
 }
 
-/* A sizes section forged at @at (from the section's start) with @v. */
-static void expect_sizes(const void *file, size_t flen, size_t at, const void *v,
-			 size_t n, const char *why)
+/*
+ * A sizes section forged at @at (from the section's start, which is
+ * where the file without one, of @base bytes, had its checksum) with @v;
+ * @fix: the section's own checksum made again after.
+ */
+static void expect_sizes(const void *file, size_t flen, size_t base, size_t at,
+			 const void *v, size_t n, bool fix, const char *why)
 {
 	struct idx_refusal no = { 0 };
 	struct idx_size *sz = NULL;
-	uint8_t *p = malloc(flen);
+	uint8_t *p = malloc(flen), *sec;
 	size_t cnt;
+	uint32_t crc;
 
 	FATAL(p);
 	memcpy(p, file, flen);
-	forge(p, flen, flen - IDX_CRC_LEN - IDX_SIZES_HEAD - 2 * IDX_SIZE_ENTRY + at, v, n);
+	sec = p + base - IDX_CRC_LEN;
+	memcpy(sec + at, v, n);
+	if (fix) {
+		crc = (uint32_t)crc32(crc32(0L, Z_NULL, 0), sec + IDX_SIZES_HEAD,
+				      (uInt)(p + flen - IDX_CRC_LEN - sec - IDX_SIZES_HEAD));
+		memcpy(sec + 4, &crc, sizeof(crc));
+	}
+	forge(p, flen, 0, p, 0);
 	CHECK(sizes_of(p, flen, 2, &sz, &cnt, &no) == -EINVAL);
 	CHECK(no.why && !strcmp(no.why, why));
 	/* the line names where the section is */
@@ -253,24 +265,48 @@ static void expect_sizes(const void *file, size_t flen, size_t at, const void *v
 	free(p);
 }
 
+static const char layout0[] = "layout of buffer 0";	/* 19 bytes, 5 padded */
+
+/* Entries @got equal to @want, layouts compared by their bytes. */
+static bool sizes_equal(const struct idx_size *got, const struct idx_size *want,
+			size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (got[i].buffer != want[i].buffer ||
+		    got[i].timeline != want[i].timeline ||
+		    got[i].pftrace != want[i].pftrace ||
+		    got[i].layout_len != want[i].layout_len ||
+		    (!got[i].layout) != (!want[i].layout) ||
+		    (got[i].layout_len &&
+		     memcmp(got[i].layout, want[i].layout, got[i].layout_len)))
+			return false;
+	return true;
+}
+
 static void test_sizes(void)
 {
-	const struct idx_size s[2] = { { 0, 1234, 567890 }, { 1, 99, 0 } };
+	const struct idx_size s[2] = {
+		{ 0, 1234, 567890, layout0, sizeof(layout0) },
+		{ 1, 99, 0, NULL, 0 },
+	};
 	struct idx_refusal no = { 0 };
 	struct idx_size *sz = NULL;
 	void *buf, *with, *again;
 	size_t len, wlen, alen, n = 9;
-	uint64_t three = 3;
+	uint64_t three = 3, big = 1000;
 	uint32_t many = 3;
 
 	make_index(&buf, &len);
 	FATAL(idx_sizes_encode(buf, len, s, 2, &with, &wlen) == 0);
-	CHECK(wlen == len + IDX_SIZES_HEAD + 2 * IDX_SIZE_ENTRY);
+	CHECK(wlen == len + IDX_SIZES_HEAD + 2 * IDX_SIZE_ENTRY + 24);
 	/* the rest of the file byte for byte */
 	CHECK(!memcmp((uint8_t *)with + IDX_AT_PROG, (uint8_t *)buf + IDX_AT_PROG,
 		      len - IDX_CRC_LEN - IDX_AT_PROG));
 	CHECK(sizes_of(with, wlen, 2, &sz, &n, &no) == 0);
-	CHECK(n == 2 && sz && !memcmp(sz, s, sizeof(s)));
+	CHECK(n == 2 && sz && sizes_equal(sz, s, 2));
+	/* a layout is read in place, from the file's bytes */
+	CHECK(sz && sz[0].layout > with && (const uint8_t *)sz[0].layout <
+	      (const uint8_t *)with + wlen);
 	free(sz);
 	sz = NULL;
 	/* a file without one decodes to none */
@@ -278,15 +314,22 @@ static void test_sizes(void)
 	/* a new section takes the old one's place */
 	FATAL(idx_sizes_encode(with, wlen, s + 1, 1, &again, &alen) == 0);
 	CHECK(alen == len + IDX_SIZES_HEAD + IDX_SIZE_ENTRY);
-	CHECK(sizes_of(again, alen, 2, &sz, &n, &no) == 0 && n == 1 && sz[0].buffer == 1);
+	CHECK(sizes_of(again, alen, 2, &sz, &n, &no) == 0 && n == 1 &&
+	      sizes_equal(sz, s + 1, 1));
 	free(sz);
 	free(again);
 	/* more buffers than the trace has */
 	CHECK(sizes_of(with, wlen, 1, &sz, &n, &no) == -EINVAL);
-	expect_sizes(with, wlen, 0, &many, 4, "malformed sizes");
-	expect_sizes(with, wlen, 4, &many, 4, "bad sizes checksum");
-	expect_sizes(with, wlen, IDX_SIZES_HEAD + IDX_SIZE_ENTRY, &three, 8,
-		     "bad sizes checksum");
+	expect_sizes(with, wlen, len, 0, &many, 4, false, "malformed sizes");
+	expect_sizes(with, wlen, len, 4, &many, 4, false, "bad sizes checksum");
+	expect_sizes(with, wlen, len, IDX_SIZES_HEAD + IDX_SIZE_ENTRY + 24,
+		     &three, 8, false, "bad sizes checksum");
+	/* a layout's length past the section, or short of its end, with the
+	 * section's checksum made again */
+	expect_sizes(with, wlen, len, IDX_SIZES_HEAD + 24, &big, 8, true,
+		     "malformed sizes");
+	expect_sizes(with, wlen, len, IDX_SIZES_HEAD + 24, &three, 8, true,
+		     "malformed sizes");
 	/* entries forged with their checksum made again */
 	{
 		struct idx_size bad[2] = { s[0], s[1] };
