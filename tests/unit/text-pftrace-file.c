@@ -10,7 +10,10 @@
  * is the whole buffer's file byte for byte (the same pages and records,
  * the same head); a window past the last record is the system_info
  * packet alone, the whole file's first bytes; a window with T1 <= T0 is
- * ENOENT.  What the bytes mean is checked against trace-cmd and
+ * ENOENT; the layout the pass found, given to a fresh engine with the
+ * sizes, gives the same bytes, and so do that layout cut short and one
+ * whose slot count is forged (refused, a pass made instead).  What the
+ * bytes mean is checked against trace-cmd and
  * Perfetto's schema by tests/pftrace.
  *
  * Usage: test-text-pftrace-file TRACE...
@@ -97,6 +100,68 @@ static void random_reads(struct tdatfs_text *t, const struct tdatfs_text_view *v
 	free(buf);
 }
 
+/*
+ * A fresh engine given buffer @b's sizes and @layout (@llen bytes, as
+ * found or forged): its reads, at random and whole, equal @whole whether
+ * the layout is taken or refused (then the pass makes the file).
+ * Return: what the keep gave.
+ */
+static int from_layout(struct tdat_file *f, size_t b, uint64_t timeline,
+		       const char *whole, size_t len, const void *layout,
+		       size_t llen, unsigned int seed)
+{
+	struct tdatfs_text_view v = pf(b, 0, 0);
+	struct tdatfs_text *t = tdatfs_text_new(f, NULL);
+	size_t got;
+	char *s;
+	int ret;
+
+	FATAL(t);
+	/* a layout without the size it goes with is refused */
+	CHECK(tdatfs_text_pftrace_layout_keep(t, b, layout, llen) == -EINVAL);
+	FATAL(tdatfs_text_whole_sizes_keep(t, b, timeline, len) == 0);
+	ret = tdatfs_text_pftrace_layout_keep(t, b, layout, llen);
+	/* one layout a buffer */
+	CHECK(ret || tdatfs_text_pftrace_layout_keep(t, b, layout, llen) == -EINVAL);
+	random_reads(t, &v, whole, len, seed);
+	s = slurp(t, &v, &got);
+	CHECK(got == len && !memcmp(s, whole, len));
+	free(s);
+	tdatfs_text_free(t);
+	return ret;
+}
+
+/* The layout the pass found, given to fresh engines, whole and forged. */
+static void check_layout(struct tdat_file *f, struct tdatfs_text *t, size_t b,
+			 const char *whole, size_t len)
+{
+	uint64_t timeline, size;
+	uint32_t slots;
+	size_t llen;
+	void *layout = NULL;
+	char *forged;
+
+	FATAL(tdatfs_text_whole_sizes(t, b, &timeline, &size) == 0);
+	CHECK(size == len);
+	FATAL(tdatfs_text_pftrace_layout(t, b, &layout, &llen) == 0);
+	/* the head's bytes are in it: at least the file's first packet */
+	CHECK(llen >= 24 + 8);
+	CHECK(from_layout(f, b, timeline, whole, len, layout, llen, 66 + b) == 0);
+	/* refused when the file is read (a pass made instead) */
+	CHECK(from_layout(f, b, timeline, whole, len, layout, llen - 1, 77 + b) == 0);
+	forged = malloc(llen);
+	FATAL(forged);
+	memcpy(forged, layout, llen);
+	memcpy(&slots, forged + 4, 4);
+	slots++;	/* a slot count this buffer does not have */
+	memcpy(forged + 4, &slots, 4);
+	CHECK(from_layout(f, b, timeline, whole, len, forged, llen, 88 + b) == 0);
+	free(forged);
+	/* once the file is made, a layout comes too late */
+	CHECK(tdatfs_text_pftrace_layout_keep(t, b, layout, llen) == -EINVAL);
+	free(layout);
+}
+
 static void check_buffer(const char *path, struct tdat_file *f,
 			 struct tdatfs_text *t, size_t b)
 {
@@ -108,6 +173,7 @@ static void check_buffer(const char *path, struct tdat_file *f,
 
 	whole = slurp(t, &v, &len);
 	random_reads(t, &v, whole, len, 33 + b);
+	check_layout(f, t, b, whole, len);
 	/* an engine that made nothing: the first read makes the file */
 	t2 = tdatfs_text_new(f, NULL);
 	FATAL(t2);
