@@ -289,6 +289,7 @@ struct conv {
  * it: literal text, or a conversion and its argument. */
 struct piece {
 	bool arg;
+	bool odd;		/* a conversion libtraceevent makes ">%c<" */
 	bool ends_0x;		/* text ending in "0x" */
 	bool cast;		/* the argument is a cast of a field */
 	const struct tep_format_field *field;	/* the argument's field */
@@ -404,6 +405,7 @@ static const char *parse_conv(const char *p, const struct tep_print_arg **a,
 			return p + 1;
 		default:
 			/* libtraceevent makes it the text ">%c<" */
+			pc->odd = true;
 			pc->arg = false;
 			pc->ends_0x = false;
 			return p + 1;
@@ -491,6 +493,43 @@ static bool make_plans(const struct tep_event *ev, struct fplan *pl)
 		pl[i].has_0x = (size_t)k != cur && k > 0 && !pcs[k - 1].arg &&
 			       pcs[k - 1].ends_0x;
 		cur = k + 1;
+	}
+	return true;
+}
+
+/**
+ * text_fields_arrays_alone() - whether the -R value of each array field
+ *	of an event is what it prints on its own, whatever the record
+ * @ev: the event
+ *
+ * print_field() prints an array raw without looking at the print
+ * format; the numbers before it print by their conversion or raw.  When
+ * none of those can print a NUL (which ends the -R text) or text that
+ * cuts the values elsewhere (a "%s" of a number field, a conversion this
+ * parser does not know), an array's value in text_fields_raw() is its
+ * text_raw_array_put(), and the numbers need not be printed at all.
+ *
+ * Return: true when that holds for every record of @ev.
+ * Context: under the tep lock (the print format's fields are read).
+ */
+bool text_fields_arrays_alone(const struct tep_event *ev)
+{
+	struct piece pcs[FAST_MAX];
+	size_t np = 0, i;
+
+	if (ev->flags & TEP_EVENT_FL_FAILED)
+		return true;	/* every field prints raw */
+	memset(pcs, 0, sizeof(pcs));
+	if (!parse_pieces(ev, pcs, &np))
+		return false;
+	for (i = 0; i < np; i++) {
+		const struct tep_format_field *f = pcs[i].field;
+
+		if (pcs[i].odd)
+			return false;
+		if (pcs[i].arg && f && pcs[i].c.conv == 's' &&
+		    !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+			return false;
 	}
 	return true;
 }
@@ -591,51 +630,85 @@ static bool printable(const char *p, unsigned int len)
 	return true;
 }
 
-/* Where print_field_raw() finds an array; false when its length would
- * read past the copy (left to libtraceevent). */
+/* Where print_field_raw() finds array @a in the copy @data of a record
+ * of @n bytes; false when its length would read past the copy (left to
+ * libtraceevent). */
 static bool array_at(const struct text_fmt_share *sh,
-		     const struct tep_format_field *f, size_t n,
-		     unsigned int *off, unsigned int *len)
+		     const struct text_raw_array *a, const unsigned char *data,
+		     size_t n, unsigned int *off, unsigned int *len)
 {
-	const unsigned char *data = sh->scratch;
-
-	if (!(f->flags & TEP_FIELD_IS_DYNAMIC)) {
-		*off = f->offset;
-		*len = f->size;
-	} else if ((uint64_t)f->offset + f->size > n) {
+	if (!a->dynamic) {
+		*off = a->offset;
+		*len = a->size;
+	} else if ((uint64_t)a->offset + a->size > n) {
 		*off = *len = 0;
 	} else {
-		uint64_t v = text_read_num(sh->big_endian, data + f->offset,
-					   f->size);
+		uint64_t v = text_read_num(sh->big_endian, data + a->offset,
+					   a->size);
 		unsigned int o = v & 0xffff, l;
 
-		if (f->size == 2 && o > n)
+		if (a->size == 2 && o > n)
 			return false;
-		l = f->size == 2 ? (unsigned int)n - o : (v >> 16) & 0xffff;
+		l = a->size == 2 ? (unsigned int)n - o : (v >> 16) & 0xffff;
 		*off = o > n ? 0 : o;
 		*len = o + l > n ? 0 : l;
-		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			*off += f->offset + f->size;
+		if (a->relative)
+			*off += a->offset + a->size;
 	}
 	return (uint64_t)*off + *len <= sh->max_rec;
 }
 
-/* print_field_raw() of an array: its text, or its bytes. */
-static int put_raw_array(const struct text_fmt_share *sh,
-			 const struct tep_format_field *f, size_t n,
-			 struct tdatfs_buf *out)
+/**
+ * text_raw_array_of() - what print_field_raw() needs of an array field
+ * @f: the field (TEP_FIELD_IS_ARRAY or TEP_FIELD_IS_DYNAMIC)
+ * @a: filled
+ *
+ * Return: false when the raw printing here does not follow it (a
+ * __data_loc of another size than 2 or 4 bytes).
+ * Context: under the tep lock (the field's flags are read).
+ */
+bool text_raw_array_of(const struct tep_format_field *f,
+		       struct text_raw_array *a)
+{
+	a->dynamic = f->flags & TEP_FIELD_IS_DYNAMIC;
+	a->relative = f->flags & TEP_FIELD_IS_RELATIVE;
+	a->string = text_tep_field_parsed_string(f);
+	a->offset = (uint32_t)f->offset;
+	a->size = (uint32_t)f->size;
+	return (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)) &&
+	       f->offset >= 0 && f->size >= 0 &&
+	       (!a->dynamic || a->size == 2 || a->size == 4);
+}
+
+/**
+ * text_raw_array_put() - print_field_raw() of an array: its text, or its
+ *	bytes as ARRAY[..]
+ * @sh: the formatter's shared state (byte order, longest record)
+ * @a: the field (text_raw_array_of())
+ * @data: a copy of the record as copy_size() makes it, zeroes after, up
+ *	to @data_size bytes
+ * @data_size: bytes readable at @data
+ * @n: the record's bytes
+ * @out: appended to
+ *
+ * Return: 0, 1 (nothing appended) when the array's length reads past
+ * the copy, or -ENOMEM.
+ */
+int text_raw_array_put(const struct text_fmt_share *sh,
+		       const struct text_raw_array *a,
+		       const unsigned char *data, size_t data_size, size_t n,
+		       struct tdatfs_buf *out)
 {
 	const char *p;
 	unsigned int off, len, i;
 	int ret;
 	char *o;
 
-	if (!array_at(sh, f, n, &off, &len))
+	if (!array_at(sh, a, data, n, &off, &len))
 		return 1;
-	p = (const char *)sh->scratch + off;
-	if (text_tep_field_parsed_string(f) && printable(p, len))
-		return tdatfs_buf_put(out, p,
-				      strnlen(p, sh->scratch_size - off));
+	p = (const char *)data + off;
+	if (a->string && printable(p, len))
+		return tdatfs_buf_put(out, p, strnlen(p, data_size - off));
 	ret = tdatfs_buf_put(out, "ARRAY[", 6);
 	o = ret ? NULL : tdatfs_buf_reserve(out, 4 * (size_t)len + 1);
 	if (!o)
@@ -673,7 +746,11 @@ static int fast_values(const struct text_fmt_share *sh,
 	for (f = ev->format.fields, i = 0; f && !ret; f = f->next, i++) {
 		v.len = 0;
 		if (pl[i].array) {
-			ret = put_raw_array(sh, f, n, &v);
+			struct text_raw_array a;
+
+			text_raw_array_of(f, &a);
+			ret = text_raw_array_put(sh, &a, sh->scratch,
+						 sh->scratch_size, n, &v);
 		} else {
 			uint64_t x = text_read_num(sh->big_endian,
 						   sh->scratch + f->offset,
@@ -697,27 +774,52 @@ static int fast_values(const struct text_fmt_share *sh,
 	return ret;
 }
 
-/*
- * How much of the page from the record on libtraceevent may read: the
- * record, its fixed fields (a short last array goes past the record),
- * and on to the first NUL after them (a string without one in its field
- * reads on to it), no more than the page and the copy hold.
+/**
+ * text_fields_copy_need() - the bytes of a record libtraceevent's raw
+ *	printing reads at least: its fixed fields (a short last array goes
+ *	past the record)
+ * @ev: the event
+ *
+ * Return: the end of the last fixed field.
+ * Context: under the tep lock.
  */
-static size_t copy_size(const struct text_fmt_share *sh,
-			const struct tep_event *ev, const struct text_rec *r,
-			size_t n)
+size_t text_fields_copy_need(const struct tep_event *ev)
 {
 	const struct tep_format_field *f;
-	size_t lim = r->avail > n ? r->avail : n, need = n;
-	const unsigned char *nul;
+	size_t need = 0;
 
-	if (lim > sh->max_rec)
-		lim = sh->max_rec;
 	for (f = ev->format.fields; f; f = f->next) {
 		if (f->offset >= 0 && f->size >= 0 &&
 		    (size_t)f->offset + f->size > need)
 			need = (size_t)f->offset + f->size;
 	}
+	return need;
+}
+
+/**
+ * text_fields_copy_size() - how much of the page from the record on
+ *	libtraceevent may read
+ * @sh: the formatter's shared state
+ * @need: text_fields_copy_need() of the record's event
+ * @r: the record
+ * @n: its bytes (at most @sh->max_rec)
+ *
+ * The record, its fixed fields, and on to the first NUL after them (a
+ * string without one in its field reads on to it), no more than the
+ * page and the copy hold.
+ *
+ * Return: the bytes to copy from @r->data.
+ */
+size_t text_fields_copy_size(const struct text_fmt_share *sh, size_t need,
+			     const struct text_rec *r, size_t n)
+{
+	size_t lim = r->avail > n ? r->avail : n;
+	const unsigned char *nul;
+
+	if (lim > sh->max_rec)
+		lim = sh->max_rec;
+	if (need < n)
+		need = n;
 	if (need >= lim)
 		return lim;
 	nul = memchr((const unsigned char *)r->data + need, 0, lim - need);
@@ -740,7 +842,8 @@ static int put_values(const struct text_fmt_share *sh,
 	int ret;
 
 	text_tep_lock(sh->tt);
-	copy = copy_size(sh, te->ev, r, n);
+	copy = text_fields_copy_size(sh, text_fields_copy_need(te->ev),
+				     r, n);
 	memcpy(sh->scratch, r->data, copy);
 	ret = text_events_tep_only(sh->evs) ? 1 :
 	      fast_values(sh, te->ev, n, out);

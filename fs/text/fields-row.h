@@ -44,9 +44,14 @@
 #ifndef TDATFS_TEXT_FIELDS_ROW_H
 #define TDATFS_TEXT_FIELDS_ROW_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct tdatfs_buf;
+struct tep_event;
+struct tep_format_field;
+struct text_fmt_share;
 struct text_comm_ctx;
 struct text_fmt;
 struct text_rec;
@@ -56,5 +61,29 @@ int text_fields_row(struct text_fmt *fm, const struct text_rec *r,
 		    struct text_comm_ctx *cc, struct tdatfs_buf *out);
 int text_fields_raw(struct text_fmt *fm, const struct text_rec *r,
 		    struct tdatfs_buf *out, size_t *ends, size_t nends);
+
+/*
+ * The raw values of array fields without libtraceevent, for a caller that
+ * decides once per event (trace.pftrace's generic events): when
+ * text_fields_arrays_alone(), each array's value in text_fields_raw() is
+ * text_raw_array_put() of it on a copy of the record made as
+ * text_fields_copy_size() says, zeroes after.
+ */
+struct text_raw_array {
+	uint32_t offset, size;
+	bool dynamic, relative;
+	bool string;		/* the string flag its format gave it */
+};
+
+bool text_fields_arrays_alone(const struct tep_event *ev);
+bool text_raw_array_of(const struct tep_format_field *f,
+		       struct text_raw_array *a);
+int text_raw_array_put(const struct text_fmt_share *sh,
+		       const struct text_raw_array *a,
+		       const unsigned char *data, size_t data_size, size_t n,
+		       struct tdatfs_buf *out);
+size_t text_fields_copy_need(const struct tep_event *ev);
+size_t text_fields_copy_size(const struct text_fmt_share *sh, size_t need,
+			     const struct text_rec *r, size_t n);
 
 #endif /* TDATFS_TEXT_FIELDS_ROW_H */

@@ -175,6 +175,7 @@ struct plan {
 	uint32_t off, size;
 	uint32_t elem, count;		/* K_ARGS */
 	unsigned int idx;		/* K_TEXT */
+	struct text_raw_array arr;	/* K_TEXT of a direct map */
 };
 
 /* What the records of one event id become. */
@@ -185,6 +186,8 @@ struct pf_map {
 	unsigned int nformat;		/* the format's own fields */
 	unsigned int nout;		/* most fields one record gives */
 	bool text;			/* a K_TEXT plan: the -R values needed */
+	bool direct;			/* its K_TEXT values made here */
+	size_t need;			/* direct: text_fields_copy_need() */
 	unsigned int n;
 	struct plan p[];
 };
@@ -355,6 +358,7 @@ static struct pf_map *map_generic(struct tep_event *ev)
 {
 	const struct tep_format_field *f;
 	unsigned int n = 0;
+	bool direct = true;
 	struct pf_map *m;
 
 	for (f = ev->format.fields; f; f = f->next)
@@ -379,9 +383,14 @@ static struct pf_map *map_generic(struct tep_event *ev)
 		} else {
 			p->kind = K_TEXT;
 			p->type = TDATFS_PF_STR;
+			if (!text_raw_array_of(f, &p->arr))
+				direct = false;
 			m->text = true;
 		}
 	}
+	/* arrays need no libtraceevent when no number can cut them short */
+	m->direct = m->text && direct && text_fields_arrays_alone(ev);
+	m->need = m->direct ? text_fields_copy_need(ev) : 0;
 	return m;
 }
 
@@ -617,6 +626,56 @@ static uint64_t num_at(const struct text_fmt_share *sh, const unsigned char *d,
 	return read_int(sh->big_endian, d + off, size, sgn);
 }
 
+/*
+ * The -R values of a direct map's arrays (the numbers' values are not
+ * needed: left empty), by text_fields_raw()'s rules: what follows a NUL
+ * is empty, the last field loses one trailing newline.  Made on the
+ * scratch's own copy of the record, without the tep lock.  Return 0, 1
+ * when an array reads past the copy (@s->raw is then emptied and the
+ * caller asks libtraceevent), or -ENOMEM.
+ */
+static int raw_direct(const struct text_fmt_share *sh,
+		      const struct pf_map *map, const struct text_rec *r,
+		      size_t n, struct text_pf_scratch *s)
+{
+	size_t copy, i;
+	bool stop = false;
+	int ret = 0;
+
+	if (s->copy_size != sh->scratch_size) {
+		free(s->copy);
+		s->copy_size = 0;
+		s->copy = calloc(1, sh->scratch_size);
+		if (!s->copy)
+			return -ENOMEM;
+		s->copy_size = sh->scratch_size;
+	}
+	copy = text_fields_copy_size(sh, map->need, r, n);
+	memcpy(s->copy, r->data, copy);
+	for (i = 0; i < map->n && !ret; i++) {
+		const struct plan *p = &map->p[i];
+		size_t at = s->raw.len, len;
+		const char *v;
+
+		if (p->kind == K_TEXT && !stop) {
+			ret = text_raw_array_put(sh, &p->arr, s->copy,
+						 s->copy_size, n, &s->raw);
+			len = s->raw.len - at;
+			v = len ? s->raw.p + at : "";
+			if (p->idx + 1 == map->nformat && len &&
+			    v[len - 1] == '\n')
+				len--;
+			s->raw.len = at + strnlen(v, len);
+			stop = s->raw.len < at + len;
+		}
+		s->ends[p->idx] = s->raw.len;
+	}
+	memset(s->copy, 0, copy);
+	if (ret)
+		s->raw.len = 0;
+	return ret;
+}
+
 /* The fields of a record of @n bytes (@lim readable) by its map's plans. */
 static int fields_fill(const struct text_pf_events *m, const struct pf_map *map,
 		       const unsigned char *d, size_t n, size_t lim,
@@ -717,7 +776,10 @@ int text_pf_event_make(struct text_pf_events *m, const struct text_rec *r,
 	s->nsyms = 0;
 	s->strs.len = 0;
 	s->raw.len = 0;
-	if (map->text) {
+	ret = map->direct ? raw_direct(&m->sh, map, r, n, s) : 1;
+	if (ret < 0)
+		return ret;
+	if (map->text && ret == 1) {
 		ret = text_fields_raw(m->fm, r, &s->raw, s->ends, s->nends);
 		if (ret)
 			return ret == 1 ? -ENOENT : ret;
@@ -752,6 +814,7 @@ void text_pf_scratch_release(struct text_pf_scratch *s)
 		return;
 	free(s->fields);
 	free(s->ends);
+	free(s->copy);
 	tdatfs_buf_release(&s->strs);
 	tdatfs_buf_release(&s->raw);
 	memset(s, 0, sizeof(*s));

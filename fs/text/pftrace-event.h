@@ -80,6 +80,8 @@ struct text_pf_scratch {
 	struct tdatfs_buf raw;		/* a generic record's -R values */
 	size_t *ends;			/* where each of them ends in @raw */
 	size_t nends;			/* room in @ends */
+	unsigned char *copy;		/* a record's copy for its arrays' values */
+	size_t copy_size;		/* its bytes, zero past the record */
 };
 
 struct text_pf_events *text_pf_events_new(struct text_fmt *fm);	/* NULL + errno */
