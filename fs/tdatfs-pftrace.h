@@ -42,6 +42,14 @@
 size_t tdatfs_pb_varint_size(uint64_t v);
 
 /**
+ * tdatfs_pb_varint_put() - write a value as a varint
+ * @p: where, with room for tdatfs_pb_varint_size(@v) bytes
+ * @v: the value
+ * Return: the bytes written, 1 to 10.
+ */
+size_t tdatfs_pb_varint_put(void *p, uint64_t v);
+
+/**
  * tdatfs_pb_varint() - append a varint field (wire type 0)
  * @b: buffer
  * @field: field number, 1 to 2^29 - 1

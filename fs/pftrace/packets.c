@@ -225,76 +225,164 @@ int tdatfs_pf_bundle_begin(struct tdatfs_pf_bundle *pb, struct tdatfs_buf *b,
 	return err;
 }
 
-/* A typed field: the value as its proto type writes it. */
-static int typed_put(struct tdatfs_buf *b, const struct tdatfs_pf_field *f)
+/*
+ * An event is written in one pass with its lengths known before its
+ * bytes: its size is summed first, so no nested length is back-filled
+ * and no body moved (the bytes are those of tdatfs_pb_open() and
+ * tdatfs_pb_close(): minimal lengths).
+ */
+
+/* Field numbers above this are not valid protobuf. */
+#define FIELD_MAX ((1u << 29) - 1)
+/* Longest nested body tdatfs_pb_close() takes. */
+#define BODY_MAX ((1ull << 28) - 1)
+
+/* Bytes of a tag of wire type 0 or 2. */
+static size_t tag_size(uint32_t field)
 {
-	switch (f->type) {
-	case TDATFS_PF_I32:
-		return tdatfs_pb_varint(b, f->number, wire_i32(f->i));
-	case TDATFS_PF_I64:
-		return tdatfs_pb_varint(b, f->number, (uint64_t)f->i);
-	case TDATFS_PF_U32:
-		return tdatfs_pb_varint(b, f->number, (uint32_t)f->u);
-	case TDATFS_PF_U64:
-		return tdatfs_pb_varint(b, f->number, f->u);
-	case TDATFS_PF_STR:
-		return tdatfs_pb_bytes(b, f->number, f->str, f->len);
-	}
-	return -EINVAL;
+	return tdatfs_pb_varint_size((uint64_t)field << 3);
 }
 
-/* A GenericFtraceEvent.Field {name, one value}. */
-static int generic_put(struct tdatfs_buf *b, const struct tdatfs_pf_field *f)
+/* Bytes of a length-delimited field of @n bytes. */
+static size_t len_field_size(uint32_t field, size_t n)
 {
-	size_t m;
-	int err;
+	return tag_size(field) + tdatfs_pb_varint_size(n) + n;
+}
 
-	err = tdatfs_pb_open(b, GENERIC_FIELD, &m);
-	if (!err)
-		err = tdatfs_pb_bytes(b, GFIELD_NAME, f->name, f->name_len);
-	if (err)
-		return err;
+static unsigned char *varint_field(unsigned char *p, uint32_t field,
+				   uint64_t v)
+{
+	p += tdatfs_pb_varint_put(p, (uint64_t)field << 3);
+	return p + tdatfs_pb_varint_put(p, v);
+}
+
+static unsigned char *len_head(unsigned char *p, uint32_t field, size_t n)
+{
+	p += tdatfs_pb_varint_put(p, ((uint64_t)field << 3) | 2);
+	return p + tdatfs_pb_varint_put(p, n);
+}
+
+static unsigned char *bytes_field(unsigned char *p, uint32_t field,
+				  const void *s, size_t n)
+{
+	p = len_head(p, field, n);
+	if (n)
+		memcpy(p, s, n);
+	return p + n;
+}
+
+/* A number as its proto type puts it on the wire; false for a string
+ * or no type. */
+static bool wire_value(const struct tdatfs_pf_field *f, uint64_t *v)
+{
 	switch (f->type) {
 	case TDATFS_PF_I32:
-		err = tdatfs_pb_varint(b, GFIELD_INT, wire_i32(f->i));
-		break;
+		*v = wire_i32(f->i);
+		return true;
 	case TDATFS_PF_I64:
-		err = tdatfs_pb_varint(b, GFIELD_INT, (uint64_t)f->i);
-		break;
+		*v = (uint64_t)f->i;
+		return true;
 	case TDATFS_PF_U32:
-		err = tdatfs_pb_varint(b, GFIELD_UINT, (uint32_t)f->u);
-		break;
+		*v = (uint32_t)f->u;
+		return true;
 	case TDATFS_PF_U64:
-		err = tdatfs_pb_varint(b, GFIELD_UINT, f->u);
-		break;
-	case TDATFS_PF_STR:
-		err = tdatfs_pb_bytes(b, GFIELD_STR, f->str, f->len);
-		break;
+		*v = f->u;
+		return true;
 	default:
-		err = -EINVAL;
+		return false;
 	}
-	if (!err)
-		err = tdatfs_pb_close(b, m);
-	return err;
 }
 
-/* The event's own message: a typed one, or the generic one named. */
-static int body_put(struct tdatfs_buf *b, const struct tdatfs_pf_event *e)
+/* The field number a generic Field's value goes in. */
+static uint32_t generic_number(const struct tdatfs_pf_field *f)
+{
+	return f->type == TDATFS_PF_STR ? GFIELD_STR :
+	       f->type == TDATFS_PF_I32 || f->type == TDATFS_PF_I64 ?
+	       GFIELD_INT : GFIELD_UINT;
+}
+
+/* Bytes of a field's value part: a typed field whole, or the value of a
+ * generic Field; 0 for a bad type or field number. */
+static size_t value_size(const struct tdatfs_pf_field *f, uint32_t number)
+{
+	uint64_t v;
+
+	if (!number || number > FIELD_MAX)
+		return 0;
+	if (f->type == TDATFS_PF_STR)
+		return len_field_size(number, f->len);
+	if (!wire_value(f, &v))
+		return 0;
+	return tag_size(number) + tdatfs_pb_varint_size(v);
+}
+
+/* A generic Field's body {name, one value}; 0 for a bad type. */
+static size_t gfield_size(const struct tdatfs_pf_field *f)
+{
+	size_t v = value_size(f, generic_number(f));
+
+	return v ? len_field_size(GFIELD_NAME, f->name_len) + v : 0;
+}
+
+/* The body of the event's own message; -EINVAL for a bad field, -EFBIG
+ * for one past the longest nested length. */
+static int body_size(const struct tdatfs_pf_event *e, size_t *size)
 {
 	bool generic = e->type == TDATFS_PF_GENERIC;
-	size_t i, m;
-	int err;
+	size_t n = generic ? len_field_size(GENERIC_EVENT_NAME, e->name_len) : 0;
+	size_t i, k;
 
-	err = tdatfs_pb_open(b, e->type, &m);
-	if (!err && generic)
-		err = tdatfs_pb_bytes(b, GENERIC_EVENT_NAME, e->name,
-				      e->name_len);
-	for (i = 0; i < e->n && !err; i++)
-		err = generic ? generic_put(b, &e->fields[i])
-			      : typed_put(b, &e->fields[i]);
-	if (!err)
-		err = tdatfs_pb_close(b, m);
-	return err;
+	for (i = 0; i < e->n; i++) {
+		const struct tdatfs_pf_field *f = &e->fields[i];
+
+		k = generic ? gfield_size(f) : value_size(f, f->number);
+		if (!k)
+			return -EINVAL;
+		if (generic && k > BODY_MAX)
+			return -EFBIG;
+		n += generic ? len_field_size(GENERIC_FIELD, k) : k;
+	}
+	if (n > BODY_MAX)
+		return -EFBIG;
+	*size = n;
+	return 0;
+}
+
+/* A field's value part at @p (value_size() bytes). */
+static unsigned char *value_put(unsigned char *p,
+				const struct tdatfs_pf_field *f,
+				uint32_t number)
+{
+	uint64_t v = 0;
+
+	if (f->type == TDATFS_PF_STR)
+		return bytes_field(p, number, f->str, f->len);
+	wire_value(f, &v);
+	return varint_field(p, number, v);
+}
+
+/* The event's own message at @p, its body @body bytes. */
+static unsigned char *body_put(unsigned char *p,
+			       const struct tdatfs_pf_event *e, size_t body)
+{
+	bool generic = e->type == TDATFS_PF_GENERIC;
+	size_t i;
+
+	p = len_head(p, e->type, body);
+	if (generic)
+		p = bytes_field(p, GENERIC_EVENT_NAME, e->name, e->name_len);
+	for (i = 0; i < e->n; i++) {
+		const struct tdatfs_pf_field *f = &e->fields[i];
+
+		if (!generic) {
+			p = value_put(p, f, f->number);
+			continue;
+		}
+		p = len_head(p, GENERIC_FIELD, gfield_size(f));
+		p = bytes_field(p, GFIELD_NAME, f->name, f->name_len);
+		p = value_put(p, f, generic_number(f));
+	}
+	return p;
 }
 
 /* Timestamp, pid, event: the order of Perfetto's fast path. */
@@ -302,24 +390,31 @@ int tdatfs_pf_bundle_event(struct tdatfs_pf_bundle *pb,
 			   const struct tdatfs_pf_event *e)
 {
 	struct tdatfs_buf *b = pb->b;
-	size_t start = b->len;
-	size_t m;
+	size_t body, ev;
+	unsigned char *p, *q;
 	int err;
 
-	if (!e->type || e->type == EVENT_TIMESTAMP || e->type == EVENT_PID)
+	if (!e->type || e->type == EVENT_TIMESTAMP || e->type == EVENT_PID ||
+	    e->type > FIELD_MAX)
 		return -EINVAL;
-	err = tdatfs_pb_open(b, BUNDLE_EVENT, &m);
-	if (!err)
-		err = tdatfs_pb_varint(b, EVENT_TIMESTAMP, e->timestamp);
-	if (!err)
-		err = tdatfs_pb_varint(b, EVENT_PID, e->pid);
-	if (!err)
-		err = body_put(b, e);
-	if (!err)
-		err = tdatfs_pb_close(b, m);
+	err = body_size(e, &body);
 	if (err)
-		b->len = start;
-	return err;
+		return err;
+	ev = tag_size(EVENT_TIMESTAMP) + tdatfs_pb_varint_size(e->timestamp) +
+	     tag_size(EVENT_PID) + tdatfs_pb_varint_size(e->pid) +
+	     len_field_size(e->type, body);
+	if (ev > BODY_MAX)
+		return -EFBIG;
+	p = (unsigned char *)tdatfs_buf_reserve(b, len_field_size(BUNDLE_EVENT,
+								  ev));
+	if (!p)
+		return -ENOMEM;
+	q = len_head(p, BUNDLE_EVENT, ev);
+	q = varint_field(q, EVENT_TIMESTAMP, e->timestamp);
+	q = varint_field(q, EVENT_PID, e->pid);
+	q = body_put(q, e, body);
+	b->len += q - p;
+	return 0;
 }
 
 /* lost_events after the events, the sequence id after the bundle: the

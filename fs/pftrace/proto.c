@@ -33,9 +33,9 @@ size_t tdatfs_pb_varint_size(uint64_t v)
 	return n;
 }
 
-/* Writes @v at @p, which has room for its varint; returns the bytes. */
-static size_t varint_put(unsigned char *p, uint64_t v)
+size_t tdatfs_pb_varint_put(void *at, uint64_t v)
 {
+	unsigned char *p = at;
 	size_t n = 0;
 
 	while (v >= 0x80) {
@@ -58,8 +58,8 @@ static int head_put(struct tdatfs_buf *b, uint32_t field, enum wire w,
 	p = (unsigned char *)tdatfs_buf_reserve(b, 15);
 	if (!p)
 		return -ENOMEM;
-	n = varint_put(p, ((uint64_t)field << 3) | w);
-	n += varint_put(p + n, v);
+	n = tdatfs_pb_varint_put(p, ((uint64_t)field << 3) | w);
+	n += tdatfs_pb_varint_put(p + n, v);
 	b->len += n;
 	return 0;
 }
@@ -94,7 +94,7 @@ int tdatfs_pb_open(struct tdatfs_buf *b, uint32_t field, size_t *mark)
 	p = (unsigned char *)tdatfs_buf_reserve(b, 5 + LEN_ROOM);
 	if (!p)
 		return -ENOMEM;
-	n = varint_put(p, ((uint64_t)field << 3) | WIRE_LEN);
+	n = tdatfs_pb_varint_put(p, ((uint64_t)field << 3) | WIRE_LEN);
 	b->len += n;
 	*mark = b->len;
 	b->len += LEN_ROOM;
@@ -116,7 +116,7 @@ int tdatfs_pb_close(struct tdatfs_buf *b, size_t mark)
 	if (body >> (7 * LEN_ROOM))
 		return -EFBIG;
 	n = tdatfs_pb_varint_size(body);
-	varint_put(p, body);
+	tdatfs_pb_varint_put(p, body);
 	if (n < LEN_ROOM)
 		memmove(p + n, p + LEN_ROOM, body);
 	b->len -= LEN_ROOM - n;
