@@ -235,6 +235,19 @@ int text_pf_utf8_put(struct tdatfs_buf *b, const char *s, size_t n, size_t max)
 		const char *src = s + i;
 		size_t j = i + 1;
 
+		if (c < 0x80) {
+			/* a run of ASCII as one copy, cut at @room */
+			while (j < n && u[j] < 0x80)
+				j++;
+			if (j - i > room - o)
+				j = i + (room - o);
+			memcpy(d + o, src, j - i);
+			o += j - i;
+			i = j;
+			if (o == room)
+				break;
+			continue;
+		}
 		if (c >= 0xc2 && c <= 0xdf) {
 			need = 1;
 		} else if (c >= 0xe0 && c <= 0xef) {
