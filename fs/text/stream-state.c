@@ -483,6 +483,8 @@ static int state_apply(struct text_stream *st, const struct text_comms *cm,
 		ret = state_read(blob, len, sh, h, &dst);
 	if (ret < 0)
 		goto fail;
+	/* checkpoint 0's tables were charged: the charge is the new tables' */
+	tdat_cache_charge(st->env.f, st->charged, true);
 	state_install(st, h, &dst, ov);
 	/* a finished text's tables, kept as long as the stream */
 	st->charged = h->nckpt * (sizeof(*dst.off) + sizeof(*dst.seen) +
