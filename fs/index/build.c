@@ -71,6 +71,9 @@ static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
 	r = tdatfs_text_produce_sole(*t, &j->key, &b->stop, &j->done);
 	if (!r)
 		r = tdatfs_text_state_save(*t, &j->key, &j->blob, &j->len);
+	/* held to the end of the build: the cache makes room for it */
+	if (!r)
+		tdat_cache_charge(b->f, j->len, false);
 	if (!r)
 		atomic_store_explicit(&j->done, j->pages, memory_order_relaxed);
 	return r;
@@ -267,6 +270,8 @@ static int build_finish(struct build *b, const char *prog, const char *trace,
 	for (size_t i = 0; i < b->n; i++) {
 		struct job *j = &b->jobs[i];
 
+		if (j->blob)
+			tdat_cache_charge(b->f, j->len, true);
 		if (r) {
 			free(j->blob);
 			continue;

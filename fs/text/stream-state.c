@@ -419,7 +419,10 @@ int text_stream_state_save(struct text_stream *st, void **blob, size_t *len)
 		tdatfs_buf_release(&b);
 		return ret;
 	}
-	*blob = b.p;
+	/* held until the index is written: not the doubling's spare half */
+	*blob = realloc(b.p, b.len + 1);
+	if (!*blob)
+		*blob = b.p;
 	*len = b.len;
 	return 0;
 }
