@@ -82,6 +82,11 @@ int text_raw_array_put(const struct text_fmt_share *sh,
 		       const struct text_raw_array *a,
 		       const unsigned char *data, size_t data_size, size_t n,
 		       struct tdatfs_buf *out);
+int text_fields_fast_values(const struct text_fmt_share *sh,
+			    const struct tep_event *ev, size_t n,
+			    int (*put)(void *ctx, const char *v, size_t len,
+				       bool last),
+			    void *ctx);
 size_t text_fields_copy_need(const struct tep_event *ev);
 size_t text_fields_copy_size(const struct text_fmt_share *sh, size_t need,
 			     const struct text_rec *r, size_t n);

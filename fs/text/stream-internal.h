@@ -134,5 +134,6 @@ struct text_stream {
 
 int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 			 const struct text_cursor *cu);
+void text_stream_ckpt_charge(struct text_stream *st);
 
 #endif /* TDATFS_TEXT_STREAM_INTERNAL_H */
