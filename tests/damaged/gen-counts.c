@@ -304,7 +304,7 @@ static const char *dots_ev(unsigned int s, unsigned int e, char *buf, size_t len
 /* Names that break tools when they reach a file name as they are. */
 static const char *const hostile_sys[] = {
 	"a\nb\tc\rd", "\x1b[31mred\x1b[0m", "bad\xff\xfe-\xc3(-\xed\xa0\x80-\xe2\x82",
-	"c1\xc2\x9b" "2J", "summary.tsv", "header_page", "ftrace", "pct%0A",
+	("c1\xc2\x9b" "2J"), "summary.tsv", "header_page", "ftrace", "pct%0A",
 	"caf\xc3\xa9", "\x7f",
 };
 
