@@ -143,11 +143,7 @@ static int put_value(struct sink *k, const char *v, size_t len, bool last)
 	int ret = k->ends ? 0 : put_char(k->out, '\t');
 
 	if (!ret && !k->stop) {
-		if (last && len && v[len - 1] == '\n')
-			len--;
-		n = strnlen(v, len);
-		if (n < len)
-			k->stop = true;
+		n = text_fields_value_len(v, len, last, &k->stop);
 		ret = k->ends ? tdatfs_buf_put(k->out, v, n) :
 				put_escaped(k->out, v, n);
 	}

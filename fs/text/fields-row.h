@@ -47,6 +47,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct tdatfs_buf;
 struct tep_event;
@@ -90,5 +91,31 @@ int text_fields_fast_values(const struct text_fmt_share *sh,
 size_t text_fields_copy_need(const struct tep_event *ev);
 size_t text_fields_copy_size(const struct text_fmt_share *sh, size_t need,
 			     const struct text_rec *r, size_t n);
+
+/**
+ * text_fields_value_len() - how much of a -R value trace-cmd shows
+ * @v: the value as libtraceevent (or the fast path) made it
+ * @len: its length in bytes
+ * @last: whether it is the event's last field
+ * @cut: set when the value holds a NUL (the values after it show empty)
+ *
+ * trace-cmd prints the whole -R text with "%.*s" after dropping one
+ * trailing newline, so a value ends at its first NUL and the last one
+ * loses one trailing newline.  Both the table rows and trace.pftrace's
+ * generic events apply this one rule.
+ *
+ * Return: the shown length, at most @len.
+ */
+static inline size_t text_fields_value_len(const char *v, size_t len,
+					   bool last, bool *cut)
+{
+	size_t n;
+
+	if (last && len && v[len - 1] == '\n')
+		len--;
+	n = strnlen(v, len);
+	*cut = n < len;
+	return n;
+}
 
 #endif /* TDATFS_TEXT_FIELDS_ROW_H */

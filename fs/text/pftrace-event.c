@@ -675,11 +675,8 @@ static int raw_direct(const struct text_fmt_share *sh,
 						 s->copy_size, n, &s->raw);
 			len = s->raw.len - at;
 			v = len ? s->raw.p + at : "";
-			if (p->idx + 1 == map->nformat && len &&
-			    v[len - 1] == '\n')
-				len--;
-			s->raw.len = at + strnlen(v, len);
-			stop = s->raw.len < at + len;
+			s->raw.len = at + text_fields_value_len(v, len,
+					p->idx + 1 == map->nformat, &stop);
 		}
 		s->ends[p->idx] = s->raw.len;
 	}
