@@ -450,7 +450,10 @@ static void window_pages(const struct text_pf_file *pf,
 	}
 }
 
-/* The slots of buffer @b's merged stream, and the pages to read of each. */
+/*
+ * The slots of buffer @b's merged stream, and the pages of each a pass
+ * reads (*@from, *@to; not made when @from is NULL: a layout needs none).
+ */
 static int file_setup(struct text_pf_file *pf, struct tdatfs_text *t,
 		      uint64_t **from, uint64_t **to)
 {
@@ -472,16 +475,20 @@ static int file_setup(struct text_pf_file *pf, struct tdatfs_text *t,
 	pf->cidx = calloc(pf->ncpu + 1, sizeof(*pf->cidx));
 	pf->npages = calloc(pf->ncpu + 1, sizeof(*pf->npages));
 	pf->cpu = calloc(pf->ncpu + 1, sizeof(*pf->cpu));
-	*from = calloc(pf->ncpu + 1, sizeof(**from));
-	*to = calloc(pf->ncpu + 1, sizeof(**to));
-	if (!pf->cidx || !pf->npages || !pf->cpu || !*from || !*to)
+	if (from) {
+		*from = calloc(pf->ncpu + 1, sizeof(**from));
+		*to = calloc(pf->ncpu + 1, sizeof(**to));
+	}
+	if (!pf->cidx || !pf->npages || !pf->cpu ||
+	    (from && (!*from || !*to)))
 		ret = -ENOMEM;
 	else if (pf->window && (!st->size_known || !st->acct))
 		ret = -EAGAIN;
 	for (c = 0; !ret && c < pf->ncpu; c++) {
 		pf->cidx[c] = st->cidx[c];
 		pf->npages[c] = st->npages[c];
-		(*to)[c] = st->npages[c];
+		if (to)
+			(*to)[c] = st->npages[c];
 		if (pf->cidx[c] >= buf->ncpus)
 			ret = -EIO;
 		else
@@ -533,7 +540,7 @@ static int file_pass(struct text_pf_file *pf, const uint64_t *from,
 /*
  * A file of buffer @buffer set up (its slots, pages and event maps), to
  * be filled by a pass or a layout; *@from and *@to: each slot's pages to
- * read (the caller frees them, set or not).  Return: 0 with *@out set,
+ * read (the caller frees them, set or not; both NULL for a layout).  Return: 0 with *@out set,
  * or a negative errno as text_pf_file_make()'s with *@out NULL.
  */
 static int file_new(struct tdatfs_text *t, size_t buffer, uint64_t t0,
@@ -736,13 +743,10 @@ static int layout_take(struct text_pf_file *pf, const uint8_t *p, size_t len,
 int text_pf_file_load(struct tdatfs_text *t, size_t buffer, const void *bytes,
 		      size_t len, uint64_t size, struct text_pf_file **out)
 {
-	uint64_t *from = NULL, *to = NULL;
 	struct text_pf_file *pf;
-	int ret = file_new(t, buffer, 0, 0, &pf, &from, &to);
+	int ret = file_new(t, buffer, 0, 0, &pf, NULL, NULL);
 
 	*out = NULL;
-	free(from);
-	free(to);
 	if (!ret)
 		ret = layout_take(pf, bytes, len, size);
 	if (ret < 0) {
