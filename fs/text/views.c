@@ -63,16 +63,23 @@ struct view_entry {
 	size_t klen;
 };
 
-/* A timeline picture: its size always, its bytes while they fit. */
+/*
+ * A timeline picture: its size once known, its bytes while they fit.
+ * One thread draws it at a time (@making); the others wait for it on
+ * the views' pic_made rather than draw it again.
+ */
 struct pic_entry {
 	struct tdatfs_text_view key;
 	char *bytes;			/* NULL: not kept */
-	size_t len;
+	size_t len;			/* valid when @sized */
 	uint64_t used;
+	bool sized;
+	bool making;
 };
 
 struct text_views {
 	pthread_mutex_t lock;
+	pthread_cond_t pic_made;	/* a picture's making ended */
 	struct pic_entry *pics;
 	size_t npics, cpics;
 	size_t pics_bytes;		/* charged to @f's chunk cache */
@@ -99,6 +106,7 @@ static void *views_make(void)
 		return NULL;
 	}
 	pthread_mutex_init(&vw->lock, NULL);
+	pthread_cond_init(&vw->pic_made, NULL);
 	return vw;
 }
 
@@ -126,6 +134,7 @@ static void views_free(void *ext)
 	text_pf_cache_free(vw->pfs);
 	free(vw->bs);
 	free(vw->e);
+	pthread_cond_destroy(&vw->pic_made);
 	pthread_mutex_destroy(&vw->lock);
 	free(vw);
 }
@@ -404,6 +413,21 @@ static struct pic_entry *pic_find(struct text_views *vw,
 	return NULL;
 }
 
+/* A new entry for picture @k, neither sized nor kept (lock held); NULL
+ * when the table is full or cannot grow. */
+static struct pic_entry *pic_add(struct text_views *vw,
+				 const struct tdatfs_text_view *k)
+{
+	struct pic_entry *e;
+
+	if (vw->npics >= VIEW_MAX || grow_pics(vw))
+		return NULL;
+	e = &vw->pics[vw->npics++];
+	memset(e, 0, sizeof(*e));
+	e->key = *k;
+	return e;
+}
+
 /* Drop the bytes of the least recently used pictures past the bound. */
 static void pics_trim(struct text_views *vw, size_t room)
 {
@@ -432,11 +456,10 @@ static void pic_keep(struct text_views *vw, struct tdat_file *f,
 {
 	struct pic_entry *e = pic_find(vw, k);
 
-	if (!e && vw->npics < VIEW_MAX &&
-	    !grow_pics(vw)) {
-		e = &vw->pics[vw->npics++];
-		memset(e, 0, sizeof(*e));
-		e->key = *k;
+	if (!e)
+		e = pic_add(vw, k);
+	if (e) {
+		e->sized = true;
 		e->len = len;
 	}
 	if (!e || e->bytes || len > PICS_BYTES) {
@@ -475,10 +498,11 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	if (v->cpu != -1)
 		return -ENOENT;	/* a picture is of all the buffer's CPUs */
 	pthread_mutex_lock(&vw->lock);
-	e = pic_find(vw, &k);
-	if (e)
+	while ((e = pic_find(vw, &k)) && e->making)
+		pthread_cond_wait(&vw->pic_made, &vw->lock);
+	if (e && e->sized)
 		known = e->len;
-	if (e && (e->bytes || !buf)) {
+	if (e && e->sized && (e->bytes || !buf)) {
 		*size = e->len;
 		*got = off < e->len ? (e->len - off < len ? e->len - off : len) : 0;
 		if (*got)
@@ -487,8 +511,11 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		pthread_mutex_unlock(&vw->lock);
 		return 0;
 	}
+	if (!e)
+		e = pic_add(vw, &k);
+	if (e)
+		e->making = true;	/* else drawn here unclaimed: no harm */
 	pthread_mutex_unlock(&vw->lock);
-	/* made without the lock: deterministic, so a race makes it twice */
 	ret = view_check(t, &k, &flt, &ev);
 	if (!ret)
 		ret = text_timeline_make(t, k.buffer, k.t0, k.t1, &bytes, &n);
@@ -496,18 +523,23 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 	 * have: the trace changed under us, as a text unlike its size */
 	if (!ret && known != UINT64_MAX && known != n)
 		ret = -EIO;
-	if (ret < 0) {
-		free(bytes);
-		return ret;
+	if (!ret) {
+		*size = n;
+		*got = off < n ? (n - off < len ? n - off : len) : 0;
+		if (*got)
+			memcpy(buf, bytes + off, *got);
 	}
-	*size = n;
-	*got = off < n ? (n - off < len ? n - off : len) : 0;
-	if (*got)
-		memcpy(buf, bytes + off, *got);
 	pthread_mutex_lock(&vw->lock);
-	pic_keep(vw, text_engine_file(t), &k, bytes, n);
+	e = pic_find(vw, &k);	/* the table may have moved */
+	if (e)
+		e->making = false;
+	if (!ret)
+		pic_keep(vw, text_engine_file(t), &k, bytes, n);
+	else
+		free(bytes);
+	pthread_cond_broadcast(&vw->pic_made);
 	pthread_mutex_unlock(&vw->lock);
-	return 0;
+	return ret;
 }
 
 /*
@@ -963,16 +995,18 @@ int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
 	k = view_key(&k);
 	pthread_mutex_lock(&vw->lock);
 	e = pic_find(vw, &k);
-	if (e && e->len != timeline) {
+	if (e && e->sized && e->len != timeline) {
 		ret = -EINVAL;
-	} else if (!e && vw->npics < VIEW_MAX && !grow_pics(vw)) {
+	} else {
 		/* its size only: the bytes are made by the first read */
-		e = &vw->pics[vw->npics++];
-		memset(e, 0, sizeof(*e));
-		e->key = k;
-		e->len = (size_t)timeline;
-	} else if (!e) {
-		ret = -ENOMEM;
+		if (!e)
+			e = pic_add(vw, &k);
+		if (e) {
+			e->sized = true;
+			e->len = (size_t)timeline;
+		} else {
+			ret = -ENOMEM;
+		}
 	}
 	pthread_mutex_unlock(&vw->lock);
 	return ret;

@@ -12,6 +12,8 @@
 #  - a mount that builds its own index with 4 workers and reads ahead on
 #    3 (-o threads=4,decode_threads=3), every text read by one reader
 #    each, all at once, then again, two readers a text: the same bytes;
+#    before them, three readers of timeline.svg at once, racing the
+#    thread that sizes it after the build: the bytes of `tdat cat`;
 #    the daemon exits 0 at the unmount.
 #   threads.sh TDAT TDATFS TRACE
 # Skipped (77) only where TRACE (a public trace) or /dev/fuse is missing.
@@ -90,7 +92,21 @@ read_all() {
 	done < "$tmp/texts"
 }
 
+"$tdat" -o noindex cat "$trace" /timeline.svg > "$tmp/want-svg" ||
+	fail "$name: tdat cat /timeline.svg exited $?"
 mount_log "$trace" "$mnt" "$tmp/daemon.log" -o "index_dir=$tmp/idx2,threads=4,decode_threads=3"
+pids=()
+for k in 1 2 3; do
+	cat "$mnt/timeline.svg" > "$tmp/svg.$k" 2>"$tmp/svg-err.$k" &
+	pids+=($!)
+done
+for k in "${pids[@]}"; do
+	wait "$k" || true
+done
+for k in 1 2 3; do
+	[ -s "$tmp/svg-err.$k" ] && fail "$name: cat /timeline.svg: $(head -1 "$tmp/svg-err.$k")"
+	same_file "$name: /timeline.svg, reader $k of 3 at once" "$tmp/want-svg" "$tmp/svg.$k"
+done
 read_all 1 1
 read_all 2 2
 umount_log "$mnt"
