@@ -204,6 +204,14 @@ struct text_pf_events {
 	pthread_mutex_t lock;		/* deciding a map */
 	size_t n;
 	struct slot *slots;		/* sorted by id */
+	/*
+	 * Slot index + 1 of each id up to @nid (0: no format), so a record's
+	 * map is one load: ids are the 16-bit common_type, and a bsearch a
+	 * record was 5% of big.dat's encoding.  NULL when an id falls
+	 * outside (then the bsearch).
+	 */
+	uint16_t *by_id;
+	size_t nid;
 };
 
 /**
@@ -433,6 +441,25 @@ static int slot_cmp(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* @m's by_id table when every id fits (left NULL otherwise: the
+ * bsearch serves, as it does on no memory). */
+static void by_id_make(struct text_pf_events *m)
+{
+	size_t i;
+
+	if (!m->n || m->slots[0].id < 0 || m->slots[m->n - 1].id > UINT16_MAX ||
+	    m->n >= UINT16_MAX)
+		return;
+	m->nid = (size_t)m->slots[m->n - 1].id + 1;
+	m->by_id = calloc(m->nid, sizeof(*m->by_id));
+	if (!m->by_id) {
+		m->nid = 0;
+		return;
+	}
+	for (i = 0; i < m->n; i++)
+		m->by_id[m->slots[i].id] = (uint16_t)(i + 1);
+}
+
 /**
  * text_pf_events_new() - the Perfetto mapping of an engine's events
  * @fm: the engine's formatter (its event table and tep handle)
@@ -472,6 +499,7 @@ struct text_pf_events *text_pf_events_new(struct text_fmt *fm)
 			m->slots[n++] = m->slots[i];
 	}
 	m->n = n;
+	by_id_make(m);
 	pthread_mutex_init(&m->lock, NULL);
 	return m;
 }
@@ -489,6 +517,7 @@ void text_pf_events_free(struct text_pf_events *m)
 	for (i = 0; i < m->n; i++)
 		free(atomic_load_explicit(&m->slots[i].map, memory_order_relaxed));
 	pthread_mutex_destroy(&m->lock);
+	free(m->by_id);
 	free(m->slots);
 	free(m);
 }
@@ -501,7 +530,11 @@ static int map_get(struct text_pf_events *m, int id, const struct pf_map **out)
 	struct pf_map *map;
 	int ret;
 
-	sl = bsearch(&key, m->slots, m->n, sizeof(*sl), slot_cmp);
+	if (m->by_id)
+		sl = id >= 0 && (size_t)id < m->nid && m->by_id[id] ?
+			&m->slots[m->by_id[id] - 1] : NULL;
+	else
+		sl = bsearch(&key, m->slots, m->n, sizeof(*sl), slot_cmp);
 	if (!sl)
 		return -ENOENT;
 	map = atomic_load_explicit(&sl->map, memory_order_acquire);
