@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * index/file.c - the index file's bytes, checks, place and atomic
- * write (invariants in index/file.h).
+ * index/file.c - the index file's bytes, checks and atomic write, and
+ * its sizes section written anew (invariants in index/file.h; where it
+ * lives and its whole read: index/place.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,14 +17,12 @@
 #include "tdat-config.h"
 #include "file.h"
 
-#define NAME_KEEP	64	/* bytes of the trace's name kept in the file name */
-
 /* ---- bytes ----------------------------------------------------------- */
 
-static uint32_t crc_of(const void *p, size_t len)
+/* @crc carried on over @len bytes at @p (zlib's crc32() takes a uInt). */
+static uLong crc_add(uLong crc, const void *p, size_t len)
 {
 	const Bytef *b = p;
-	uLong crc = crc32(0L, Z_NULL, 0);
 
 	while (len) {
 		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
@@ -32,7 +31,12 @@ static uint32_t crc_of(const void *p, size_t len)
 		b += n;
 		len -= n;
 	}
-	return (uint32_t)crc;
+	return crc;
+}
+
+static uint32_t crc_of(const void *p, size_t len)
+{
+	return (uint32_t)crc_add(crc32(0L, Z_NULL, 0), p, len);
 }
 
 static void put32(uint8_t *p, uint32_t v)
@@ -188,19 +192,13 @@ static void get_version(char out[IDX_VERSION_LEN], const uint8_t *p)
 	out[i] = '\0';
 }
 
-/* Magic, format, machine and length: what a file of another kind fails. */
-/**
- * idx_check() - the checks of an index file's bytes that need nothing but
- * them: magic, format version, machine, length and checksum
- * @buf: the file's bytes
- * @len: their size
- * @no: set to why, on -EINVAL
- *
- * Return: 0, or -EINVAL for a file refused (@no says why).
+/*
+ * Magic, format, machine and length: what a file of another kind fails.
+ * @p: the file's first IDX_HEAD bytes (fewer when @len is below that);
+ * @len: the file's length.  Return: 0, or -EINVAL (@no says why).
  */
-int idx_check(const void *buf, size_t len, struct idx_refusal *no)
+static int head_check(const uint8_t *p, size_t len, struct idx_refusal *no)
 {
-	const uint8_t *p = buf;
 	uint8_t tag[4];
 	uint64_t total;
 
@@ -225,6 +223,25 @@ int idx_check(const void *buf, size_t len, struct idx_refusal *no)
 		return refuse(no, "bytes after its end",
 			      "%llu bytes after its end",
 			      (unsigned long long)(len - total));
+	return 0;
+}
+
+/**
+ * idx_check() - the checks of an index file's bytes that need nothing but
+ * them: magic, format version, machine, length and checksum
+ * @buf: the file's bytes
+ * @len: their size
+ * @no: set to why, on -EINVAL
+ *
+ * Return: 0, or -EINVAL for a file refused (@no says why).
+ */
+int idx_check(const void *buf, size_t len, struct idx_refusal *no)
+{
+	const uint8_t *p = buf;
+	int r = head_check(p, len, no);
+
+	if (r)
+		return r;
 	if (get32(p + len - IDX_CRC_LEN) != crc_of(p, len - IDX_CRC_LEN))
 		return refuse(no, "bad checksum", NULL);
 	return 0;
@@ -527,6 +544,45 @@ static int body_end(const uint8_t *p, size_t len, size_t *at_out)
 	return 0;
 }
 
+/*
+ * The bytes of a sizes section of @s (head and entries) into *@out,
+ * *@outlen of them (free() them).
+ * Return: 0, -EOVERFLOW or -ENOMEM.
+ */
+static int sizes_section(const struct idx_size *s, size_t n, uint8_t **out,
+			 size_t *outlen)
+{
+	size_t body = 0;
+	uint8_t *p, *q;
+
+	if (n > UINT32_MAX)
+		return -EOVERFLOW;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].layout_len > SIZE_MAX / 2 ||
+		    body > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
+			return -EOVERFLOW;
+		body += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
+	}
+	p = calloc(1, IDX_SIZES_HEAD + body);
+	if (!p)
+		return -ENOMEM;
+	q = p + IDX_SIZES_HEAD;
+	for (size_t i = 0; i < n; i++) {
+		put64(q, s[i].buffer);
+		put64(q + 8, s[i].timeline);
+		put64(q + 16, s[i].pftrace);
+		put64(q + 24, s[i].layout_len);
+		if (s[i].layout_len)
+			memcpy(q + IDX_SIZE_ENTRY, s[i].layout, s[i].layout_len);
+		q += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
+	}
+	put32(p, (uint32_t)n);
+	put32(p + 4, crc_of(p + IDX_SIZES_HEAD, body));
+	*out = p;
+	*outlen = IDX_SIZES_HEAD + body;
+	return 0;
+}
+
 /**
  * idx_sizes_encode() - an index file's bytes with a new sizes section
  * @buf: the file's bytes, as read
@@ -546,168 +602,36 @@ int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
 		     size_t n, void **out, size_t *outlen)
 {
 	struct idx_refusal no;
-	size_t at, total, body = 0;
-	uint8_t *p, *q;
+	size_t at, total, slen;
+	uint8_t *p, *sec;
+	int r;
 
 	if (idx_check(buf, len, &no) || body_end(buf, len, &at))
 		return -EINVAL;
-	if (n > UINT32_MAX)
+	r = sizes_section(s, n, &sec, &slen);
+	if (r)
+		return r;
+	if (slen > SIZE_MAX - at - IDX_CRC_LEN) {
+		free(sec);
 		return -EOVERFLOW;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].layout_len > SIZE_MAX / 2 ||
-		    body > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
-			return -EOVERFLOW;
-		body += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
 	}
-	if (body > SIZE_MAX - at - IDX_SIZES_HEAD - IDX_CRC_LEN)
-		return -EOVERFLOW;
-	total = at + IDX_SIZES_HEAD + body + IDX_CRC_LEN;
-	p = calloc(1, total);
-	if (!p)
+	total = at + slen + IDX_CRC_LEN;
+	p = malloc(total);
+	if (!p) {
+		free(sec);
 		return -ENOMEM;
+	}
 	memcpy(p, buf, at);
 	put64(p + IDX_AT_LENGTH, total);
-	q = p + at + IDX_SIZES_HEAD;
-	for (size_t i = 0; i < n; i++) {
-		put64(q, s[i].buffer);
-		put64(q + 8, s[i].timeline);
-		put64(q + 16, s[i].pftrace);
-		put64(q + 24, s[i].layout_len);
-		if (s[i].layout_len)
-			memcpy(q + IDX_SIZE_ENTRY, s[i].layout, s[i].layout_len);
-		q += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
-	}
-	put32(p + at, (uint32_t)n);
-	put32(p + at + 4, crc_of(p + at + IDX_SIZES_HEAD, body));
-	put32(q, crc_of(p, total - IDX_CRC_LEN));
+	memcpy(p + at, sec, slen);
+	free(sec);
+	put32(p + at + slen, crc_of(p, total - IDX_CRC_LEN));
 	*out = p;
 	*outlen = total;
 	return 0;
 }
 
 /* ---- the file ----------------------------------------------------------- */
-
-/**
- * idx_read() - read a whole index file
- * @path: its path
- * @buf: set to its bytes (never more than its size at open); the caller
- *	frees them with free()
- * @len: set to their size
- *
- * Return: 0, -ENOENT when there is none, -EINVAL for something that is
- * not a regular file, -EFBIG for one too large for memory, or the
- * negative errno of open() or read().
- */
-int idx_read(const char *path, void **buf, size_t *len)
-{
-	struct stat st;
-	size_t got = 0;
-	uint8_t *p;
-	int fd, r = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else if (!S_ISREG(st.st_mode))
-		r = -EINVAL;
-	if (r) {
-		close(fd);
-		return r;
-	}
-	if ((uint64_t)st.st_size > SIZE_MAX / 2) {
-		close(fd);
-		return -EFBIG;
-	}
-	p = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!p) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			r = -errno;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	close(fd);
-	if (r) {
-		free(p);
-		return r;
-	}
-	*buf = p;
-	*len = got;
-	return 0;
-}
-
-/* 64-bit FNV-1a: names one trace's file among others of the same name. */
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-static char *cat_path(const char *a, const char *b)
-{
-	char *s;
-
-	return asprintf(&s, "%s/%s", a, b) < 0 ? NULL : s;
-}
-
-/**
- * idx_path() - where a trace's index file lives
- * @dir: the index directory asked for (-o index_dir), or NULL
- * @xdg_cache: $XDG_CACHE_HOME, or NULL (used only when absolute)
- * @home: $HOME, or NULL
- * @trace: the trace's real path (its name and hash name the file)
- * @dirp: set to the directory; the caller frees it
- * @pathp: set to the file, "DIR/NAME-HASH.tdatidx"; the caller frees it
- * @dflt: set when the directory is the default one (made private)
- * @why: set to the reason when there is none (static text)
- *
- * Return: 0, -ENOENT without @dir, $XDG_CACHE_HOME or $HOME, or -ENOMEM.
- */
-int idx_path(const char *dir, const char *xdg_cache, const char *home,
-	     const char *trace, char **dirp, char **pathp, bool *dflt,
-	     const char **why)
-{
-	const char *base = strrchr(trace, '/');
-	char *d = NULL, *name;
-
-	*dflt = !dir || !*dir;
-	if (!*dflt)
-		d = strdup(dir);
-	else if (xdg_cache && xdg_cache[0] == '/')
-		d = cat_path(xdg_cache, "tdatfs");
-	else if (home && *home)
-		d = cat_path(home, ".cache/tdatfs");
-	else {
-		*why = "neither $XDG_CACHE_HOME nor $HOME is set";
-		return -ENOENT;
-	}
-	if (!d)
-		return -ENOMEM;
-	base = base ? base + 1 : trace;
-	if (asprintf(&name, "%s/%.*s-%016llx%s", d, NAME_KEEP, *base ? base : "trace",
-		     (unsigned long long)name_hash(trace), IDX_SUFFIX) < 0) {
-		free(d);
-		return -ENOMEM;
-	}
-	*dirp = d;
-	*pathp = name;
-	return 0;
-}
 
 /* mkdir -p @dir with @mode for what it makes; an existing one must be a directory. */
 static int make_dirs(const char *dir, mode_t mode)
@@ -755,6 +679,48 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
+/*
+ * A temporary file beside @path in @dir (made when missing, private when
+ * @dflt) into *@fd, its name into *@tmp (free() it).  Return: 0 or a
+ * negative errno.
+ */
+static int tmp_open(const char *dir, bool dflt, const char *path, int *fd,
+		    char **tmp)
+{
+	int r = make_dirs(dir, dflt ? 0700 : 0777);
+
+	if (r)
+		return r;
+	if (asprintf(tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	*fd = mkstemp(*tmp);
+	if (*fd < 0) {
+		r = -errno;
+		free(*tmp);
+		return r;
+	}
+	return 0;
+}
+
+/*
+ * Sync and close @fd, then rename @tmp over @path unless @r says the
+ * writing failed; on any failure @tmp is removed.  Frees @tmp.
+ * Return: @r, or the negative errno of the step that failed.
+ */
+static int tmp_commit(int fd, char *tmp, const char *path, int r)
+{
+	if (!r && fsync(fd) < 0)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(tmp, path) < 0)
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	free(tmp);
+	return r;
+}
+
 /**
  * idx_write() - write an index file atomically
  * @dir: its directory, made when missing (mkdir -p)
@@ -775,26 +741,176 @@ int idx_write(const char *dir, bool dflt, const char *path, const void *buf,
 	char *tmp;
 	int fd, r;
 
-	r = make_dirs(dir, dflt ? 0700 : 0777);
+	r = tmp_open(dir, dflt, path, &fd, &tmp);
 	if (r)
 		return r;
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		free(tmp);
-		return r;
+	return tmp_commit(fd, tmp, path, write_all(fd, buf, len));
+}
+
+/* ---- a new sizes section, streamed ------------------------------------ */
+
+#define COPY_BLOCK	(1u << 20)	/* bytes a rewrite holds of the file */
+
+/* @len bytes at @off of @fd into @p; Return: 0, -ESTALE when it is shorter, -errno. */
+static int read_at(int fd, void *p, size_t len, size_t off)
+{
+	uint8_t *q = p;
+
+	while (len) {
+		ssize_t k = pread(fd, q, len, (off_t)off);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (!k)
+			return -ESTALE;
+		q += k;
+		off += (size_t)k;
+		len -= (size_t)k;
 	}
-	r = write_all(fd, buf, len);
-	if (!r && fsync(fd) < 0)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, path) < 0)
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	free(tmp);
+	return 0;
+}
+
+/*
+ * body_end() of the file @fd of @len bytes, its heads read one by one,
+ * after the checks of its head (idx_check() but the checksum).
+ * Return: 0, -EINVAL for a file refused, or a negative errno of a read.
+ */
+static int body_end_fd(int fd, size_t len, size_t *at_out)
+{
+	uint8_t head[IDX_HEAD], h[IDX_TEXT_HEAD];
+	struct idx_refusal no;
+	size_t at = IDX_HEAD, end = len - IDX_CRC_LEN;
+	uint32_t count;
+	uint64_t l;
+	int r;
+
+	if (len < IDX_HEAD + IDX_CRC_LEN)
+		return -EINVAL;
+	r = read_at(fd, head, IDX_HEAD, 0);
+	if (r || head_check(head, len, &no))
+		return r ? r : -EINVAL;
+	count = get32(head + IDX_AT_COUNT);
+	for (uint32_t i = 0; i <= count; i++) {
+		/* the texts' heads, then the chunk tables' */
+		size_t hl = i < count ? IDX_TEXT_HEAD : IDX_TABLES_HEAD;
+
+		if (end - at < hl)
+			return -EINVAL;
+		r = read_at(fd, h, hl, at);
+		if (r)
+			return r;
+		l = get64(i < count ? h + 16 : h);
+		at += hl;
+		if (l > end - at)
+			return -EINVAL;
+		at += (size_t)l;
+	}
+	*at_out = at;
+	return 0;
+}
+
+/*
+ * Copy the first @at bytes of the file @fd (@len bytes, ending with the
+ * checksum @crc) to @out, its length field set to @total, reading every
+ * byte the checksum covers to check it.  *@now: the CRC32 of the bytes
+ * written.  Return: 0, -EINVAL for a bad checksum, or a negative errno.
+ */
+static int copy_body(int fd, size_t len, size_t at, uint64_t total,
+		     uint32_t crc, int out, uLong *now)
+{
+	uint8_t *blk = malloc(COPY_BLOCK);
+	uLong old = crc32(0L, Z_NULL, 0);
+	size_t end = len - IDX_CRC_LEN, off = 0;
+	int r = blk ? 0 : -ENOMEM;
+
+	*now = old;
+	while (!r && off < end) {
+		size_t k = end - off < COPY_BLOCK ? end - off : COPY_BLOCK;
+		size_t w = off < at ? (at - off < k ? at - off : k) : 0;
+
+		r = read_at(fd, blk, k, off);
+		if (r)
+			break;
+		old = crc32(old, blk, (uInt)k);
+		/* the head is in the first block: end >= IDX_HEAD */
+		if (!off)
+			put64(blk + IDX_AT_LENGTH, total);
+		*now = crc32(*now, blk, (uInt)w);
+		r = write_all(out, blk, w);
+		off += k;
+	}
+	free(blk);
+	if (!r && (uint32_t)old != crc)
+		r = -EINVAL;
+	return r;
+}
+
+/**
+ * idx_sizes_rewrite() - write an index file again with a new sizes section
+ * @dir: its directory (there already)
+ * @path: the file, inside @dir
+ * @len: its length, as loaded or written
+ * @crc: its checksum (its last IDX_CRC_LEN bytes), as loaded or written
+ * @s: the entries, in increasing buffer order
+ * @n: their count
+ * @newlen: set to the new file's length
+ * @newcrc: set to the new file's checksum
+ *
+ * The bytes idx_sizes_encode() makes of the file, written as idx_write()
+ * writes them, but copied a block at a time: what is held is a block and
+ * the section, not the file twice (a large trace's index is tens of MiB).
+ *
+ * Return: 0, -ESTALE when @path is not the file of @len and @crc any
+ * more, -EINVAL when it is no sound index file, -EOVERFLOW, -ENOMEM, or
+ * the negative errno of a read or write.
+ */
+int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
+		      uint32_t crc, const struct idx_size *s, size_t n,
+		      size_t *newlen, uint32_t *newcrc)
+{
+	uint8_t tail[IDX_CRC_LEN], *sec = NULL;
+	size_t at = 0, slen = 0;
+	struct stat st;
+	char *tmp = NULL;
+	int fd, out, r;
+	uLong c = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	r = fstat(fd, &st) < 0 ? -errno : 0;
+	if (!r && (!S_ISREG(st.st_mode) || (uint64_t)st.st_size != len ||
+		   len < IDX_CRC_LEN))
+		r = -ESTALE;
+	if (!r)
+		r = read_at(fd, tail, IDX_CRC_LEN, len - IDX_CRC_LEN);
+	if (!r && get32(tail) != crc)
+		r = -ESTALE;
+	if (!r)
+		r = body_end_fd(fd, len, &at);
+	if (!r)
+		r = sizes_section(s, n, &sec, &slen);
+	if (!r && slen > SIZE_MAX - at - IDX_CRC_LEN)
+		r = -EOVERFLOW;
+	if (!r)
+		r = tmp_open(dir, false, path, &out, &tmp);
+	if (!r) {
+		r = copy_body(fd, len, at, at + slen + IDX_CRC_LEN, crc, out, &c);
+		c = crc_add(c, sec, slen);
+		put32(tail, (uint32_t)c);
+		if (!r)
+			r = write_all(out, sec, slen);
+		if (!r)
+			r = write_all(out, tail, IDX_CRC_LEN);
+		r = tmp_commit(out, tmp, path, r);
+	}
+	close(fd);
+	free(sec);
+	if (!r) {
+		*newlen = at + slen + IDX_CRC_LEN;
+		*newcrc = get32(tail);
+	}
 	return r;
 }

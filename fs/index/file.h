@@ -27,7 +27,8 @@
  *    without it is used as it is, and one whose section is refused
  *    (idx_sizes_decode()) is used without it; either way the sizes are
  *    made as without an index.  idx_sizes_encode() puts a section in
- *    place of the one a file has, or has not.
+ *    place of the one a file has, or has not; idx_sizes_rewrite() does
+ *    it to the file, a block at a time.
  *  - idx_decode() checks the whole file before it returns any text: every
  *    field, the checksum, every count against the bytes left, and that the
  *    texts are exactly the ones expected, in order.  It allocates nothing
@@ -174,6 +175,9 @@ int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
 		     struct idx_refusal *no);
 int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
 		     size_t n, void **out, size_t *outlen);
+int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
+		      uint32_t crc, const struct idx_size *s, size_t n,
+		      size_t *newlen, uint32_t *newcrc);
 int idx_read(const char *path, void **buf, size_t *len);
 int idx_path(const char *dir, const char *xdg_cache, const char *home,
 	     const char *trace, char **dirp, char **pathp, bool *dflt,

@@ -107,41 +107,30 @@ static char *dir_of(const char *path)
 
 /*
  * The file rewritten with @s, if it is still the one @res loaded or
- * wrote (its length and checksum).  Return: 0, -ESTALE when it is not,
- * or the negative errno of the read or write.
+ * wrote (its length and checksum), a block at a time: the engine may
+ * hold the file's bytes already, a copy and the new file's would make
+ * three times a size that grows with the trace's.  Return: 0, -ESTALE
+ * when it is not, or the negative errno of the read or write.
  */
 static int rewrite(struct tdatfs_index_result *res, const struct idx_size *s,
 		   size_t n)
 {
-	void *old = NULL, *buf = NULL;
-	size_t len = 0, nlen = 0;
-	char *dir = NULL;
-	uint32_t crc;
-	int r = idx_read(res->path, &old, &len);
+	char *dir = dir_of(res->path);
+	size_t nlen = 0;
+	uint32_t crc = 0;
+	int r;
 
-	if (!r && (len != res->file_bytes || len < IDX_CRC_LEN))
-		r = -ESTALE;
-	if (!r) {
-		memcpy(&crc, (uint8_t *)old + len - IDX_CRC_LEN, sizeof(crc));
-		r = crc == res->file_crc ? 0 : -ESTALE;
-	}
-	if (!r)
-		r = idx_sizes_encode(old, len, s, n, &buf, &nlen);
-	free(old);
-	dir = r ? NULL : dir_of(res->path);
-	if (!r && !dir)
-		r = -ENOMEM;
+	if (!dir)
+		return -ENOMEM;
 	/* the directory holds the file already: its mode is not made here */
-	if (!r)
-		r = idx_write(dir, false, res->path, buf, nlen);
+	r = idx_sizes_rewrite(dir, res->path, res->file_bytes, res->file_crc,
+			      s, n, &nlen, &crc);
 	if (!r) {
 		res->sizes = true;
 		res->file_bytes = nlen;
-		memcpy(&res->file_crc, (uint8_t *)buf + nlen - IDX_CRC_LEN,
-		       sizeof(res->file_crc));
+		res->file_crc = crc;
 	}
 	free(dir);
-	free(buf);
 	return r;
 }
 

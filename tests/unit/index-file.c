@@ -451,6 +451,79 @@ static void test_write(void)
 	free(buf);
 }
 
+/* @path's bytes equal @len bytes at @want, and no other file is in @dir. */
+static bool file_is(const char *dir, const char *path, const void *want,
+		    size_t len)
+{
+	void *back = NULL;
+	size_t blen = 0;
+	bool same = !idx_read(path, &back, &blen) && blen == len &&
+		    !memcmp(back, want, len);
+
+	free(back);
+	return same && entries(dir) == 1;
+}
+
+/*
+ * idx_sizes_rewrite() writes what idx_sizes_encode() makes, over a file
+ * of several copy blocks (a state of 2.5 MiB), and leaves a file that is
+ * not the one named as it is.
+ */
+static void test_rewrite(void)
+{
+	const struct idx_size s[2] = {
+		{ 0, 1234, 567890, layout0, sizeof(layout0) },
+		{ 1, 99, 0, NULL, 0 },
+	};
+	char top[] = "/tmp/test-index-rewrite.XXXXXX", path[300];
+	struct tdatfs_text_state t[NKEYS];
+	size_t big_len = (5u << 20) / 2, len, wlen, alen, nlen = 0;
+	uint8_t *big = malloc(big_len);
+	void *buf, *with, *again;
+	uint32_t crc, ncrc = 0;
+	int fd;
+
+	FATAL(big && mkdtemp(top));
+	for (size_t i = 0; i < big_len; i++)
+		big[i] = (uint8_t)(i * 13 + (i >> 16));
+	for (size_t i = 0; i < NKEYS; i++)
+		t[i] = (struct tdatfs_text_state){ .key = keys[i] };
+	t[0].blob = big, t[0].len = big_len;
+	FATAL(idx_encode(&ident, t, NKEYS,
+			 &(struct idx_tables){ .p = tables, .len = sizeof(tables) },
+			 &buf, &len) == 0);
+	PATHF(path, "%s/x.tdatidx", top);
+	FATAL(idx_write(top, false, path, buf, len) == 0);
+	memcpy(&crc, (uint8_t *)buf + len - IDX_CRC_LEN, sizeof(crc));
+	FATAL(idx_sizes_encode(buf, len, s, 2, &with, &wlen) == 0);
+	/* another file than the one named: left as it is */
+	CHECK(idx_sizes_rewrite(top, path, len, crc ^ 1, s, 2, &nlen, &ncrc) == -ESTALE);
+	CHECK(idx_sizes_rewrite(top, path, len - 1, crc, s, 2, &nlen, &ncrc) == -ESTALE);
+	CHECK(file_is(top, path, buf, len));
+	CHECK(idx_sizes_rewrite(top, path, len, crc, s, 2, &nlen, &ncrc) == 0);
+	CHECK(nlen == wlen && file_is(top, path, with, wlen));
+	CHECK(!memcmp(&ncrc, (uint8_t *)with + wlen - IDX_CRC_LEN, sizeof(ncrc)));
+	/* the section replaced */
+	FATAL(idx_sizes_encode(with, wlen, s + 1, 1, &again, &alen) == 0);
+	CHECK(idx_sizes_rewrite(top, path, nlen, ncrc, s + 1, 1, &nlen, &ncrc) == 0);
+	CHECK(nlen == alen && file_is(top, path, again, alen));
+	/* a byte changed past the first block, the checksum kept: refused */
+	fd = open(path, O_WRONLY);
+	FATAL(fd >= 0);
+	CHECK(pwrite(fd, "?", 1, (off_t)(2u << 20)) == 1);
+	close(fd);
+	memcpy(&crc, (uint8_t *)again + alen - IDX_CRC_LEN, sizeof(crc));
+	CHECK(idx_sizes_rewrite(top, path, alen, crc, s, 2, &nlen, &ncrc) == -EINVAL);
+	CHECK(entries(top) == 1);
+	unlink(path);
+	CHECK(idx_sizes_rewrite(top, path, alen, crc, s, 2, &nlen, &ncrc) == -ENOENT);
+	CHECK(rmdir(top) == 0);
+	free(again);
+	free(with);
+	free(buf);
+	free(big);
+}
+
 /*
  * Two writers of one file at once, each renaming 200 whole files over it,
  * while this process reads it: every read is one writer's whole file.
@@ -606,6 +679,7 @@ int main(int argc, char **argv)
 	test_sizes();
 	test_path();
 	test_write();
+	test_rewrite();
 	test_two_writers();
 	test_layout(argc - 1, argv + 1);
 	test_sample(argc - 1, argv + 1);
