@@ -5,6 +5,7 @@
  * and the dispatch to the commands (commands.c).
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,6 +157,16 @@ int main(int argc, char **argv)
 {
 	int ret = 2;
 
+	/*
+	 * As the daemon does (fs/fuse/main.c says why): blocks of a
+	 * megabyte mapped and unmapped instead of kept on the per-thread
+	 * heaps, and one arena, so that the index build's workers leave
+	 * no fragmented heaps of their own behind.  tdat index of 16 times
+	 * big.dat peaked at 177 MB with glibc's defaults, 123 MB so (1x:
+	 * 103 against 85 MB), in the same time.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+	mallopt(M_ARENA_MAX, 1);
 	/*
 	 * -o OPTS or -oOPTS, any number of times, and --progress, before
 	 * the command
