@@ -847,6 +847,52 @@ static int copy_body(int fd, size_t len, size_t at, uint64_t total,
 	return r;
 }
 
+/*
+ * Write the sizes section of @s to @out, entry by entry as
+ * sizes_section() lays it out, carrying *@crc on over it: a layout is
+ * not copied (at 16 times big.dat it is 8.8 MB).
+ * Return: 0, -EOVERFLOW, or the negative errno of a write.
+ */
+static int section_write(int out, const struct idx_size *s, size_t n,
+			 uLong *crc)
+{
+	static const uint8_t zero[8];
+	uLong body = crc32(0L, Z_NULL, 0);
+	uint8_t h[IDX_SIZE_ENTRY];
+	int r = 0;
+
+	if (n > UINT32_MAX)
+		return -EOVERFLOW;
+	/* pass 0: the entries' checksum, in the head; pass 1: the writes */
+	for (int pass = 0; pass < 2 && !r; pass++) {
+		if (pass) {
+			put32(h, (uint32_t)n);
+			put32(h + 4, (uint32_t)body);
+			*crc = crc_add(*crc, h, IDX_SIZES_HEAD);
+			r = write_all(out, h, IDX_SIZES_HEAD);
+		}
+		for (size_t i = 0; i < n && !r; i++) {
+			size_t pad = pad8(s[i].layout_len) - s[i].layout_len;
+			uLong *c = pass ? crc : &body;
+
+			put64(h, s[i].buffer);
+			put64(h + 8, s[i].timeline);
+			put64(h + 16, s[i].pftrace);
+			put64(h + 24, s[i].layout_len);
+			*c = crc_add(*c, h, IDX_SIZE_ENTRY);
+			*c = crc_add(*c, s[i].layout, s[i].layout_len);
+			*c = crc_add(*c, zero, pad);
+			if (pass)
+				r = write_all(out, h, IDX_SIZE_ENTRY);
+			if (pass && !r)
+				r = write_all(out, s[i].layout, s[i].layout_len);
+			if (pass && !r)
+				r = write_all(out, zero, pad);
+		}
+	}
+	return r;
+}
+
 /**
  * idx_sizes_rewrite() - write an index file again with a new sizes section
  * @dir: its directory (there already)
@@ -859,8 +905,9 @@ static int copy_body(int fd, size_t len, size_t at, uint64_t total,
  * @newcrc: set to the new file's checksum
  *
  * The bytes idx_sizes_encode() makes of the file, written as idx_write()
- * writes them, but copied a block at a time: what is held is a block and
- * the section, not the file twice (a large trace's index is tens of MiB).
+ * writes them, but copied a block at a time and the section written from
+ * @s: what is held is a block, not the file twice and the section (a
+ * large trace's index is tens of MiB, its layouts several).
  *
  * Return: 0, -ESTALE when @path is not the file of @len and @crc any
  * more, -EINVAL when it is no sound index file, -EOVERFLOW, -ENOMEM, or
@@ -870,8 +917,8 @@ int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
 		      uint32_t crc, const struct idx_size *s, size_t n,
 		      size_t *newlen, uint32_t *newcrc)
 {
-	uint8_t tail[IDX_CRC_LEN], *sec = NULL;
-	size_t at = 0, slen = 0;
+	uint8_t tail[IDX_CRC_LEN];
+	size_t at = 0, slen = IDX_SIZES_HEAD;
 	struct stat st;
 	char *tmp = NULL;
 	int fd, out, r;
@@ -890,24 +937,27 @@ int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
 		r = -ESTALE;
 	if (!r)
 		r = body_end_fd(fd, len, &at);
-	if (!r)
-		r = sizes_section(s, n, &sec, &slen);
+	for (size_t i = 0; !r && i < n; i++) {
+		if (s[i].layout_len > SIZE_MAX / 2 ||
+		    slen > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
+			r = -EOVERFLOW;
+		else
+			slen += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
+	}
 	if (!r && slen > SIZE_MAX - at - IDX_CRC_LEN)
 		r = -EOVERFLOW;
 	if (!r)
 		r = tmp_open(dir, false, path, &out, &tmp);
 	if (!r) {
 		r = copy_body(fd, len, at, at + slen + IDX_CRC_LEN, crc, out, &c);
-		c = crc_add(c, sec, slen);
-		put32(tail, (uint32_t)c);
 		if (!r)
-			r = write_all(out, sec, slen);
+			r = section_write(out, s, n, &c);
+		put32(tail, (uint32_t)c);
 		if (!r)
 			r = write_all(out, tail, IDX_CRC_LEN);
 		r = tmp_commit(out, tmp, path, r);
 	}
 	close(fd);
-	free(sec);
 	if (!r) {
 		*newlen = at + slen + IDX_CRC_LEN;
 		*newcrc = get32(tail);
