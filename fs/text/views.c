@@ -11,7 +11,9 @@
  * read costs nothing.  The size of a view whose offsets its account does
  * not give (fields, a window) is made by cutting its text on the
  * read-ahead threads (text/view-size.h), and a small one's text is
- * kept whole (KEPT_BYTES in all) for the reads that follow.
+ * kept whole (KEPT_BYTES in all) for the reads that follow.  The
+ * timeline pictures are kept by a table of their own (text/pictures.h),
+ * which calls back here to draw one.
  */
 #include <errno.h>
 #include <limits.h>
@@ -28,6 +30,7 @@
 #include "line.h"
 #include "pftrace-cache.h"
 #include "pftrace-file.h"
+#include "pictures.h"
 #include "read-ahead.h"
 #include "stream.h"
 #include "timeline-pass.h"
@@ -35,7 +38,6 @@
 
 #define VIEW_STREAMS	64
 #define VIEW_MAX	4096
-#define PICS_BYTES	(8u << 20)	/* timeline bytes kept, at most */
 /*
  * Text kept whole of the views whose size was made by cutting them
  * (fields, windows), at most: read once more it would be made again.
@@ -63,26 +65,9 @@ struct view_entry {
 	size_t klen;
 };
 
-/*
- * A timeline picture: its size once known, its bytes while they fit.
- * One thread draws it at a time (@making); the others wait for it on
- * the views' pic_made rather than draw it again.
- */
-struct pic_entry {
-	struct tdatfs_text_view key;
-	char *bytes;			/* NULL: not kept */
-	size_t len;			/* valid when @sized */
-	uint64_t used;
-	bool sized;
-	bool making;
-};
-
 struct text_views {
 	pthread_mutex_t lock;
-	pthread_cond_t pic_made;	/* a picture's making ended */
-	struct pic_entry *pics;
-	size_t npics, cpics;
-	size_t pics_bytes;		/* charged to @f's chunk cache */
+	struct text_pics *pics;		/* the timeline pictures made */
 	size_t kept_bytes;		/* likewise */
 	struct tdat_file *f;		/* set by the first bytes kept */
 	struct buf_stats **bs;		/* each made once, never moved */
@@ -105,8 +90,13 @@ static void *views_make(void)
 		free(vw);
 		return NULL;
 	}
+	vw->pics = text_pics_new();
+	if (!vw->pics) {
+		text_pf_cache_free(vw->pfs);
+		free(vw);
+		return NULL;
+	}
 	pthread_mutex_init(&vw->lock, NULL);
-	pthread_cond_init(&vw->pic_made, NULL);
 	return vw;
 }
 
@@ -127,14 +117,10 @@ static void views_free(void *ext)
 		free(vw->e[i]);
 	}
 	tdat_cache_charge(vw->f, vw->kept_bytes, true);
-	for (i = 0; i < vw->npics; i++)
-		free(vw->pics[i].bytes);
-	tdat_cache_charge(vw->f, vw->pics_bytes, true);
-	free(vw->pics);
+	text_pics_free(vw->pics);
 	text_pf_cache_free(vw->pfs);
 	free(vw->bs);
 	free(vw->e);
-	pthread_cond_destroy(&vw->pic_made);
 	pthread_mutex_destroy(&vw->lock);
 	free(vw);
 }
@@ -384,100 +370,26 @@ static int view_head(struct text_fmt *fmt, const struct text_filter *flt,
 	return 0;
 }
 
-/* Room for one more picture entry; 0 or -ENOMEM (lock held). */
-static int grow_pics(struct text_views *vw)
+/* What text_pics_get() draws a picture with. */
+struct pic_draw {
+	struct tdatfs_text *t;
+	const struct tdatfs_text_view *k;
+};
+
+static int pic_draw(void *ctx, char **bytes, size_t *len)
 {
-	struct pic_entry *p;
-	size_t c;
+	const struct pic_draw *d = ctx;
+	const struct tdatfs_text_event_stat *ev;
+	struct text_filter flt;
+	int ret = view_check(d->t, d->k, &flt, &ev);
 
-	if (vw->npics < vw->cpics)
-		return 0;
-	c = vw->cpics ? vw->cpics * 2 : 16;
-	p = realloc(vw->pics, c * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	vw->pics = p;
-	vw->cpics = c;
-	return 0;
-}
-
-/* The picture entry of @k, or NULL (lock held). */
-static struct pic_entry *pic_find(struct text_views *vw,
-				  const struct tdatfs_text_view *k)
-{
-	size_t i;
-
-	for (i = 0; i < vw->npics; i++)
-		if (key_eq(&vw->pics[i].key, k))
-			return &vw->pics[i];
-	return NULL;
-}
-
-/* A new entry for picture @k, neither sized nor kept (lock held); NULL
- * when the table is full or cannot grow. */
-static struct pic_entry *pic_add(struct text_views *vw,
-				 const struct tdatfs_text_view *k)
-{
-	struct pic_entry *e;
-
-	if (vw->npics >= VIEW_MAX || grow_pics(vw))
-		return NULL;
-	e = &vw->pics[vw->npics++];
-	memset(e, 0, sizeof(*e));
-	e->key = *k;
-	return e;
-}
-
-/* Drop the bytes of the least recently used pictures past the bound. */
-static void pics_trim(struct text_views *vw, size_t room)
-{
-	while (vw->pics_bytes + room > PICS_BYTES) {
-		struct pic_entry *lru = NULL;
-		size_t i;
-
-		for (i = 0; i < vw->npics; i++)
-			if (vw->pics[i].bytes && (!lru || vw->pics[i].used < lru->used))
-				lru = &vw->pics[i];
-		if (!lru)
-			return;
-		vw->pics_bytes -= lru->len;
-		tdat_cache_charge(vw->f, lru->len, true);
-		free(lru->bytes);
-		lru->bytes = NULL;
-	}
+	return ret ? ret : text_timeline_make(d->t, d->k->buffer, d->k->t0,
+					      d->k->t1, bytes, len);
 }
 
 /*
- * Keep @bytes of picture @k of @f (taken: freed when not kept), charged
- * to @f's chunk cache; lock held.
- */
-static void pic_keep(struct text_views *vw, struct tdat_file *f,
-		     const struct tdatfs_text_view *k, char *bytes, size_t len)
-{
-	struct pic_entry *e = pic_find(vw, k);
-
-	if (!e)
-		e = pic_add(vw, k);
-	if (e) {
-		e->sized = true;
-		e->len = len;
-	}
-	if (!e || e->bytes || len > PICS_BYTES) {
-		free(bytes);
-		return;
-	}
-	pics_trim(vw, len);
-	vw->f = f;
-	tdat_cache_charge(f, len, false);
-	e->bytes = bytes;
-	e->len = len;
-	e->used = ++vw->tick;
-	vw->pics_bytes += len;
-}
-
-/*
- * The bytes of picture @v, made if need be: *@bytes a copy of @len
- * wanted from @off (NULL with @size only).  Return: 0 or a negative errno.
+ * The bytes of picture @v, drawn if need be: a copy of @len wanted from
+ * @off into @buf (NULL: its size only).  Return: 0 or a negative errno.
  */
 static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 		   char *buf, size_t len, uint64_t off, size_t *got,
@@ -485,61 +397,14 @@ static int pic_get(struct tdatfs_text *t, const struct tdatfs_text_view *v,
 {
 	struct tdatfs_text_view k = view_key(v);
 	struct text_views *vw = views_get(t);
-	const struct tdatfs_text_event_stat *ev;
-	struct text_filter flt;
-	struct pic_entry *e;
-	char *bytes = NULL;
-	uint64_t known = UINT64_MAX;
-	size_t n = 0;
-	int ret;
+	struct pic_draw d = { .t = t, .k = &k };
 
 	if (!vw)
 		return -errno;
 	if (v->cpu != -1)
 		return -ENOENT;	/* a picture is of all the buffer's CPUs */
-	pthread_mutex_lock(&vw->lock);
-	while ((e = pic_find(vw, &k)) && e->making)
-		pthread_cond_wait(&vw->pic_made, &vw->lock);
-	if (e && e->sized)
-		known = e->len;
-	if (e && e->sized && (e->bytes || !buf)) {
-		*size = e->len;
-		*got = off < e->len ? (e->len - off < len ? e->len - off : len) : 0;
-		if (*got)
-			memcpy(buf, e->bytes + off, *got);
-		e->used = ++vw->tick;
-		pthread_mutex_unlock(&vw->lock);
-		return 0;
-	}
-	if (!e)
-		e = pic_add(vw, &k);
-	if (e)
-		e->making = true;	/* else drawn here unclaimed: no harm */
-	pthread_mutex_unlock(&vw->lock);
-	ret = view_check(t, &k, &flt, &ev);
-	if (!ret)
-		ret = text_timeline_make(t, k.buffer, k.t0, k.t1, &bytes, &n);
-	/* a size given by a stat (or an index) that the picture does not
-	 * have: the trace changed under us, as a text unlike its size */
-	if (!ret && known != UINT64_MAX && known != n)
-		ret = -EIO;
-	if (!ret) {
-		*size = n;
-		*got = off < n ? (n - off < len ? n - off : len) : 0;
-		if (*got)
-			memcpy(buf, bytes + off, *got);
-	}
-	pthread_mutex_lock(&vw->lock);
-	e = pic_find(vw, &k);	/* the table may have moved */
-	if (e)
-		e->making = false;
-	if (!ret)
-		pic_keep(vw, text_engine_file(t), &k, bytes, n);
-	else
-		free(bytes);
-	pthread_cond_broadcast(&vw->pic_made);
-	pthread_mutex_unlock(&vw->lock);
-	return ret;
+	return text_pics_get(vw->pics, text_engine_file(t), &k, pic_draw, &d,
+			     buf, len, off, got, size);
 }
 
 /*
@@ -826,7 +691,7 @@ ssize_t tdatfs_text_view_read(struct tdatfs_text *t,
 		size_t got;
 		uint64_t size;
 
-		ret = pic_get(t, v, buf ? buf : (char *)"", len, off, &got, &size);
+		ret = pic_get(t, v, buf, len, off, &got, &size);
 		return ret < 0 ? ret : (ssize_t)got;
 	}
 	if (v->kind == TDATFS_VIEW_PFTRACE)
@@ -980,7 +845,6 @@ int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
 	};
 	struct text_views *vw = t ? views_get(t) : NULL;
 	const struct tdat_buffer *b;
-	struct pic_entry *e;
 	int ret;
 
 	if (!vw)
@@ -993,21 +857,5 @@ int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
 	if (ret < 0)
 		return ret;
 	k = view_key(&k);
-	pthread_mutex_lock(&vw->lock);
-	e = pic_find(vw, &k);
-	if (e && e->sized && e->len != timeline) {
-		ret = -EINVAL;
-	} else {
-		/* its size only: the bytes are made by the first read */
-		if (!e)
-			e = pic_add(vw, &k);
-		if (e) {
-			e->sized = true;
-			e->len = (size_t)timeline;
-		} else {
-			ret = -ENOMEM;
-		}
-	}
-	pthread_mutex_unlock(&vw->lock);
-	return ret;
+	return text_pics_size_keep(vw->pics, &k, timeline);
 }
