@@ -53,11 +53,15 @@ while IFS= read -r r; do
 done < "$tmp/raws"
 
 # index_copy: a fresh copy of TRACE and its index, built by a first mount
+# and kept with its sizes
 index_copy() {
 	rm -rf "$idx"
 	cp "$trace" "$copy"
 	mount_log "$copy" "$mnt" "$tmp/log1" -o "index_dir=$idx"
 	cmp -s "$mnt/trace" "$tmp/want-trace" && ok || fail "$name: first mount: /trace differs"
+	# the sizes come on a thread after the mount is ready; unmounted
+	# before, the remount would add them and so rewrite the index file
+	wait_sizes "$copy" "$idx" "first mount"
 	umount_log "$mnt"
 	touch -r "$copy" "$tmp/mtime"
 	index_files "$idx" | xargs cksum > "$tmp/idx-sum"
