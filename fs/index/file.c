@@ -515,122 +515,6 @@ int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
 	return 0;
 }
 
-/*
- * Where the chunk tables of a checked file (idx_check()) end, walking the
- * texts by their lengths.  Return: 0, or -EINVAL for a malformed file.
- */
-static int body_end(const uint8_t *p, size_t len, size_t *at_out)
-{
-	size_t at = IDX_HEAD, end = len - IDX_CRC_LEN;
-	uint32_t count = get32(p + IDX_AT_COUNT);
-	uint64_t l;
-
-	for (uint32_t i = 0; i < count; i++) {
-		if (end - at < IDX_TEXT_HEAD)
-			return -EINVAL;
-		l = get64(p + at + 16);
-		at += IDX_TEXT_HEAD;
-		if (l > end - at)
-			return -EINVAL;
-		at += (size_t)l;
-	}
-	if (end - at < IDX_TABLES_HEAD)
-		return -EINVAL;
-	l = get64(p + at);
-	at += IDX_TABLES_HEAD;
-	if (l > end - at)
-		return -EINVAL;
-	*at_out = at + (size_t)l;
-	return 0;
-}
-
-/*
- * The bytes of a sizes section of @s (head and entries) into *@out,
- * *@outlen of them (free() them).
- * Return: 0, -EOVERFLOW or -ENOMEM.
- */
-static int sizes_section(const struct idx_size *s, size_t n, uint8_t **out,
-			 size_t *outlen)
-{
-	size_t body = 0;
-	uint8_t *p, *q;
-
-	if (n > UINT32_MAX)
-		return -EOVERFLOW;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i].layout_len > SIZE_MAX / 2 ||
-		    body > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
-			return -EOVERFLOW;
-		body += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
-	}
-	p = calloc(1, IDX_SIZES_HEAD + body);
-	if (!p)
-		return -ENOMEM;
-	q = p + IDX_SIZES_HEAD;
-	for (size_t i = 0; i < n; i++) {
-		put64(q, s[i].buffer);
-		put64(q + 8, s[i].timeline);
-		put64(q + 16, s[i].pftrace);
-		put64(q + 24, s[i].layout_len);
-		if (s[i].layout_len)
-			memcpy(q + IDX_SIZE_ENTRY, s[i].layout, s[i].layout_len);
-		q += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
-	}
-	put32(p, (uint32_t)n);
-	put32(p + 4, crc_of(p + IDX_SIZES_HEAD, body));
-	*out = p;
-	*outlen = IDX_SIZES_HEAD + body;
-	return 0;
-}
-
-/**
- * idx_sizes_encode() - an index file's bytes with a new sizes section
- * @buf: the file's bytes, as read
- * @len: their size
- * @s: the entries, in increasing buffer order
- * @n: their count
- * @out: set to the new file's bytes; the caller frees them with free()
- * @outlen: set to their size
- *
- * The section takes the place of the one @buf has, if any; the rest is
- * kept byte for byte, with its length field and checksum made anew.
- *
- * Return: 0, -EINVAL when @buf is not a whole index file of this version
- * and machine, -EOVERFLOW, or -ENOMEM.
- */
-int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
-		     size_t n, void **out, size_t *outlen)
-{
-	struct idx_refusal no;
-	size_t at, total, slen;
-	uint8_t *p, *sec;
-	int r;
-
-	if (idx_check(buf, len, &no) || body_end(buf, len, &at))
-		return -EINVAL;
-	r = sizes_section(s, n, &sec, &slen);
-	if (r)
-		return r;
-	if (slen > SIZE_MAX - at - IDX_CRC_LEN) {
-		free(sec);
-		return -EOVERFLOW;
-	}
-	total = at + slen + IDX_CRC_LEN;
-	p = malloc(total);
-	if (!p) {
-		free(sec);
-		return -ENOMEM;
-	}
-	memcpy(p, buf, at);
-	put64(p + IDX_AT_LENGTH, total);
-	memcpy(p + at, sec, slen);
-	free(sec);
-	put32(p + at + slen, crc_of(p, total - IDX_CRC_LEN));
-	*out = p;
-	*outlen = total;
-	return 0;
-}
-
 /* ---- the file ----------------------------------------------------------- */
 
 /* mkdir -p @dir with @mode for what it makes; an existing one must be a directory. */
@@ -773,11 +657,13 @@ static int read_at(int fd, void *p, size_t len, size_t off)
 }
 
 /*
- * body_end() of the file @fd of @len bytes, its heads read one by one,
- * after the checks of its head (idx_check() but the checksum).
+ * Where the chunk tables of the file @fd of @len bytes end (where its
+ * sizes section is, or its checksum), walking the texts by their lengths:
+ * only the heads are read, one by one, after the checks of the file's
+ * head (idx_check() but the checksum, which copy_body() checks).
  * Return: 0, -EINVAL for a file refused, or a negative errno of a read.
  */
-static int body_end_fd(int fd, size_t len, size_t *at_out)
+static int body_end(int fd, size_t len, size_t *at_out)
 {
 	uint8_t head[IDX_HEAD], h[IDX_TEXT_HEAD];
 	struct idx_refusal no;
@@ -848,10 +734,31 @@ static int copy_body(int fd, size_t len, size_t at, uint64_t total,
 }
 
 /*
- * Write the sizes section of @s to @out, entry by entry as
- * sizes_section() lays it out, carrying *@crc on over it: a layout is
- * not copied (at 16 times big.dat it is 8.8 MB).
- * Return: 0, -EOVERFLOW, or the negative errno of a write.
+ * The length of the sizes section of @s (@n entries) into *@len.
+ * Return: 0, or -EOVERFLOW for more entries than its u32 counts or a
+ * section (or a layout) past half of what a size_t holds.
+ */
+static int section_len(const struct idx_size *s, size_t n, size_t *len)
+{
+	size_t l = IDX_SIZES_HEAD;
+
+	if (n > UINT32_MAX)
+		return -EOVERFLOW;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].layout_len > SIZE_MAX / 2 ||
+		    l > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
+			return -EOVERFLOW;
+		l += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
+	}
+	*len = l;
+	return 0;
+}
+
+/*
+ * Write the sizes section of @s (@n entries, section_len() passed) to
+ * @out as index/file.h lays it out, entry by entry, carrying *@crc on
+ * over it: a layout is not copied (at 16 times big.dat it is 8.8 MB).
+ * Return: 0, or the negative errno of a write.
  */
 static int section_write(int out, const struct idx_size *s, size_t n,
 			 uLong *crc)
@@ -861,8 +768,6 @@ static int section_write(int out, const struct idx_size *s, size_t n,
 	uint8_t h[IDX_SIZE_ENTRY];
 	int r = 0;
 
-	if (n > UINT32_MAX)
-		return -EOVERFLOW;
 	/* pass 0: the entries' checksum, in the head; pass 1: the writes */
 	for (int pass = 0; pass < 2 && !r; pass++) {
 		if (pass) {
@@ -904,10 +809,14 @@ static int section_write(int out, const struct idx_size *s, size_t n,
  * @newlen: set to the new file's length
  * @newcrc: set to the new file's checksum
  *
- * The bytes idx_sizes_encode() makes of the file, written as idx_write()
- * writes them, but copied a block at a time and the section written from
- * @s: what is held is a block, not the file twice and the section (a
- * large trace's index is tens of MiB, its layouts several).
+ * The section of @s takes the place of the one the file has, if any;
+ * the rest is kept byte for byte, with its length field and checksum
+ * made anew.  The new file is written as idx_write() writes one (a
+ * temporary file synced and renamed over @path), but copied a block at a
+ * time and the section written from @s: what is held is a block, not
+ * the file twice and the section (a large trace's index is tens of MiB,
+ * its layouts several).  Every byte the old checksum covers is read and
+ * checked on the way.
  *
  * Return: 0, -ESTALE when @path is not the file of @len and @crc any
  * more, -EINVAL when it is no sound index file, -EOVERFLOW, -ENOMEM, or
@@ -918,7 +827,7 @@ int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
 		      size_t *newlen, uint32_t *newcrc)
 {
 	uint8_t tail[IDX_CRC_LEN];
-	size_t at = 0, slen = IDX_SIZES_HEAD;
+	size_t at = 0, slen = 0;
 	struct stat st;
 	char *tmp = NULL;
 	int fd, out, r;
@@ -936,14 +845,9 @@ int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
 	if (!r && get32(tail) != crc)
 		r = -ESTALE;
 	if (!r)
-		r = body_end_fd(fd, len, &at);
-	for (size_t i = 0; !r && i < n; i++) {
-		if (s[i].layout_len > SIZE_MAX / 2 ||
-		    slen > SIZE_MAX / 2 - IDX_SIZE_ENTRY - pad8(s[i].layout_len))
-			r = -EOVERFLOW;
-		else
-			slen += IDX_SIZE_ENTRY + pad8(s[i].layout_len);
-	}
+		r = body_end(fd, len, &at);
+	if (!r)
+		r = section_len(s, n, &slen);
 	if (!r && slen > SIZE_MAX - at - IDX_CRC_LEN)
 		r = -EOVERFLOW;
 	if (!r)

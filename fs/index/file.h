@@ -26,9 +26,9 @@
  *    engine checks it), zero-padded to 8 bytes.  It is optional: a file
  *    without it is used as it is, and one whose section is refused
  *    (idx_sizes_decode()) is used without it; either way the sizes are
- *    made as without an index.  idx_sizes_encode() puts a section in
- *    place of the one a file has, or has not; idx_sizes_rewrite() does
- *    it to the file, a block at a time.
+ *    made as without an index.  idx_sizes_rewrite() puts a section in
+ *    place of the one a file has, or has not, writing the file anew a
+ *    block at a time; nothing else writes one.
  *  - idx_decode() checks the whole file before it returns any text: every
  *    field, the checksum, every count against the bytes left, and that the
  *    texts are exactly the ones expected, in order.  It allocates nothing
@@ -37,9 +37,9 @@
  *    (what needs the bytes only: kind, length, checksum), which may run
  *    on another thread as soon as the file is read, then
  *    idx_decode_checked() (the rest) on the same, unchanged bytes.
- *  - idx_write() never leaves a partial file under the index's name: it
- *    writes a temporary file in the same directory, syncs it and renames
- *    it over; on failure the temporary file is removed.
+ *  - idx_write() and idx_sizes_rewrite() never leave a partial file under
+ *    the index's name: they write a temporary file in the same directory,
+ *    sync it and rename it over; on failure the temporary file is removed.
  */
 #ifndef TDATFS_INDEX_FILE_H
 #define TDATFS_INDEX_FILE_H
@@ -173,8 +173,6 @@ int idx_decode_checked(const void *buf, size_t len, const struct idx_identity *i
 int idx_sizes_decode(const void *buf, const struct idx_sizes_raw *raw,
 		     size_t nbuffers, struct idx_size **sizes, size_t *n,
 		     struct idx_refusal *no);
-int idx_sizes_encode(const void *buf, size_t len, const struct idx_size *s,
-		     size_t n, void **out, size_t *outlen);
 int idx_sizes_rewrite(const char *dir, const char *path, size_t len,
 		      uint32_t crc, const struct idx_size *s, size_t n,
 		      size_t *newlen, uint32_t *newcrc);

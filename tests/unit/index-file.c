@@ -3,8 +3,10 @@
  * index-file.c - the index file (fs/index/file.h) on fake
  * states: a round trip; every byte flipped and every truncation refused;
  * forged files of another version, machine or trace refused with the
- * right reason; where the file lives; the atomic write leaving nothing
- * behind when it fails.  And tdat_layout_crc() and tdat_data_sample_crc()
+ * right reason; the sizes section written in place of a file's own,
+ * checked against the layout byte by byte, and forged ones refused; where
+ * the file lives; the atomic write leaving nothing behind when it fails.
+ * And tdat_layout_crc() and tdat_data_sample_crc()
  * on the traces given (copies of them changed in a /tmp directory).
  *
  * usage: test-index-file [TRACE...]
@@ -265,6 +267,56 @@ static void expect_sizes(const void *file, size_t flen, size_t base, size_t at,
 	free(p);
 }
 
+/* Entries of @dir other than "." and ".." (and the names, on stderr). */
+static int entries(const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!dp)
+		return -1;
+	while ((e = readdir(dp)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			n++;
+	closedir(dp);
+	return n;
+}
+
+/* Print into a path buffer; a path that does not fit ends the test. */
+#define PATHF(buf, ...) FATAL(snprintf(buf, sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
+
+/*
+ * @buf (@len bytes) with the sizes section of @s, as idx_sizes_rewrite()
+ * writes it over a file of those bytes, into *@out (free() it), *@outlen
+ * bytes; the length and checksum it says are the file's.
+ * Return: what idx_sizes_rewrite() returns.
+ */
+static int with_sizes(const void *buf, size_t len, const struct idx_size *s,
+		      size_t n, void **out, size_t *outlen)
+{
+	char top[] = "/tmp/test-index-sizes.XXXXXX", path[300];
+	uint32_t crc = 0, ncrc = 0;
+	size_t nlen = 0;
+	int r;
+
+	FATAL(mkdtemp(top) && len >= IDX_CRC_LEN);
+	PATHF(path, "%s/x.tdatidx", top);
+	FATAL(idx_write(top, false, path, buf, len) == 0);
+	memcpy(&crc, (const uint8_t *)buf + len - IDX_CRC_LEN, sizeof(crc));
+	r = idx_sizes_rewrite(top, path, len, crc, s, n, &nlen, &ncrc);
+	if (!r) {
+		FATAL(idx_read(path, out, outlen) == 0);
+		CHECK(*outlen == nlen);
+		CHECK(!memcmp(&ncrc, (uint8_t *)*out + nlen - IDX_CRC_LEN, sizeof(ncrc)));
+	}
+	/* the temporary file renamed or removed */
+	CHECK(entries(top) == 1);
+	unlink(path);
+	CHECK(rmdir(top) == 0);
+	return r;
+}
+
 static const char layout0[] = "layout of buffer 0";	/* 19 bytes, 5 padded */
 
 /* Entries @got equal to @want, layouts compared by their bytes. */
@@ -283,6 +335,53 @@ static bool sizes_equal(const struct idx_size *got, const struct idx_size *want,
 	return true;
 }
 
+/*
+ * @got (@glen bytes) is the index file @old (@olen bytes, of a trace of 2
+ * buffers) with the sizes section of @s (@n entries, sound) in place of
+ * its own, to the byte: what comes before the section is @old's but the
+ * length field, which is @glen; then the section: its count and its
+ * checksum right (idx_sizes_decode()), the entries @s, each layout
+ * zero-padded to 8, the last one ending it; then a good checksum
+ * (idx_check()).  The writer is checked against the layout, not against
+ * a second encoder of it.
+ */
+static bool rewritten_from(const void *old, size_t olen, const void *got,
+			   size_t glen, const struct idx_size *s, size_t n)
+{
+	struct tdatfs_text_state *t = NULL;
+	struct idx_refusal no = { 0 };
+	struct idx_size *sz = NULL;
+	struct idx_sizes_raw raw;
+	struct idx_tables tb;
+	size_t want = IDX_SIZES_HEAD, cnt = 0;
+	uint64_t total = glen;
+	uint8_t *head;
+	bool ok;
+
+	FATAL(idx_decode(old, olen, &ident, keys, NKEYS, &t, &tb, &raw, &no) == 0);
+	free(t);
+	for (size_t i = 0; i < n; i++)
+		want += IDX_SIZE_ENTRY + ((s[i].layout_len + 7) & ~(size_t)7);
+	ok = glen == raw.at + want + IDX_CRC_LEN;
+	head = malloc(raw.at);
+	FATAL(head);
+	memcpy(head, old, raw.at);
+	memcpy(head + IDX_AT_LENGTH, &total, sizeof(total));
+	ok = ok && !memcmp(head, got, raw.at);
+	free(head);
+	ok = ok && idx_check(got, glen, &no) == 0;
+	ok = ok && sizes_of(got, glen, 2, &sz, &cnt, &no) == 0 && cnt == n &&
+	     sizes_equal(sz, s, n);
+	for (size_t i = 0; ok && i < n; i++) {
+		const uint8_t *e = sz[i].layout;
+
+		for (size_t k = sz[i].layout_len; e && k % 8; k++)
+			ok = ok && e[k] == 0;
+	}
+	free(sz);
+	return ok;
+}
+
 static void test_sizes(void)
 {
 	const struct idx_size s[2] = {
@@ -297,11 +396,12 @@ static void test_sizes(void)
 	uint32_t many = 3;
 
 	make_index(&buf, &len);
-	FATAL(idx_sizes_encode(buf, len, s, 2, &with, &wlen) == 0);
+	FATAL(with_sizes(buf, len, s, 2, &with, &wlen) == 0);
 	CHECK(wlen == len + IDX_SIZES_HEAD + 2 * IDX_SIZE_ENTRY + 24);
 	/* the rest of the file byte for byte */
 	CHECK(!memcmp((uint8_t *)with + IDX_AT_PROG, (uint8_t *)buf + IDX_AT_PROG,
 		      len - IDX_CRC_LEN - IDX_AT_PROG));
+	CHECK(rewritten_from(buf, len, with, wlen, s, 2));
 	CHECK(sizes_of(with, wlen, 2, &sz, &n, &no) == 0);
 	CHECK(n == 2 && sz && sizes_equal(sz, s, 2));
 	/* a layout is read in place, from the file's bytes */
@@ -312,8 +412,9 @@ static void test_sizes(void)
 	/* a file without one decodes to none */
 	CHECK(sizes_of(buf, len, 2, &sz, &n, &no) == 0 && !sz && !n);
 	/* a new section takes the old one's place */
-	FATAL(idx_sizes_encode(with, wlen, s + 1, 1, &again, &alen) == 0);
+	FATAL(with_sizes(with, wlen, s + 1, 1, &again, &alen) == 0);
 	CHECK(alen == len + IDX_SIZES_HEAD + IDX_SIZE_ENTRY);
+	CHECK(rewritten_from(with, wlen, again, alen, s + 1, 1));
 	CHECK(sizes_of(again, alen, 2, &sz, &n, &no) == 0 && n == 1 &&
 	      sizes_equal(sz, s + 1, 1));
 	free(sz);
@@ -337,17 +438,17 @@ static void test_sizes(void)
 		size_t l2;
 
 		bad[1].buffer = 0;	/* not increasing */
-		FATAL(idx_sizes_encode(buf, len, bad, 2, &b2, &l2) == 0);
+		FATAL(with_sizes(buf, len, bad, 2, &b2, &l2) == 0);
 		CHECK(sizes_of(b2, l2, 2, &sz, &n, &no) == -EINVAL);
 		CHECK(!strcmp(no.why, "malformed sizes") && strstr(no.line, "entry 1"));
 		free(b2);
 		bad[1].buffer = 7;	/* no such buffer */
-		FATAL(idx_sizes_encode(buf, len, bad, 2, &b2, &l2) == 0);
+		FATAL(with_sizes(buf, len, bad, 2, &b2, &l2) == 0);
 		CHECK(sizes_of(b2, l2, 2, &sz, &n, &no) == -EINVAL);
 		free(b2);
 	}
-	/* not an index file: nothing made */
-	CHECK(idx_sizes_encode("junk", 4, s, 2, &again, &alen) == -EINVAL);
+	/* not an index file: refused, no temporary file left */
+	CHECK(with_sizes("junk", 4, s, 2, &again, &alen) == -EINVAL);
 	free(with);
 	free(buf);
 }
@@ -374,25 +475,6 @@ static void test_path(void)
 	CHECK(idx_path(NULL, NULL, "", "/t.dat", &d, &p, &dflt, &why) == -ENOENT);
 	CHECK(why && !d && !p);
 }
-
-/* Entries of @dir other than "." and ".." (and the names, on stderr). */
-static int entries(const char *dir)
-{
-	DIR *dp = opendir(dir);
-	struct dirent *e;
-	int n = 0;
-
-	if (!dp)
-		return -1;
-	while ((e = readdir(dp)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			n++;
-	closedir(dp);
-	return n;
-}
-
-/* Print into a path buffer; a path that does not fit ends the test. */
-#define PATHF(buf, ...) FATAL(snprintf(buf, sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
 
 static void test_write(void)
 {
@@ -465,9 +547,9 @@ static bool file_is(const char *dir, const char *path, const void *want,
 }
 
 /*
- * idx_sizes_rewrite() writes what idx_sizes_encode() makes, over a file
- * of several copy blocks (a state of 2.5 MiB), and leaves a file that is
- * not the one named as it is.
+ * idx_sizes_rewrite() puts a section in place of the file's own
+ * (rewritten_from()) over a file of several copy blocks (a state of
+ * 2.5 MiB), and leaves a file that is not the one named as it is.
  */
 static void test_rewrite(void)
 {
@@ -495,18 +577,21 @@ static void test_rewrite(void)
 	PATHF(path, "%s/x.tdatidx", top);
 	FATAL(idx_write(top, false, path, buf, len) == 0);
 	memcpy(&crc, (uint8_t *)buf + len - IDX_CRC_LEN, sizeof(crc));
-	FATAL(idx_sizes_encode(buf, len, s, 2, &with, &wlen) == 0);
 	/* another file than the one named: left as it is */
 	CHECK(idx_sizes_rewrite(top, path, len, crc ^ 1, s, 2, &nlen, &ncrc) == -ESTALE);
 	CHECK(idx_sizes_rewrite(top, path, len - 1, crc, s, 2, &nlen, &ncrc) == -ESTALE);
 	CHECK(file_is(top, path, buf, len));
-	CHECK(idx_sizes_rewrite(top, path, len, crc, s, 2, &nlen, &ncrc) == 0);
-	CHECK(nlen == wlen && file_is(top, path, with, wlen));
+	FATAL(idx_sizes_rewrite(top, path, len, crc, s, 2, &nlen, &ncrc) == 0);
+	FATAL(idx_read(path, &with, &wlen) == 0);
+	CHECK(nlen == wlen && entries(top) == 1);
 	CHECK(!memcmp(&ncrc, (uint8_t *)with + wlen - IDX_CRC_LEN, sizeof(ncrc)));
+	CHECK(rewritten_from(buf, len, with, wlen, s, 2));
 	/* the section replaced */
-	FATAL(idx_sizes_encode(with, wlen, s + 1, 1, &again, &alen) == 0);
-	CHECK(idx_sizes_rewrite(top, path, nlen, ncrc, s + 1, 1, &nlen, &ncrc) == 0);
-	CHECK(nlen == alen && file_is(top, path, again, alen));
+	FATAL(idx_sizes_rewrite(top, path, nlen, ncrc, s + 1, 1, &nlen, &ncrc) == 0);
+	FATAL(idx_read(path, &again, &alen) == 0);
+	CHECK(nlen == alen && entries(top) == 1);
+	CHECK(!memcmp(&ncrc, (uint8_t *)again + alen - IDX_CRC_LEN, sizeof(ncrc)));
+	CHECK(rewritten_from(with, wlen, again, alen, s + 1, 1));
 	/* a byte changed past the first block, the checksum kept: refused */
 	fd = open(path, O_WRONLY);
 	FATAL(fd >= 0);
