@@ -10,6 +10,7 @@
  *           error; the last one frees it.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,6 +23,8 @@
 #define CACHE_DONE_SHARE	16u
 /* Charges count up to 1/CACHE_CHARGE_SHARE of the bound (32 MiB of 64). */
 #define CACHE_CHARGE_SHARE	2u
+/* Entries evicted by charges between two trims of the heap (see below). */
+#define CACHE_TRIM_BYTES	(4u << 20)
 
 enum entry_state {
 	ENTRY_FILLING,
@@ -57,6 +60,7 @@ struct tdp_cache {
 	size_t done_bytes;		/* data bytes on the done list */
 	size_t done_max;		/* bound on done_bytes */
 	size_t charged;			/* memory of others counted in the bound */
+	size_t charge_freed;		/* evicted by charges, not trimmed yet */
 	uint32_t spaces;		/* key ranges handed out */
 	struct tdp_cache_stats st;
 };
@@ -487,6 +491,9 @@ void *tdp_cache_alloc(struct tdp_cache *c, size_t size)
  */
 void tdp_cache_charge(struct tdp_cache *c, size_t bytes, bool give_back)
 {
+	size_t held;
+	bool trim = false;
+
 	if (!bytes)
 		return;
 	pthread_mutex_lock(&c->lock);
@@ -494,10 +501,25 @@ void tdp_cache_charge(struct tdp_cache *c, size_t bytes, bool give_back)
 		c->charged -= bytes < c->charged ? bytes : c->charged;
 	} else {
 		c->charged += bytes;
+		held = c->st.bytes;
 		cache_evict(c);
+		c->charge_freed += held - c->st.bytes;
+		trim = c->charge_freed >= CACHE_TRIM_BYTES;
+		if (trim)
+			c->charge_freed = 0;
 	}
 	c->st.charged = c->charged;
 	pthread_mutex_unlock(&c->lock);
+	/*
+	 * Entries are smaller than the mmap threshold (a chunk is 40 KiB), so
+	 * the ones a charge evicts leave holes in the heap that no fill takes
+	 * again (fills recycle evicted buffers): without giving their pages
+	 * back, the process would hold the entries' high-water mark besides
+	 * the charges, the bound counted twice (16 times big.dat: a 106 MiB
+	 * index build against 96).
+	 */
+	if (trim)
+		malloc_trim(0);
 }
 
 /**

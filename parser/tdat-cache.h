@@ -43,6 +43,9 @@
  *    (a small cache whose decoders' windows are larger than it still
  *    holds the pieces being read).  The memory besides the bound is then
  *    what callers hold referenced and fill, and charges beyond half of it.
+ *    The heap pages of entries that charges evicted are given back to
+ *    the system every few MiB (malloc_trim()): fills recycle evicted
+ *    buffers, so nothing would take those holes again.
  *  - All functions are thread-safe (one internal mutex), except
  *    tdp_cache_free(), which must not race with anything else.
  */
