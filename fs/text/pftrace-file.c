@@ -63,6 +63,7 @@ struct text_pf_file {
 	struct pf_unit *u;
 	size_t nu;
 	size_t *ufirst;		/* per slot, its first unit; ncpu + 1 */
+	size_t charged;		/* of @u, to @f's chunk cache during a pass */
 };
 
 /* What one encoding of pages needs; one per thread. */
@@ -241,6 +242,24 @@ static int units_grow(struct text_pf_file *pf, size_t *cap)
 	return 0;
 }
 
+#define UNITS_CHARGE_STEP	(1u << 20)
+
+/*
+ * Charge the units' table to the chunk cache as it grows, a step at a
+ * time, rather than when the file is kept after the pass: the table grows
+ * with the trace (8.8 MB at 16 times big.dat), and until charged the
+ * cache holds its whole bound beside it.
+ */
+static void units_charge(struct text_pf_file *pf)
+{
+	size_t now = pf->nu * sizeof(*pf->u);
+
+	if (now - pf->charged >= UNITS_CHARGE_STEP) {
+		tdat_cache_charge(pf->f, now - pf->charged, false);
+		pf->charged = now;
+	}
+}
+
 /*
  * The pass over slot @c from page @from to page @to (excluded): each
  * page's bundle measured into a unit.  @out: scratch for the bundle.
@@ -289,6 +308,7 @@ static int pass_slot(struct pf_ctx *x, unsigned int c, uint64_t from,
 		pf->u[pf->nu].end = *end;
 		pf->u[pf->nu].page = at.page | (po.lost ? UNIT_LOST : 0);
 		pf->nu++;
+		units_charge(pf);
 	}
 	text_source_free(src);
 	return ret;
@@ -601,6 +621,11 @@ int text_pf_file_make(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 		ret = file_pass(pf, from, to);
 	free(from);
 	free(to);
+	/* the caller charges the file it keeps (text_pf_file_mem()) */
+	if (pf) {
+		tdat_cache_charge(pf->f, pf->charged, true);
+		pf->charged = 0;
+	}
 	if (ret < 0) {
 		text_pf_file_free(pf);
 		return ret;

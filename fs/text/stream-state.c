@@ -404,18 +404,32 @@ static int state_pack(struct text_stream *st, struct tdatfs_buf *b)
  * account and each checkpoint's function call stacks, in this machine's
  * byte order.
  *
+ * While it packs, room for the blob is charged to the chunk cache; what
+ * the caller keeps, the caller charges.
+ *
  * Return: 0, -EAGAIN before the text was produced to its end, -ENOMEM.
  */
 int text_stream_state_save(struct text_stream *st, void **blob, size_t *len)
 {
 	struct tdatfs_buf b = { 0 };
+	size_t room = 0;
 	int ret = -EAGAIN;
 
 	pthread_mutex_lock(&st->lock);
-	if (st->size_known)
+	if (st->size_known) {
+		/*
+		 * The blob is about as large as the tables it packs, which
+		 * are charged already: room for it made in the chunk cache
+		 * first, or the pack would stand beyond the bound until the
+		 * caller charges it (16 times big.dat: +16 MB at the peak).
+		 */
+		room = st->charged;
+		tdat_cache_charge(st->env.f, room, false);
 		ret = state_pack(st, &b);
+	}
 	pthread_mutex_unlock(&st->lock);
 	if (ret < 0) {
+		tdat_cache_charge(st->env.f, room, true);
 		tdatfs_buf_release(&b);
 		return ret;
 	}
@@ -424,6 +438,7 @@ int text_stream_state_save(struct text_stream *st, void **blob, size_t *len)
 	if (!*blob)
 		*blob = b.p;
 	*len = b.len;
+	tdat_cache_charge(st->env.f, room, true);
 	return 0;
 }
 
