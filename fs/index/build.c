@@ -71,6 +71,13 @@ static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
 	r = tdatfs_text_produce_sole(*t, &j->key, &b->stop, &j->done);
 	if (!r)
 		r = tdatfs_text_state_save(*t, &j->key, &j->blob, &j->len);
+	/*
+	 * The engine's stream holds tables as large as the state: freed now,
+	 * not with the worker, or a worker's jobs would keep them all beyond
+	 * what the cache bounds (charges count to half of it).
+	 */
+	tdatfs_text_free(*t);
+	*t = NULL;
 	/* held to the end of the build: the cache makes room for it */
 	if (!r)
 		tdat_cache_charge(b->f, j->len, false);

@@ -39,11 +39,13 @@ static bool stopped(void *ctx)
 	return flag && *flag;
 }
 
-/* Free @n entries and their layouts; NULL is fine. */
-static void sizes_free(struct idx_size *s, size_t n)
+/* Free @n entries and their layouts, charged to @f's cache; NULL is fine. */
+static void sizes_free(struct tdat_file *f, struct idx_size *s, size_t n)
 {
-	for (size_t i = 0; s && i < n; i++)
+	for (size_t i = 0; s && i < n; i++) {
 		free((void *)s[i].layout);
+		tdat_cache_charge(f, s[i].layout_len, true);
+	}
 	free(s);
 }
 
@@ -86,11 +88,14 @@ static int sizes_make(struct tdatfs_text *t, struct tdat_file *f,
 			r = 0;
 			continue;
 		}
+		/* a copy of what the engine keeps, held to the rewrite: the
+		 * cache makes room for it (8.8 MB at 16 times big.dat) */
+		tdat_cache_charge(f, e->layout_len, false);
 		(*n)++;
 	}
 	tdatfs_text_cancel_set(NULL, NULL);
 	if (r) {
-		sizes_free(out, *n);
+		sizes_free(f, out, *n);
 		return r;
 	}
 	*s = out;
@@ -151,7 +156,7 @@ int tdatfs_index_sizes_keep(struct tdatfs_text *t, struct tdat_file *f,
 		r = -EIO;
 	if (!r)
 		r = rewrite(res, s, n);
-	sizes_free(s, n);
+	sizes_free(f, s, n);
 	/* -ESTALE is not said: another mount or tdat index rewrote the file
 	 * (with these sizes, or built it again), which is no fault */
 	if (r == -EIO)
