@@ -13,7 +13,9 @@
  *    gets none (a second load of it is -EBUSY).  @blob is the stash's own
  *    allocation, or a part of the buffer tdatfs_text_states_adopt() took
  *    (@from), which is freed when the last stash that points into it lets
- *    go (its stream took the state, or the engine is freed).
+ *    go (its stream took the state, or the engine is freed).  A stash's
+ *    @len bytes are charged to the file's chunk cache while it holds
+ *    them.
  *  - The report's stash is @rstash, the one of buffer index @nbuffers.
  */
 #ifndef TDATFS_TEXT_ENGINE_INTERNAL_H

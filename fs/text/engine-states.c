@@ -146,13 +146,14 @@ static int state_take_claim(struct tdatfs_text *t,
 /*
  * Hand the claimed stashes their states: the copies, or with @sh the
  * states in place in @sh->bytes, which then belong to the engine.
- * Engine lock held.
+ * Engine lock held.  Return: the bytes given, for the chunk cache's
+ * charge (stash_drop() gives it back).
  */
-static void state_take_give(const struct tdatfs_text_state *s,
-			    struct state_take *tk, size_t n,
-			    struct text_shared *sh)
+static size_t state_take_give(const struct tdatfs_text_state *s,
+			      struct state_take *tk, size_t n,
+			      struct text_shared *sh)
 {
-	size_t i;
+	size_t i, bytes = 0;
 
 	for (i = 0; i < n; i++) {
 		struct text_stash *st = tk[i].sh;
@@ -164,11 +165,14 @@ static void state_take_give(const struct tdatfs_text_state *s,
 		tk[i].copy = NULL;
 		if (st->from)
 			sh->users++;
+		if (st->blob)
+			bytes += st->len;
 	}
 	if (sh && !sh->users) {
 		free(sh->bytes);
 		free(sh);
 	}
+	return bytes;
 }
 
 /* Load @s, in place in @sh's bytes when @sh is given (states_adopt). */
@@ -191,10 +195,19 @@ static int states_take(struct tdatfs_text *t, const struct tdatfs_text_state *s,
 		*bad = i;
 	}
 	if (!ret) {
+		size_t given = 0;
+
 		pthread_mutex_lock(&t->lock);
 		ret = state_take_claim(t, s, tk, n, bad);
 		if (!ret)
-			state_take_give(s, tk, n, sh);
+			given = state_take_give(s, tk, n, sh);
+		/*
+		 * Held until each text's first read, beside the cache (16
+		 * times big.dat: 25 MB of states): the cache makes room.
+		 * Charged under the lock, before a read can take one and
+		 * give its charge back.
+		 */
+		tdat_cache_charge(t->f, given, false);
 		pthread_mutex_unlock(&t->lock);
 	}
 	for (i = 0; i < n; i++)

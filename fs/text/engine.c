@@ -193,9 +193,14 @@ static void pages_release(void *p, size_t len)
 		(void)madvise((void *)a, e - a, MADV_DONTNEED);
 }
 
-/* Let go of @sh's state: its own bytes, or its share of adopted ones. */
-static void stash_drop(struct text_stash *sh)
+/*
+ * Let go of @sh's state: its own bytes, or its share of adopted ones,
+ * and their charge to @t's chunk cache.
+ */
+static void stash_drop(struct tdatfs_text *t, struct text_stash *sh)
 {
+	if (sh->blob)
+		tdat_cache_charge(t->f, sh->len, true);
 	if (!sh->from) {
 		free(sh->blob);
 	} else if (!--sh->from->users) {
@@ -224,11 +229,11 @@ void tdatfs_text_free(struct tdatfs_text *t)
 		size_t i, n = 1 + (buf ? buf->ncpus : 0);
 
 		for (i = 0; t->stash[b] && i < n; i++)
-			stash_drop(&t->stash[b][i]);
+			stash_drop(t, &t->stash[b][i]);
 		free(t->stash[b]);
 	}
 	free(t->stash);
-	stash_drop(&t->rstash);
+	stash_drop(t, &t->rstash);
 	text_kallsyms_share_free(t->ksyms);
 	pthread_mutex_destroy(&t->lock);
 	free(t);
@@ -350,7 +355,7 @@ static int stash_install(struct tdatfs_text *t, struct text_stash *sh,
 	if (!sh || !sh->blob)
 		return 0;
 	ret = text_stream_state_load(*slot, t->l.comms, sh->blob, sh->len);
-	stash_drop(sh);
+	stash_drop(t, sh);
 	if (ret < 0) {
 		text_stream_free(*slot);
 		*slot = NULL;

@@ -87,8 +87,11 @@ void text_pf_cache_free(struct text_pf_cache *c)
 	tdat_cache_charge(c->f, c->mem, true);
 	pthread_cond_destroy(&c->made);
 	pthread_mutex_destroy(&c->lock);
-	for (i = 0; i < c->nkept; i++)
+	for (i = 0; i < c->nkept; i++) {
+		if (c->kept[i].layout)
+			tdat_cache_charge(c->f, c->kept[i].llen, true);
 		free(c->kept[i].layout);
+	}
 	free(c->kept);
 	free(c->s);
 	free(c);
@@ -173,6 +176,7 @@ static int layout_load(struct text_pf_cache *c, struct tdatfs_text *t,
 	kp->layout = NULL;
 	kp->llen = 0;
 	free(layout);
+	tdat_cache_charge(c->f, llen, true);
 	return 0;
 }
 
@@ -336,6 +340,8 @@ bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
  * text_pf_cache_layout_keep() - keep the layout of a buffer's whole file,
  * found on another mount, so that its first read needs no pass
  * @c: cache
+ * @t: the engine the cache is of (its file's chunk cache is charged for
+ *	the copy until the file is made)
  * @buffer: buffer index, whose size is kept (text_pf_cache_size_keep())
  * @bytes: the layout (text_pf_file_save()); copied
  * @len: its size
@@ -347,8 +353,8 @@ bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
  * or -ENOMEM.
  * Context: thread-safe.
  */
-int text_pf_cache_layout_keep(struct text_pf_cache *c, size_t buffer,
-			      const void *bytes, size_t len)
+int text_pf_cache_layout_keep(struct text_pf_cache *c, struct tdatfs_text *t,
+			      size_t buffer, const void *bytes, size_t len)
 {
 	struct pf_kept *k;
 	void *p = malloc(len ? len : 1);
@@ -365,6 +371,10 @@ int text_pf_cache_layout_keep(struct text_pf_cache *c, size_t buffer,
 		k->layout = p;
 		k->llen = len;
 		p = NULL;
+		/* held until the file is made, perhaps never: the cache
+		 * makes room (8.8 MB at 16 times big.dat) */
+		c->f = text_engine_file(t);
+		tdat_cache_charge(c->f, len, false);
 	}
 	pthread_mutex_unlock(&c->lock);
 	free(p);

@@ -39,8 +39,8 @@ int text_pf_cache_size_keep(struct text_pf_cache *c, size_t buffer,
 			    uint64_t size);
 bool text_pf_cache_size_kept(struct text_pf_cache *c, size_t buffer,
 			     uint64_t *size);
-int text_pf_cache_layout_keep(struct text_pf_cache *c, size_t buffer,
-			      const void *bytes, size_t len);
+int text_pf_cache_layout_keep(struct text_pf_cache *c, struct tdatfs_text *t,
+			      size_t buffer, const void *bytes, size_t len);
 int text_pf_cache_layout(struct text_pf_cache *c, struct tdatfs_text *t,
 			 size_t buffer, void **bytes, size_t *len);
 

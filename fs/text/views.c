@@ -834,7 +834,7 @@ int tdatfs_text_pftrace_layout_keep(struct tdatfs_text *t, size_t buffer,
 		return t ? -errno : -EINVAL;
 	if (!bytes)
 		return -EINVAL;
-	return text_pf_cache_layout_keep(vw->pfs, buffer, bytes, len);
+	return text_pf_cache_layout_keep(vw->pfs, t, buffer, bytes, len);
 }
 
 int tdatfs_text_whole_sizes_keep(struct tdatfs_text *t, size_t buffer,
