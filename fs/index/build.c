@@ -57,27 +57,24 @@ static void build_fail(struct build *b, int err, size_t job)
 	atomic_store(&b->stop, true);
 }
 
-/* Produce one text to its end and save what that learned. */
-static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
+/*
+ * Produce one text to its end and save what that learned, on an engine of
+ * the job's own: its stream holds tables as large as the state, which a
+ * worker's engine kept for every job it ran would hold beyond what the
+ * cache bounds (charges count to half of it).
+ */
+static int run_job(struct build *b, struct job *j)
 {
+	struct tdatfs_text *t = tdatfs_text_new_like(b->like, b->topts);
 	int r;
 
-	if (!*t) {
-		*t = tdatfs_text_new_like(b->like, b->topts);
-		if (!*t)
-			return errno ? -errno : -ENOMEM;
-	}
-	/* the worker's own engine: no one else reads it */
-	r = tdatfs_text_produce_sole(*t, &j->key, &b->stop, &j->done);
+	if (!t)
+		return errno ? -errno : -ENOMEM;
+	/* no one else reads it */
+	r = tdatfs_text_produce_sole(t, &j->key, &b->stop, &j->done);
 	if (!r)
-		r = tdatfs_text_state_save(*t, &j->key, &j->blob, &j->len);
-	/*
-	 * The engine's stream holds tables as large as the state: freed now,
-	 * not with the worker, or a worker's jobs would keep them all beyond
-	 * what the cache bounds (charges count to half of it).
-	 */
-	tdatfs_text_free(*t);
-	*t = NULL;
+		r = tdatfs_text_state_save(t, &j->key, &j->blob, &j->len);
+	tdatfs_text_free(t);
 	/* held to the end of the build: the cache makes room for it */
 	if (!r)
 		tdat_cache_charge(b->f, j->len, false);
@@ -89,7 +86,6 @@ static int run_job(struct build *b, struct tdatfs_text **t, struct job *j)
 static void *worker(void *arg)
 {
 	struct build *b = arg;
-	struct tdatfs_text *t = NULL;
 
 	while (!atomic_load(&b->stop)) {
 		size_t i = atomic_fetch_add(&b->next, 1);
@@ -97,13 +93,12 @@ static void *worker(void *arg)
 
 		if (i >= b->n)
 			break;
-		r = run_job(b, &t, &b->jobs[i]);
+		r = run_job(b, &b->jobs[i]);
 		if (r) {
 			build_fail(b, r, i);
 			break;
 		}
 	}
-	tdatfs_text_free(t);
 	pthread_mutex_lock(&b->lock);
 	b->running--;
 	pthread_cond_signal(&b->cond);
