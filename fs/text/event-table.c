@@ -39,6 +39,9 @@
 #include "event-table.h"
 #include "tep.h"
 
+/* ids up to this many have the by-id array (8 bytes each) */
+#define DIRECT_MAX	65536
+
 struct text_event {
 	struct text_event_desc d;	/* first: text_event_fits() casts */
 	int id;
@@ -64,6 +67,10 @@ struct text_events {
 	/* events by id (open addressing, cap a power of two) */
 	struct text_event *tab;
 	size_t cap;
+	/* the published slots of ids below @ndirect, by id: a record's
+	 * lookup is one load once its event was met (NULL: not yet) */
+	_Atomic(struct text_event *) *direct;
+	size_t ndirect;
 	/* where every record has its type and pid (size 0: unknown) */
 	unsigned int type_off, type_size, pid_off, pid_size;
 };
@@ -643,6 +650,30 @@ static int table_from_tep(struct text_events *t)
 	return 0;
 }
 
+/*
+ * The by-id array of the slots (struct text_events), when the ids are
+ * small enough for it: kernels number events from 1 in the thousands.
+ * Without it every lookup hashes.  Return: 0 or -ENOMEM.
+ */
+static int direct_alloc(struct text_events *t)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < t->cap; k++) {
+		const struct text_event *te = &t->tab[k];
+
+		if (te->used && te->id >= 0 && (size_t)te->id >= n)
+			n = (size_t)te->id + 1;
+	}
+	if (!n || n > DIRECT_MAX)
+		return 0;
+	t->direct = calloc(n, sizeof(*t->direct));
+	if (!t->direct)
+		return -ENOMEM;
+	t->ndirect = n;
+	return 0;
+}
+
 /**
  * text_events_finish() - finish the table after setup's parsing
  * @t: table
@@ -660,10 +691,13 @@ int text_events_finish(struct text_events *t)
 	int ret = 0;
 
 	find_common_fields(t);
-	if (!t->lazy)
-		return table_from_tep(t);
-	if (t->type_size && t->pid_size)
-		return 0;
+	if (!t->lazy) {
+		ret = table_from_tep(t);
+		return ret < 0 ? ret : direct_alloc(t);
+	}
+	ret = direct_alloc(t);
+	if (ret < 0 || (t->type_size && t->pid_size))
+		return ret;
 	text_tep_lock(t->tt);
 	for (size_t k = 0; k < t->cap && !ret; k++) {
 		struct text_event *te = &t->tab[k];
@@ -692,25 +726,17 @@ void text_events_free(struct text_events *t)
 	}
 	free(t->tab);
 	free(t->dup);
+	free(t->direct);
 	free(t);
 }
 
-/**
- * text_event_lookup() - the table entry of an event id, parsed if need be
- * @t: table (set up)
- * @id: common_type of a record
- * @d: set to the entry, or NULL for an id without a parsed format
- *
- * The first lookup of an id whose format was left out of the handle
- * tells the damage registry (text_tep_report_dropped()): lookups are of
- * the ids of records met.
- * Return: 0, or -ENOMEM when the format could not be read for want of
- * memory (the id stays unparsed: a later lookup tries again).
- * Context: lock-free once the id is loaded; the first lookup of an id
- * takes the tep lock (the caller must not hold it).
+/*
+ * text_event_lookup() of an id not published in the by-id array: found
+ * by hash, parsed if need be, then published.  Kept out of line, so the
+ * lookup of a record's event, once met, is a load without a call frame.
  */
-int text_event_lookup(struct text_events *t, int id,
-		      const struct text_event_desc **d)
+static __attribute__((noinline)) int
+lookup_slow(struct text_events *t, int id, const struct text_event_desc **d)
 {
 	struct text_event *te;
 	int ret = 0;
@@ -733,7 +759,39 @@ int text_event_lookup(struct text_events *t, int id,
 						     memory_order_relaxed))
 		text_tep_report_dropped(t->tt, te->fmt);
 	*d = te->d.ev ? &te->d : NULL;
+	/* published: what a later lookup of the id finds at once */
+	if (*d && (unsigned int)id < t->ndirect)
+		atomic_store_explicit(&t->direct[id], te, memory_order_release);
 	return 0;
+}
+
+/**
+ * text_event_lookup() - the table entry of an event id, parsed if need be
+ * @t: table (set up)
+ * @id: common_type of a record
+ * @d: set to the entry, or NULL for an id without a parsed format
+ *
+ * The first lookup of an id whose format was left out of the handle
+ * tells the damage registry (text_tep_report_dropped()): lookups are of
+ * the ids of records met.
+ * Return: 0, or -ENOMEM when the format could not be read for want of
+ * memory (the id stays unparsed: a later lookup tries again).
+ * Context: lock-free once the id is loaded; the first lookup of an id
+ * takes the tep lock (the caller must not hold it).
+ */
+int text_event_lookup(struct text_events *t, int id,
+		      const struct text_event_desc **d)
+{
+	if ((unsigned int)id < t->ndirect) {
+		struct text_event *te = atomic_load_explicit(&t->direct[id],
+							     memory_order_acquire);
+
+		if (te) {
+			*d = &te->d;
+			return 0;
+		}
+	}
+	return lookup_slow(t, id, d);
 }
 
 /**
