@@ -188,6 +188,9 @@ static uint64_t consumed(const struct text_stream *st, const struct text_cursor 
 	uint64_t n = 0;
 	size_t p;
 
+	/* one part: a text's own stream, asked twice a record */
+	if (st->nparts == 1)
+		return text_source_consumed(cu->src[0]);
 	for (p = 0; p < st->nparts; p++)
 		n += text_source_consumed(cu->src[p]);
 	return n;
