@@ -228,7 +228,8 @@ static char *put_u64_width(char *o, uint64_t v, unsigned int width, char pad)
  * the last one it made.  Lines share their second for thousands of
  * records; which stream asks makes no difference.
  */
-static char *put_sec(char *o, uint64_t sec)
+static inline __attribute__((always_inline)) char *put_sec(char *o,
+							   uint64_t sec)
 {
 	static __thread uint64_t last = UINT64_MAX;
 	static __thread unsigned int len;
@@ -298,29 +299,20 @@ static char *put_task(int pid, unsigned int cpu, const char *comm, size_t clen,
 
 /*
  * The head of a line at @o, the start of @out's reserved room of @room
- * bytes: from the position's heads when it made one for the same pid,
- * CPU and visible comms (struct text_heads), else made and kept there.
+ * bytes, made (the pid's comm looked up) and kept in @h when not NULL.
  * A comm over 16 bytes reserves again, *@o moving with the room.
+ * Out of line: put_head() calls it for the few lines whose head changed.
  * Return: the end, or NULL when out of memory.
  */
-static char *put_head(const struct text_fmt *t, const struct text_comm_ctx *cc,
-		      int pid, unsigned int cpu, char **o, size_t room,
-		      struct tdatfs_buf *out)
+static __attribute__((noinline)) char *
+head_make(const struct text_fmt *t, const struct text_comm_ctx *cc,
+	  struct text_head *h, int pid, unsigned int cpu, char **o,
+	  size_t room, struct tdatfs_buf *out)
 {
-	struct text_head *h = NULL;
 	const char *comm;
 	size_t clen, len;
 	char *end;
 
-	if (cc->heads) {
-		h = &cc->heads->h[cpu % TEXT_HEADS];
-		if (h->len && h->pid == pid && h->cpu == cpu &&
-		    h->seen == *cc->seen) {
-			/* all of it: a fixed-size copy, room was reserved */
-			memcpy(*o, h->txt, TEXT_HEAD_MAX);
-			return *o + h->len;
-		}
-	}
 	comm = text_comm_lookup(t->cm, cc, pid);
 	if (!comm)
 		return NULL;
@@ -341,6 +333,30 @@ static char *put_head(const struct text_fmt *t, const struct text_comm_ctx *cc,
 		h->seen = *cc->seen;
 	}
 	return end;
+}
+
+/*
+ * The head of a line at *@o, as head_make(): copied from the position's
+ * heads when it made one for the same pid, CPU and visible comms (struct
+ * text_heads), which most lines are.  Return: the end, or NULL when out
+ * of memory.
+ */
+static inline __attribute__((always_inline)) char *
+put_head(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
+	 unsigned int cpu, char **o, size_t room, struct tdatfs_buf *out)
+{
+	struct text_head *h = NULL;
+
+	if (cc->heads) {
+		h = &cc->heads->h[cpu % TEXT_HEADS];
+		if (h->len && h->pid == pid && h->cpu == cpu &&
+		    h->seen == *cc->seen) {
+			/* all of it: a fixed-size copy, room was reserved */
+			memcpy(*o, h->txt, TEXT_HEAD_MAX);
+			return *o + h->len;
+		}
+	}
+	return head_make(t, cc, h, pid, cpu, o, room, out);
 }
 
 /*
