@@ -24,11 +24,11 @@ struct acct_stretch {
  * the arrays before use (entries move as others are inserted and as
  * stretches merge), so any content is safe.
  */
-#define ACCT_MEMO	16
+#define ACCT_MEMO	256	/* a trace of syscall events meets hundreds of ids */
 
 struct acct_memo {
-	size_t ev;		/* its entry in the open stretch, from first */
-	size_t tot;		/* its total */
+	uint32_t ev;		/* its entry in the open stretch, from first */
+	uint32_t tot;		/* its total */
 };
 
 struct text_account {
@@ -231,8 +231,8 @@ int text_account_step(struct text_account *a, int id, uint64_t key, uint64_t ts,
 		t = total_get(a, id, ts);
 	if (!t)
 		return -ENOMEM;
-	m->ev = i;
-	m->tot = (size_t)(t - a->tot);
+	m->ev = (uint32_t)i;
+	m->tot = (uint32_t)(t - a->tot);
 	e = &a->ev[s->first + i];
 	e->records++;
 	e->bytes += bytes;
