@@ -237,6 +237,12 @@ static int fill(const struct text_events *t, struct text_event *te,
 {
 	te->d.name = ev->name ? ev->name : "";
 	te->d.name_len = strlen(te->d.name);
+	if (te->d.name_len < 20) {
+		memset(te->d.tail, ' ', sizeof(te->d.tail));
+		memcpy(te->d.tail, te->d.name, te->d.name_len);
+		memcpy(te->d.tail + te->d.name_len, ": ", 2);
+		te->d.tail_len = TEXT_TAIL_LEN;
+	}
 	if (text_fit_init(&te->fit, ev) < 0)
 		return -ENOMEM;
 	if (!t->tep_only)

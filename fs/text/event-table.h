@@ -35,11 +35,19 @@ struct text_events;
 struct text_compiled;
 struct text_tep;
 
+/* A line head's end: the name padded to 20, ": " after it. */
+#define TEXT_TAIL_LEN	22
+#define TEXT_TAIL_ROOM	32
+
 /* What a reader of the table may use of a published slot. */
 struct text_event_desc {
 	struct tep_event *ev;		/* the parsed format */
 	const char *name;		/* ev->name */
 	size_t name_len;
+	/* a name under 20 bytes: "NAME: " padded to TEXT_TAIL_LEN bytes,
+	 * the end of every line head, copied whole; else tail_len 0 */
+	char tail[TEXT_TAIL_ROOM];
+	unsigned int tail_len;
 	const struct text_compiled *fast; /* compiled info format, or NULL */
 	bool dup;			/* another format has this id */
 };

@@ -364,12 +364,14 @@ put_head(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
  * "%12d:" for a clock not in nanoseconds) and " %s: " with the name
  * padded to 20.  libtraceevent 1.7.1 prints "%5llu.%06llu" of the
  * microseconds for any time, also one under a second (a wrapped one).
- * Inlined: every line makes one, and its call frame cost a tenth of it.
+ * @tail, when not NULL, is the event's name already padded (struct
+ * text_event_desc).  Inlined: every line makes one, and its call frame
+ * cost a tenth of it.
  */
 static inline __attribute__((always_inline)) int
 put_header(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
 	   unsigned int cpu, uint64_t ts, const char *name, size_t nlen,
-	   struct tdatfs_buf *out)
+	   const char *tail, struct tdatfs_buf *out)
 {
 	char *o, *start;
 
@@ -398,13 +400,19 @@ put_header(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
 	}
 	*o++ = ':';
 	*o++ = ' ';
-	memcpy(o, name, nlen);
-	o += nlen;
-	*o++ = ':';
-	*o++ = ' ';
-	if (nlen < 20) {
-		memcpy(o, spaces, 20);
-		o += 20 - nlen;
+	if (tail) {
+		/* all of it: a fixed-size copy, room was reserved */
+		memcpy(o, tail, TEXT_TAIL_ROOM);
+		o += TEXT_TAIL_LEN;
+	} else {
+		memcpy(o, name, nlen);
+		o += nlen;
+		*o++ = ':';
+		*o++ = ' ';
+		if (nlen < 20) {
+			memcpy(o, spaces, 20);
+			o += 20 - nlen;
+		}
 	}
 	out->len += o - start;
 	return 0;
@@ -545,7 +553,7 @@ static int format_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 	if (ev) {
 		/* the comm as this stream knows it, not as the handle does */
 		ret = put_header(t, cc, tep_data_pid(tep, &rec), r->cpu,
-				 r->ts, ev->name, strlen(ev->name), out);
+				 r->ts, ev->name, strlen(ev->name), NULL, out);
 		if (ret < 0)
 			goto out;
 	} else {
@@ -621,7 +629,7 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		return damaged(r, out);
 	} else {
 		ret = put_header(t, cc, pid, r->cpu, r->ts, te->name, te->name_len,
-				 out);
+				 te->tail_len ? te->tail : NULL, out);
 		if (ret < 0)
 			return ret;
 		ret = text_funcgraph_info(t->graph, te, r, src, out);
