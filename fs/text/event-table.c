@@ -816,6 +816,9 @@ bool text_event_fits(const struct text_events *t,
 {
 	const struct text_event *te = (const struct text_event *)d;
 
+	/* most events have no __data_loc field: no call for them */
+	if (!te->fit.ndyn)
+		return te->fit.fits && n >= te->fit.short_size;
 	return text_fit_check(&te->fit, t->big_endian, data, n);
 }
 

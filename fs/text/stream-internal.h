@@ -56,6 +56,8 @@ struct text_cursor {
 	struct text_heads heads;	/* line heads made last (text/line.h) */
 	uint64_t nrec;		/* records consumed before here */
 	size_t j;		/* a view's entry the cursor is in */
+	size_t ck;		/* a hint: the first checkpoint after @off,
+				 * checked before use (line_fits()) */
 	bool eof;
 };
 
