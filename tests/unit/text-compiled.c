@@ -99,6 +99,17 @@ static const char arr_fmt[] =
 	"REC->vals[3], REC->comm, __get_str(name), REC->comm, __get_str(name), "
 	"REC->vals[0] ? __get_str(name) : REC->comm\n";
 
+/* hex and decimal of every width, zero-padded or not, of fields read in
+ * place as one 8-byte load (all but the last) */
+static const char hexw_fmt[] =
+	"name: hexw\nID: 16\n" COMMON
+	F("unsigned long a", 8, 8, 0) F("unsigned int b", 16, 4, 0)
+	F("unsigned short c", 20, 2, 0) F("long d", 24, 8, 1)
+	"\nprint fmt: \"%lx %012lx %020lx %016lX %09x %05u %07lu %x %hx %X "
+	"%lu|%lx %ld %d %08lx %017lx %x\", REC->a, REC->a, REC->a, REC->a, "
+	"REC->b, REC->b, REC->a, REC->b, REC->c, REC->b, REC->a, REC->c, "
+	"REC->d, REC->d, REC->d, REC->d, REC->c\n";
+
 #define REFUSED(n, fields, fmt) \
 	"name: r" #n "\nID: " #n "\n" COMMON fields "\nprint fmt: " fmt "\n"
 
@@ -386,7 +397,7 @@ static void sched_case(const struct sched_case *c)
 int main(void)
 {
 	static const char *const fmts[] = {
-		flags_fmt, sym_fmt, ext4_fmt, ops_fmt, arr_fmt,
+		flags_fmt, sym_fmt, ext4_fmt, ops_fmt, arr_fmt, hexw_fmt,
 	};
 	struct tep_handle *tep = tep_alloc();
 	unsigned int i;

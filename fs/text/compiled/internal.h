@@ -107,6 +107,13 @@ struct fast_flag {
 	uint16_t lit_len;
 };
 
+/* how a number step is written: the common shapes need no put_int() */
+enum fast_form {
+	FORM_ANY,		/* put_int(): any flags and width */
+	FORM_HEX,		/* "%x"/"%X" or "%0<w>x": max(digits, w) digits */
+	FORM_DEC,		/* "%d"/"%u", or "%0<w>u": max(digits, w) */
+};
+
 struct fast_step {
 	uint16_t lit_off;	/* literal before the conversion, in lit[] */
 	uint16_t lit_len;
@@ -126,6 +133,13 @@ struct fast_step {
 	uint8_t dsize;
 	uint32_t doff;
 	uint64_t dmask;
+	/* FAST_NUM (shape_steps() of program.c): how put_num() writes it */
+	uint8_t form;		/* enum fast_form */
+	bool lit16;		/* any step: its literal may be copied as 16 bytes */
+	uint64_t vmask;		/* printf's width of the value, as a mask */
+	uint64_t sbit;		/* its sign bit for d/i, else 0 */
+	uint64_t nmask;		/* dsize: dmask & vmask & dsize's bytes */
+	uint32_t dend;		/* dsize: doff + 8; else UINT32_MAX */
 };
 
 /* a field of a sched handler: a number or a comm array */
@@ -157,6 +171,9 @@ struct text_compiled {
 	unsigned int nsteps;
 	unsigned int nx, ns, nflags;
 	unsigned int lit_len;
+	/* every step but the last a FAST_NUM: one room of @room bytes
+	 * holds the whole text (shape_steps() of program.c); 0 otherwise */
+	unsigned int room;
 	struct fast_step step[FAST_MAX_STEPS];
 	struct fast_x x[FAST_MAX_X];
 	struct fast_s s[FAST_MAX_S];

@@ -286,6 +286,68 @@ static void direct_fields(struct text_compiled *fp)
 	}
 }
 
+/*
+ * The room a number step needs past its literal's length: the number is
+ * at most 70 bytes (put_int(); put_hex_w()'s 8-byte stores stay inside),
+ * and a literal copied as 16 bytes ends before its number's room does.
+ */
+enum { NUM_ROOM = 70 };
+
+/**
+ * shape_num() - what the runner needs to know of a number step up front
+ * @st: a FAST_NUM step, its field read in place (if any) set
+ *
+ * The width's mask and sign bit, and the form: a plain "%x"/"%u"/"%d",
+ * or a zero-padded "%0<w>x"/"%0<w>u", is written without put_int()'s
+ * flags and pads, as glibc's bytes are then the digits alone (a '0' pad
+ * of a number with no sign and no "0x" is leading zero digits).
+ */
+static void shape_num(struct fast_step *st)
+{
+	bool zeros = !st->width || (st->zero && !st->left);
+
+	st->vmask = st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull;
+	st->sbit = st->is_signed ? 1ull << (st->bits - 1) : 0;
+	st->nmask = st->dmask & st->vmask;
+	if (st->dsize < 8)
+		st->nmask &= (1ull << (8 * st->dsize)) - 1;
+	/* an 8-byte load at doff needs doff + 8 bytes of record */
+	st->dend = st->dsize ? st->doff + 8 : UINT32_MAX;
+	if (st->base == 16 && !st->alt && zeros)
+		st->form = FORM_HEX;
+	else if (st->base == 10 && (!st->width || (zeros && !st->is_signed)))
+		st->form = FORM_DEC;
+	else
+		st->form = FORM_ANY;
+}
+
+/*
+ * Shapes every number step (shape_num()) and, when all steps but the
+ * last are numbers, the room that holds a whole text: the runner then
+ * asks for room once a record, not once a step.
+ */
+static void shape_steps(struct text_compiled *fp)
+{
+	unsigned int i, room = 0;
+	bool all = !fp->site;
+
+	for (i = 0; i < fp->nsteps; i++) {
+		struct fast_step *st = &fp->step[i];
+
+		/* a literal copied as 16 bytes must not read past lit[] */
+		st->lit16 = st->lit_len <= 16 &&
+			    st->lit_off + 16u <= sizeof(fp->lit);
+		if (st->kind == FAST_NUM) {
+			shape_num(st);
+			room += st->lit_len + NUM_ROOM;
+		} else if (i + 1 < fp->nsteps) {
+			all = false;
+		}
+	}
+	/* the last literal: 16 more bytes for its copy as 16 */
+	fp->room = all ? room + fp->step[fp->nsteps - 1].lit_len + 16 : 0;
+}
+
 /**
  * text_compiled_compile() - the compiled info format of an event
  * @ev: a parsed event
@@ -351,6 +413,7 @@ struct text_compiled *text_compiled_compile(struct tep_event *ev,
 	if (arg)
 		goto no;
 	direct_fields(fp);
+	shape_steps(fp);
 	return fp;
 no:
 	free(fp);
@@ -408,8 +471,10 @@ static inline char *put_pad(char *o, char c, unsigned int pad)
 	return o + pad;
 }
 
-/* printf("%[-0#][width]{d,u,o,x,X}") of an already truncated value. */
-static char *put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
+/* printf("%[-0#][width]{d,u,o,x,X}") of an already truncated value;
+ * out of line: the common forms stay small without it (put_num()). */
+static __attribute__((noinline)) char *
+put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 {
 	static const char lo[] = "0123456789abcdef", up[] = "0123456789ABCDEF";
 	const char *dig = st->upper ? up : lo;
@@ -473,6 +538,9 @@ struct fast_rec {
 	const unsigned char *data;
 	size_t n;
 	bool big_endian;
+	/* num_value(): n for a file in the host's little-endian order,
+	 * below UINT32_MAX; 0 for any other */
+	uint32_t nle;
 };
 
 /* The value of x[@i] for a record: eval_num_arg()'s. */
@@ -695,21 +763,151 @@ static int put_site(const struct text_compiled *fp, const struct fast_rec *r,
 	return ret;
 }
 
-/* printf() of a number step's value, at @o; at most 66 bytes. */
-static char *put_num(const struct text_compiled *fp, const struct fast_step *st,
-		     const struct fast_rec *r, char *o)
+/*
+ * @n hex digits of @v at @o, from the last back a byte (two digits)
+ * at a time: zeros before the value's own digits fill @n.
+ */
+static inline char *put_hex_n(char *o, uint64_t v, unsigned int n,
+			      const char *pairs)
 {
-	uint64_t v = step_value(fp, st, r);
+	char *d = o + n;
+
+	while (d - o >= 2) {
+		d -= 2;
+		memcpy(d, pairs + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	/* "0f" holds f's digit second */
+	if (d > o)
+		d[-1] = pairs[2 * (v & 0xf) + 1];
+	return o + n;
+}
+
+/*
+ * The 8 hex digits of @x as the bytes of a word, the first digit in its
+ * lowest byte (the first in memory on a little-endian host): every
+ * nibble spread to a byte, then '0' or @letter - 10 added to each.
+ */
+static inline uint64_t hex_word(uint32_t x, unsigned int letter)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t t = x, big;
+
+	t = (t | t << 16) & 0x0000ffff0000ffffull;
+	t = (t | t << 8) & 0x00ff00ff00ff00ffull;
+	t = (t | t << 4) & 0x0f0f0f0f0f0f0f0full;
+	/* 1 in each byte of a digit of 10 or more */
+	big = ((t + 6 * ones) >> 4) & ones;
+	t += '0' * ones + big * (letter - '0' - 10);
+	return __builtin_bswap64(t);
+}
+
+/*
+ * @n hex digits of @v at @o (zeros first), @n at least its digit count;
+ * up to 16 as two words whose leading surplus digits are shifted out,
+ * the bytes past @o + @n written being the room's (8 at most).  Inline
+ * in put_num(): a call would save and restore the runner's registers.
+ */
+static inline __attribute__((always_inline)) char *
+put_hex_w(char *o, uint64_t v, unsigned int n, bool upper)
+{
+	unsigned int letter = upper ? 'A' : 'a';
+	uint64_t w;
+
+	/* one digit (0 to f): common enough for a shortcut */
+	if (n == 1) {
+		*o = (upper ? hex_up : hex_lo)[2 * v + 1];
+		return o + 1;
+	}
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || n > 16)
+		return put_hex_n(o, v, n, upper ? hex_up : hex_lo);
+	if (n <= 8) {
+		w = hex_word((uint32_t)v, letter) >> (8 * (8 - n));
+		memcpy(o, &w, 8);
+		return o + n;
+	}
+	w = hex_word(v >> 32, letter) >> (8 * (16 - n));
+	memcpy(o, &w, 8);
+	w = hex_word((uint32_t)v, letter);
+	memcpy(o + n - 8, &w, 8);
+	return o + n;
+}
+
+/*
+ * The value of a number step, of printf's width: a field of a file in
+ * the host's little-endian order read as one 8-byte load when the
+ * record holds those bytes (its low bytes are the field's).
+ */
+static inline uint64_t num_value(const struct text_compiled *fp,
+				 const struct fast_step *st,
+				 const struct fast_rec *r)
+{
+	uint64_t v;
+
+	/* dend is UINT32_MAX for a value that is not a field */
+	if (st->dend <= r->nle) {
+		memcpy(&v, r->data + st->doff, 8);
+		return v & st->nmask;
+	}
+	return step_value(fp, st, r) & st->vmask;
+}
+
+/* The literal and printf() of a number step at @o; NUM_ROOM + lit_len.
+ * Always inline: the runner's loop keeps its registers across steps. */
+static inline __attribute__((always_inline)) char *
+put_num(const struct text_compiled *fp, const struct fast_step *st,
+	const struct fast_rec *r, char *o)
+{
+	uint64_t v = num_value(fp, st, r);
+	unsigned int nd;
 	bool neg = false;
 
-	if (st->bits < 64)
-		v &= (1ull << st->bits) - 1;
-	if (st->is_signed && (v >> (st->bits - 1)) & 1) {
+	/* a short literal as one 16-byte copy: lit[] and the room hold it */
+	if (st->lit16)
+		memcpy(o, fp->lit + st->lit_off, 16);
+	else
+		memcpy(o, fp->lit + st->lit_off, st->lit_len);
+	o += st->lit_len;
+	if (v & st->sbit) {
 		/* two's complement negative of that width */
-		v = (~v + 1) & (st->bits < 64 ? (1ull << st->bits) - 1 : ~0ull);
+		v = -v & st->vmask;
 		neg = true;
 	}
-	return put_int(o, st, v, neg);
+	switch (st->form) {
+	case FORM_HEX:
+		nd = pow2_digits(v, 4);
+		return put_hex_w(o, v, nd > st->width ? nd : st->width,
+				 st->upper);
+	case FORM_DEC:
+		if (neg)
+			*o++ = '-';
+		nd = text_dec_digits(v);
+		return text_dec_put(o, v, nd > st->width ? nd : st->width);
+	default:
+		return put_int(o, st, v, neg);
+	}
+}
+
+/*
+ * A program of numbers only (fp->room set): one room for the text, the
+ * steps written into it without a length kept up to date between them.
+ */
+static int put_nums(const struct text_compiled *fp, const struct fast_rec *r,
+		    struct tdatfs_buf *out)
+{
+	const struct fast_step *st = fp->step, *last = st + fp->nsteps - 1;
+	char *o = tdatfs_buf_reserve(out, fp->room);
+
+	if (!o)
+		return -ENOMEM;
+	for (; st < last; st++)
+		o = put_num(fp, st, r, o);
+	if (st->lit16)
+		memcpy(o, fp->lit + st->lit_off, 16);
+	else
+		memcpy(o, fp->lit + st->lit_off, st->lit_len);
+	out->len = o + st->lit_len - out->p;
+	return 0;
 }
 
 /* one conversion of a step but a number's (text_compiled_info()) */
@@ -748,12 +946,18 @@ int text_compiled_info(const struct text_compiled *fp, bool big_endian,
 		       const unsigned char *data, size_t n,
 		       struct tdatfs_buf *out)
 {
-	const struct fast_rec r = { .data = data, .n = n, .big_endian = big_endian };
+	const struct fast_rec r = {
+		.data = data, .n = n, .big_endian = big_endian,
+		.nle = __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || big_endian ?
+		       0 : n < UINT32_MAX ? n : UINT32_MAX - 1,
+	};
 	unsigned int i;
 	int ret;
 
 	if (fp->sched.kind)
 		return text_compiled_sched_info(fp, big_endian, data, out);
+	if (fp->room)
+		return put_nums(fp, &r, out);
 	if (fp->site) {
 		ret = put_site(fp, &r, out);
 		if (ret < 0)
@@ -764,19 +968,11 @@ int text_compiled_info(const struct text_compiled *fp, bool big_endian,
 
 		if (st->kind == FAST_NUM) {
 			/* the literal and the number in one room */
-			char *o = tdatfs_buf_reserve(out, st->lit_len + 70);
+			char *o = tdatfs_buf_reserve(out, st->lit_len + NUM_ROOM);
 
 			if (!o)
 				return -ENOMEM;
-			/* a short literal as one 16-byte copy: lit[] and the
-			 * room both hold that much */
-			if (st->lit_len <= 16 &&
-			    st->lit_off + 16u <= sizeof(fp->lit))
-				memcpy(o, fp->lit + st->lit_off, 16);
-			else
-				memcpy(o, fp->lit + st->lit_off, st->lit_len);
-			o = put_num(fp, st, &r, o + st->lit_len);
-			out->len = o - out->p;
+			out->len = put_num(fp, st, &r, o) - out->p;
 			continue;
 		}
 		if (st->lit_len &&
