@@ -183,16 +183,45 @@ static char *put_d(char *o, uint64_t v)
 	return put_lld(o, (uint64_t)(int64_t)(int32_t)(uint32_t)v);
 }
 
+/* A byte 0x80 in @w's first zero byte (and maybe in bytes above it). */
+static inline uint64_t zero_bytes(uint64_t w)
+{
+	return (w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull;
+}
+
+/*
+ * "%.*s" of the comm array @s of @size bytes: up to its first NUL.  The
+ * kernel's 16-byte comm is copied whole (the room holds comm.size) and
+ * its NUL found a word at a time, where strnlen() and memcpy() would be
+ * two calls for a few bytes.
+ */
+static char *put_comm(char *o, const unsigned char *s, uint32_t size)
+{
+	uint64_t w[2], z;
+	size_t n;
+
+	if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && size == 16) {
+		memcpy(w, s, 16);
+		memcpy(o, w, 16);
+		/* on a little-endian host the first byte is the lowest */
+		z = zero_bytes(w[0]);
+		if (z)
+			return o + __builtin_ctzll(z) / 8;
+		z = zero_bytes(w[1]);
+		return o + (z ? 8 + __builtin_ctzll(z) / 8 : 16);
+	}
+	n = strnlen((const char *)s, size);
+	memcpy(o, s, n);
+	return o + n;
+}
+
 /* write_and_save_comm() and ':' when there is a comm, then "%lld" */
 static char *put_comm_pid(char *o, const struct fast_fld *comm,
 			  const struct fast_fld *pid, bool big_endian,
 			  const unsigned char *data)
 {
 	if (comm->size) {
-		size_t n = strnlen((const char *)data + comm->off, comm->size);
-
-		memcpy(o, data + comm->off, n);
-		o += n;
+		o = put_comm(o, data + comm->off, comm->size);
 		*o++ = ':';
 	}
 	return put_lld(o, read_fld(big_endian, data, pid));
@@ -204,6 +233,12 @@ static char *put_state(char *o, uint64_t v)
 	static const char states[] = "SDTtZXxW";
 	unsigned int bits = (unsigned int)(int)v, i;
 	bool found = false;
+
+	/* no bit or one (running, sleeping...): one letter, no loop */
+	if (!(bits & 0xff & ((bits & 0xff) - 1))) {
+		*o++ = bits & 0xff ? states[__builtin_ctz(bits & 0xff)] : 'R';
+		return o;
+	}
 
 	for (i = 0; i < sizeof(states) - 1; i++) {
 		if (!(bits & (1u << i)))
