@@ -396,7 +396,7 @@ put_header(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
 		o = put_sec(o, sec);
 		*o++ = '.';
 		/* "%06llu" of the rest: six digits, no count needed */
-		o = text_dec_put(o, us - sec * 1000000, 6);
+		o = text_dec_put6(o, (uint32_t)(us - sec * 1000000));
 	}
 	*o++ = ':';
 	*o++ = ' ';
