@@ -201,6 +201,37 @@ static int resolve_atom(struct text_tep *tt, const char *name)
 	return 0;
 }
 
+/**
+ * text_tep_atom_value() - the number a name atom evaluates to, when fixed
+ * @tt: handle
+ * @name: the atom
+ * @val: set to the value
+ *
+ * libtraceevent evaluates an atom that reads as 0 and does not start
+ * with a digit by looking the name up in its function list
+ * (test_for_symbol()), where only resolve_atom() puts names, and only
+ * names the trace's kallsyms has.  A name kallsyms lacks is therefore
+ * found by no lookup, now or after other formats are parsed: its value
+ * is 0 for good (kmem's "vmemmap_base" in a trace without that symbol).
+ * A name kallsyms has is found or not by which formats were parsed.
+ *
+ * Return: 0 with *@val set; -EINVAL for an atom that is not a name, or
+ * a name whose value is not fixed (kallsyms has it, or cannot say).
+ * Context: the tep lock is held.
+ */
+int text_tep_atom_value(struct text_tep *tt, const char *name, uint64_t *val)
+{
+	unsigned long long addr;
+	struct text_kallsyms *ks;
+
+	if (!atom_is_name(name) || text_tep_ksyms(tt, &ks) < 0)
+		return -EINVAL;
+	if (ks && text_kallsyms_address(ks, name, &addr) != -ENOENT)
+		return -EINVAL;
+	*val = 0;
+	return 0;
+}
+
 /*
  * resolve_atoms() - every name atom of a parsed argument list, depth first
  * (the depth is bounded: text_format_within_limits() passed the format)

@@ -83,6 +83,7 @@ int text_tep_sort_comms(struct text_tep *tt);
 int text_tep_take_error(struct text_tep *tt);
 struct text_kallsyms;
 int text_tep_ksyms(struct text_tep *tt, struct text_kallsyms **ks);
+int text_tep_atom_value(struct text_tep *tt, const char *name, uint64_t *val);
 void text_tep_page_fmt(struct text_tep *tt, struct text_page_fmt *pf);
 
 #endif /* TDATFS_TEXT_TEP_H */

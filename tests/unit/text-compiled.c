@@ -65,8 +65,11 @@ static const char ext4_fmt[] =
 	"__print_flags(REC->found, \"+\", { -1, \"NONE\" }, { 2, \"Y\" })\n";
 
 /*
- * mm_page_alloc: %p of a name atom (a kernel symbol's address, which only
- * libtraceevent looks up) plus a field: refused, see refused_fmt
+ * mm_page_alloc: %p of a name atom (a kernel symbol's address, which
+ * libtraceevent looks up) plus a field: refused without the engine's
+ * handle, which alone can say that no kallsyms entry has the name
+ * (text_tep_atom_value(); the text-vs-report test of field-heavy.dat
+ * covers that case against trace-cmd), see refused_fmt
  */
 static const char page_fmt[] =
 	"name: page\nID: 13\n" COMMON

@@ -12,8 +12,9 @@
  *    lies past the record (check_data_offset_size());
  *  - an atom is strtoull(atom, 0); one that reads 0 and does not start
  *    with a digit is a name looked up in the handle's function list
- *    (test_for_symbol(), a kernel symbol's address): such an argument is
- *    refused, and libtraceevent evaluates it;
+ *    (test_for_symbol(), a kernel symbol's address): 0 for a name the
+ *    trace's kallsyms lacks (text_tep_atom_value()), else the argument is
+ *    refused and libtraceevent evaluates it;
  *  - a cast is eval_type_str(): a mask for the integer types it knows;
  *  - the operators on unsigned long long, both sides always evaluated,
  *    '?' ':' by the condition, "[" an element of a fixed array;
@@ -37,6 +38,7 @@
 #include <traceevent/event-parse.h>
 
 #include "internal.h"
+#include "tep.h"
 
 /**
  * text_compiled_lit() - add bytes to a program's literal pool
@@ -378,11 +380,18 @@ int text_compiled_num_arg(struct text_compiled *fp, struct tep_event *ev,
 			return -EINVAL;
 		/*
 		 * a name is a kernel symbol's address (test_for_symbol(),
-		 * text/tep.c registers it): left to libtraceevent
+		 * text/tep.c registers it): compiled where that is known
+		 * for good, else left to libtraceevent
 		 */
 		if (!isdigit((unsigned char)arg->atom.atom[0]) &&
-		    !strtoull(arg->atom.atom, NULL, 0))
-			return -EINVAL;
+		    !strtoull(arg->atom.atom, NULL, 0)) {
+			uint64_t v;
+
+			if (!fp->tt || text_tep_atom_value(fp->tt, arg->atom.atom,
+							   &v) < 0)
+				return -EINVAL;
+			return const_x(fp, v);
+		}
 		return const_x(fp, strtoull(arg->atom.atom, NULL, 0));
 	case TEP_PRINT_FIELD:
 		return field_x(fp, ev, arg);

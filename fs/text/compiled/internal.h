@@ -38,6 +38,7 @@ struct tep_event;
 struct tep_print_arg;
 struct tdatfs_buf;
 struct text_kallsyms;
+struct text_tep;
 
 enum {
 	FAST_MAX_STEPS	= 32,
@@ -164,6 +165,8 @@ struct fast_sched {
 
 struct text_compiled {
 	struct text_kallsyms *ks; /* FAST_FUNC: the symbols, NULL for none */
+	struct text_tep *tt;	/* while it is made: the handle (args.c's
+				 * name atoms); NULL once made */
 	struct fast_sched sched;	/* the sched plugin's handler */
 	bool site;		/* the kmem plugin's "(func+0x<off>) " first */
 	uint8_t site_size;	/* its call_site field */

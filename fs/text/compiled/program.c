@@ -383,6 +383,7 @@ struct text_compiled *text_compiled_compile(struct tep_event *ev,
 		if (sched < 0 || !compile_site(fp, ev, tt))
 			goto no;
 	}
+	fp->tt = tt;
 	for (;;) {
 		struct fast_step *st;
 		const char *q = p;
@@ -414,6 +415,7 @@ struct text_compiled *text_compiled_compile(struct tep_event *ev,
 		goto no;
 	direct_fields(fp);
 	shape_steps(fp);
+	fp->tt = NULL;
 	return fp;
 no:
 	free(fp);
