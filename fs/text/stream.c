@@ -418,55 +418,53 @@ static int reach_end(struct text_stream *st, struct text_cursor *cu)
 }
 
 /*
+ * The first checkpoint after cu->off (the last one lies after it): the
+ * cursor's hint, the one its last line had, when it still is; else
+ * searched and kept as the hint.  Out of line: most lines keep the hint.
+ */
+static __attribute__((noinline)) size_t next_ckpt(struct text_stream *st,
+						  struct text_cursor *cu)
+{
+	size_t lo = 0, hi = cu->ck;
+
+	if (hi < st->nckpt && st->ckpt_off[hi] > cu->off &&
+	    (!hi || st->ckpt_off[hi - 1] <= cu->off))
+		return hi;
+	hi = st->nckpt;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (st->ckpt_off[mid] <= cu->off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	cu->ck = hi;
+	return hi;
+}
+
+/*
  * Whether the line @cu just made keeps to the offsets known of the text:
  * it ends at or before a known size, and no checkpoint falls inside it
  * (each checkpoint is a step boundary of the text; a view's are its
  * entries, checked where they are entered).  A line that breaks either
  * is decoded from other bytes than those the offsets were made from.
+ * Inline: every line asks, and most answers need no search.
  * Return: 0 or -EIO (@cu dropped).
  */
-static __attribute__((noinline)) int line_fits_known(struct text_stream *st,
-							struct text_cursor *cu)
+static inline int line_fits(struct text_stream *st, struct text_cursor *cu)
 {
 	uint64_t end = cu->off + cu->line.len;
-	size_t lo = 0, hi;
 
 	if (st->size_known && end > st->size)
 		goto bad;
 	if (st->is_view || !cu->line.len || st->ckpt_off[st->nckpt - 1] <= cu->off)
 		return 0;
-	/* the first checkpoint after cu->off: ckpt_off[hi], searched
-	 * when the cursor's hint (the one its last line had) is not it */
-	hi = cu->ck;
-	if (hi >= st->nckpt || st->ckpt_off[hi] <= cu->off ||
-	    (hi && st->ckpt_off[hi - 1] > cu->off)) {
-		hi = st->nckpt;
-		while (hi - lo > 1) {
-			size_t mid = (lo + hi) / 2;
-
-			if (st->ckpt_off[mid] <= cu->off)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		cu->ck = hi;
-	}
-	if (st->ckpt_off[hi] >= end)
+	if (st->ckpt_off[next_ckpt(st, cu)] >= end)
 		return 0;
 bad:
 	cu->valid = false;
 	return -EIO;
-}
-
-/* line_fits_known(), its common answer inline. */
-static inline int line_fits(struct text_stream *st, struct text_cursor *cu)
-{
-	/* a text being made, at its last checkpoint or past it: every line
-	 * of a first read, asked without a call */
-	if (!st->size_known && (st->is_view || !cu->line.len ||
-				st->ckpt_off[st->nckpt - 1] <= cu->off))
-		return 0;
-	return line_fits_known(st, cu);
 }
 
 /*
