@@ -473,6 +473,26 @@ static inline char *put_pad(char *o, char c, unsigned int pad)
 	return o + pad;
 }
 
+/*
+ * @n hex digits of @v at @o, from the last back a byte (two digits)
+ * at a time: zeros before the value's own digits fill @n.
+ */
+static inline char *put_hex_n(char *o, uint64_t v, unsigned int n,
+			      const char *pairs)
+{
+	char *d = o + n;
+
+	while (d - o >= 2) {
+		d -= 2;
+		memcpy(d, pairs + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	/* "0f" holds f's digit second */
+	if (d > o)
+		d[-1] = pairs[2 * (v & 0xf) + 1];
+	return o + n;
+}
+
 /* printf("%[-0#][width]{d,u,o,x,X}") of an already truncated value;
  * out of line: the common forms stay small without it (put_num()). */
 static __attribute__((noinline)) char *
@@ -508,19 +528,7 @@ put_int(char *o, const struct fast_step *st, uint64_t uv, bool neg)
 	if (st->base == 10) {
 		o = text_dec_put(o, uv, nd);
 	} else if (st->base == 16) {
-		/* from the last digit back, a byte (two digits) at a time */
-		const char *pairs = st->upper ? hex_up : hex_lo;
-		char *d = o + nd;
-
-		for (; uv >= 256; uv >>= 8) {
-			d -= 2;
-			memcpy(d, pairs + 2 * (uv & 0xff), 2);
-		}
-		if (uv >= 16)
-			memcpy(d - 2, pairs + 2 * uv, 2);
-		else
-			d[-1] = dig[uv];
-		o += nd;
+		o = put_hex_n(o, uv, nd, st->upper ? hex_up : hex_lo);
 	} else {
 		char *d = o + nd;
 
@@ -763,26 +771,6 @@ static int put_site(const struct text_compiled *fp, const struct fast_rec *r,
 	if (!ret)
 		ret = tdatfs_buf_put(out, ") ", 2);
 	return ret;
-}
-
-/*
- * @n hex digits of @v at @o, from the last back a byte (two digits)
- * at a time: zeros before the value's own digits fill @n.
- */
-static inline char *put_hex_n(char *o, uint64_t v, unsigned int n,
-			      const char *pairs)
-{
-	char *d = o + n;
-
-	while (d - o >= 2) {
-		d -= 2;
-		memcpy(d, pairs + 2 * (v & 0xff), 2);
-		v >>= 8;
-	}
-	/* "0f" holds f's digit second */
-	if (d > o)
-		d[-1] = pairs[2 * (v & 0xf) + 1];
-	return o + n;
 }
 
 /*
