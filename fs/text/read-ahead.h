@@ -18,9 +18,10 @@
  *    where it stopped; the reader produces the rest itself, so an error
  *    comes back at the offset and with the errno of a read without
  *    workers.
- *  - Memory is bounded: the stretches queued or held take at most
- *    AHEAD_BUDGET bytes of text per engine (half of it per reader), and
- *    each worker keeps one mirror (the text it worked on last).
+ *  - Memory is bounded: the stretches queued or held, with the buffers
+ *    of finished ones kept for the next, take at most AHEAD_BUDGET bytes
+ *    of text per engine (half of it per reader), and each worker keeps
+ *    one mirror (the text it worked on last).
  *  - A reader that stops waiting (its cancel hook, tdatfs_text_cancel_set())
  *    returns -EINTR and leaves its stretches to the next read; a
  *    stretch no reader wants any more is freed by whoever holds it last.
