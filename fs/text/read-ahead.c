@@ -12,6 +12,7 @@
  * or when it is stale (no recent reader of its text is near it); a
  * running job is then only marked abandoned, and its worker frees it.
  */
+#include <assert.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -48,8 +49,8 @@
  * view's stretches are a few hundred bytes of text, each made from a
  * full stretch of the text it is cut from; a full text's are 64 KiB at
  * first, and four of them a job took big.dat's cold `cat trace` from
- * 0.45 to 0.36 s on two cores (9,000 voluntary context switches to
- * 2,200), once the jobs' buffers were kept (below).
+ * 0.45 to 0.37 s on two cores (9,000 voluntary context switches to
+ * 2,300), once the jobs' buffers were kept (below).
  */
 #define JOB_MIN_BYTES	(256u << 10)
 #define JOB_STRETCHES	8
@@ -57,7 +58,10 @@
  * Buffers of jobs freed, kept for the next jobs: one of 256 KiB is above
  * glibc's mmap threshold, and each fresh one cost 64 page faults (100,000
  * for big.dat, a third of the gain above).  They count against
- * AHEAD_BUDGET with the jobs held, so memory stays within it.
+ * AHEAD_BUDGET with the jobs held, so memory stays within it: a job
+ * queued takes the smallest spare that fits (its room moves from the
+ * spares to the job) or counts the room it needs, for which spares that
+ * fit no job are freed.
  */
 #define SPARE_BUFS	8
 /* A waiting reader polls its cancel hook this often. */
@@ -76,6 +80,7 @@ struct ahead_job {
 	uint64_t start, end;		/* the stretch */
 	char *buf;			/* end - start bytes, once running */
 	size_t cap;			/* @buf's room */
+	size_t room;			/* bytes of it counted in held */
 	size_t len;			/* bytes produced from @start */
 	enum job_state state;
 	_Atomic bool abandoned;		/* running, wanted by no one */
@@ -118,11 +123,11 @@ struct text_read_ahead {
 	struct ahead_job *jobs;
 	unsigned int njobs;
 	struct ahead_job *qhead, **qtail;
-	uint64_t held;			/* text bytes of every job not freed */
+	uint64_t held;			/* room of every job not freed */
 	char *spare[SPARE_BUFS];	/* buffers of jobs freed */
 	size_t spare_cap[SPARE_BUFS];
 	unsigned int nspare;
-	uint64_t spare_bytes;		/* their room, within AHEAD_BUDGET */
+	uint64_t spare_bytes;		/* their room; held + it <= AHEAD_BUDGET */
 	uint64_t tick;
 	struct ahead_hint hint[NHINTS];
 	struct ahead_text text[NTEXTS];
@@ -170,29 +175,52 @@ struct text_read_ahead *text_read_ahead_new(unsigned int nthreads)
 	return a;
 }
 
-/*
- * A buffer of at least @size bytes for a job, from the spares (the
- * smallest that fits) or NULL: the caller allocates one unlocked.  Lock
- * held; *@cap set to its room.
- */
-static char *spare_take(struct text_read_ahead *a, size_t size, size_t *cap)
+/* Memory held ahead stays within the budget; lock held. */
+static void budget_check(const struct text_read_ahead *a)
 {
-	unsigned int i, best = a->nspare;
-	char *buf;
+	assert(a->held + a->spare_bytes <= AHEAD_BUDGET);
+	(void)a;
+}
 
-	for (i = 0; i < a->nspare; i++)
-		if (a->spare_cap[i] >= size &&
-		    (best == a->nspare || a->spare_cap[i] < a->spare_cap[best]))
-			best = i;
-	if (best == a->nspare)
-		return NULL;
-	buf = a->spare[best];
-	*cap = a->spare_cap[best];
+/* Take spare @i off the list; lock held.  Return: its buffer. */
+static char *spare_pop(struct text_read_ahead *a, unsigned int i, size_t *cap)
+{
+	char *buf = a->spare[i];
+
+	*cap = a->spare_cap[i];
 	a->spare_bytes -= *cap;
 	a->nspare--;
-	a->spare[best] = a->spare[a->nspare];
-	a->spare_cap[best] = a->spare_cap[a->nspare];
+	a->spare[i] = a->spare[a->nspare];
+	a->spare_cap[i] = a->spare_cap[a->nspare];
 	return buf;
+}
+
+/*
+ * The spare for a job of @room bytes (the smallest that fits), or
+ * a->nspare if none does; lock held.
+ */
+static unsigned int spare_fit(const struct text_read_ahead *a, size_t room)
+{
+	unsigned int i, best = a->nspare;
+
+	for (i = 0; i < a->nspare; i++)
+		if (a->spare_cap[i] >= room &&
+		    (best == a->nspare || a->spare_cap[i] < a->spare_cap[best]))
+			best = i;
+	return best;
+}
+
+/*
+ * Free spares until @need more bytes fit in the budget; lock held.
+ * Return: whether they fit.
+ */
+static bool spare_make_room(struct text_read_ahead *a, uint64_t need)
+{
+	size_t cap;
+
+	while (a->held + a->spare_bytes + need > AHEAD_BUDGET && a->nspare)
+		free(spare_pop(a, a->nspare - 1, &cap));
+	return a->held + a->spare_bytes + need <= AHEAD_BUDGET;
 }
 
 /* Keep @buf of room @cap as a spare if the budget has room, else free it. */
@@ -208,12 +236,13 @@ static void spare_give(struct text_read_ahead *a, char *buf, size_t cap)
 	a->spare[a->nspare] = buf;
 	a->spare_cap[a->nspare++] = cap;
 	a->spare_bytes += cap;
+	budget_check(a);
 }
 
 /* Lock held (or the pool is being freed). */
 static void job_free(struct text_read_ahead *a, struct ahead_job *j)
 {
-	a->held -= j->end - j->start;
+	a->held -= j->room;
 	a->njobs--;
 	spare_give(a, j->buf, j->cap);
 	free(j);
@@ -359,7 +388,6 @@ static void *worker_main(void *arg)
 		if (!a->qhead)
 			a->qtail = &a->qhead;
 		j->state = JOB_RUNNING;
-		j->buf = spare_take(a, j->end - j->start + 1, &j->cap);
 		ok = mirror_get(w, j) == 0;
 		pthread_mutex_unlock(&a->lock);
 		/* an error leaves the bytes before it: the reader does the rest */
@@ -553,7 +581,7 @@ static void queue_range(struct text_read_ahead *a, const struct ahead_text *tx,
 		k++;
 	for (; k < tx->n && tx->ckpt[k] < to; k++) {
 		uint64_t start = tx->ckpt[k], end = stretch_end(tx, k);
-		unsigned int m = 1;
+		unsigned int m = 1, s;
 
 		if (job_find(a, tx->full, start))
 			continue;
@@ -565,22 +593,28 @@ static void queue_range(struct text_read_ahead *a, const struct ahead_text *tx,
 			m++;
 			end = stretch_end(tx, k);
 		}
-		if (a->held + (end - start) > AHEAD_BUDGET ||
-		    a->njobs >= AHEAD_JOBS)
+		/* a spare taken moves from spare_bytes to held: no more room */
+		s = spare_fit(a, end - start + 1);
+		if (a->njobs >= AHEAD_JOBS ||
+		    (s == a->nspare && !spare_make_room(a, end - start + 1)))
 			break;
 		j = calloc(1, sizeof(*j));
 		if (!j)
 			break;
+		if (s < a->nspare)
+			j->buf = spare_pop(a, s, &j->cap);
 		j->full = tx->full;
 		j->start = start;
 		j->end = end;
+		j->room = j->buf ? j->cap : end - start + 1;
 		j->state = JOB_QUEUED;
 		j->next = a->jobs;
 		a->jobs = j;
 		*a->qtail = j;
 		a->qtail = &j->qnext;
-		a->held += end - start;
+		a->held += j->room;
 		a->njobs++;
+		budget_check(a);
 		queued = true;
 	}
 	if (!queued)
