@@ -124,6 +124,7 @@ struct text_pf_tree;
 struct text_pf_tree *text_pf_tree_new(void);				/* NULL + errno */
 void text_pf_tree_free(struct text_pf_tree *pt);			/* NULL ok */
 int text_pf_tree_note(struct text_pf_tree *pt, const struct tdatfs_pf_event *e);
+int text_pf_tree_merge(struct text_pf_tree *dst, const struct text_pf_tree *src);
 /* Appends the process_tree packet, or nothing when no record linked a thread to a process. */
 int text_pf_tree_write(const struct text_pf_tree *pt, struct tdatfs_buf *b);
 

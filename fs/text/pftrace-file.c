@@ -16,23 +16,30 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tdat.h"
 #include "tdatfs-common.h"
 #include "tdatfs-pftrace.h"
+#include "tdatfs-text.h"
 #include "account.h"
 #include "engine.h"
 #include "line.h"
 #include "pftrace-event.h"
 #include "pftrace-file.h"
+#include "pftrace-head.h"
+#include "read-ahead.h"
 #include "source.h"
 #include "stream-internal.h"
 #include "stream.h"
 
 /* Records read between two polls of the cancel hook. */
 #define POLL_EVERY	4096
+/* A pass's caller polls it this often while its other threads finish. */
+#define POLL_NS		(10 * 1000 * 1000L)
 /* A unit's page number with this bit: its bundle says lost_events. */
 #define UNIT_LOST	(1ull << 63)
 
@@ -57,6 +64,7 @@ struct text_pf_file {
 	uint64_t *npages;
 	unsigned int *cpu;	/* CPU numbers */
 	struct text_pf_events *m;
+	unsigned int threads;	/* a pass's, at most (the engine's workers) */
 	/* the file */
 	char *head;
 	size_t hlen;
@@ -74,9 +82,9 @@ struct pf_ctx {
 	/* the pass only: what the head is made of */
 	bool collect;
 	struct text_pf_tree *tree;
-	uint64_t *syms;
-	size_t nsyms, csyms;
+	struct text_pf_syms syms;
 	uint64_t nrec;
+	const _Atomic bool *stop;	/* a pass on several threads: stop */
 };
 
 /* What page_run() found of a page. */
@@ -85,55 +93,6 @@ struct page_out {
 	bool lost;		/* the bundle says lost_events */
 	bool redo;		/* a record after the first one missed events */
 };
-
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort the symbol addresses and drop repeats. */
-static void syms_unique(struct pf_ctx *x)
-{
-	size_t i, n = 0;
-
-	if (!x->nsyms)
-		return;
-	qsort(x->syms, x->nsyms, sizeof(*x->syms), u64_cmp);
-	for (i = 0; i < x->nsyms; i++)
-		if (!n || x->syms[n - 1] != x->syms[i])
-			x->syms[n++] = x->syms[i];
-	x->nsyms = n;
-}
-
-/* The kernel function addresses of the event just made, kept once. */
-static int syms_note(struct pf_ctx *x)
-{
-	unsigned int i;
-	uint64_t *p;
-	size_t c;
-
-	for (i = 0; i < x->s.nsyms && i < 4; i++) {
-		if (!x->s.syms[i])
-			continue;	/* iid 0 is not an iid */
-		if (x->nsyms == x->csyms) {
-			/* the set is small (a trace's functions): sort it
-			 * down before it grows */
-			syms_unique(x);
-			if (x->nsyms * 2 >= x->csyms) {
-				c = x->csyms ? x->csyms * 2 : 256;
-				p = realloc(x->syms, c * sizeof(*p));
-				if (!p)
-					return -ENOMEM;
-				x->syms = p;
-				x->csyms = c;
-			}
-		}
-		x->syms[x->nsyms++] = x->s.syms[i];
-	}
-	return 0;
-}
 
 static bool in_window(const struct text_pf_file *pf, uint64_t ts)
 {
@@ -170,7 +129,8 @@ static int page_event(struct pf_ctx *x, unsigned int c, const struct text_rec *r
 	if (!ret && x->collect)
 		ret = text_pf_tree_note(x->tree, &e);
 	if (!ret && x->collect)
-		ret = syms_note(x);
+		ret = text_pf_syms_note(&x->syms, x->s.syms,
+					x->s.nsyms < 4 ? x->s.nsyms : 4);
 	return ret;
 }
 
@@ -201,7 +161,7 @@ static int page_run(struct pf_ctx *x, struct text_source *src, unsigned int c,
 		if (in_window(x->pf, r->ts))
 			ret = page_event(x, c, r, &pb, out, po);
 		if (!ret && x->collect && ++x->nrec % POLL_EVERY == 0 &&
-		    text_stream_cancelled())
+		    (text_stream_cancelled() || atomic_load(x->stop)))
 			ret = -EINTR;
 		if (!ret)
 			ret = text_source_consume_index(src, 0, &x->markers);
@@ -225,20 +185,47 @@ static struct text_source *source_of(struct text_pf_file *pf, unsigned int c,
 			       pf->ts);
 }
 
-/* Room for one more unit; 0 or -ENOMEM. */
-static int units_grow(struct text_pf_file *pf, size_t *cap)
-{
-	struct pf_unit *u;
-	size_t c;
+/*
+ * One slot's units as a pass finds them, their ends counted from the
+ * slot's first bundle, in a region of the file's table of its own: a
+ * unit is a page, so the slot's pages are its room, threads write apart,
+ * and the regions are closed up in slot order after (units_join()),
+ * without a second table (room never written costs no memory).
+ */
+struct slot_units {
+	struct pf_unit *u;	/* its region of pf->u */
+	size_t nu, cap;
+	uint64_t end;
+	size_t charged;		/* of @u, to the file's chunk cache */
+};
 
-	if (pf->nu < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 256;
-	u = realloc(pf->u, c * sizeof(*u));
-	if (!u)
+/* Room for one more unit: 0, or -EIO past the slot's pages. */
+static int units_grow(const struct slot_units *su)
+{
+	return su->nu < su->cap ? 0 : -EIO;
+}
+
+/* The file's table, with each slot's region for the pages it reads. */
+static int units_regions(struct text_pf_file *pf, const uint64_t *from,
+			 const uint64_t *to, struct slot_units *su)
+{
+	size_t total = 0;
+	unsigned int c;
+
+	for (c = 0; c < pf->ncpu; c++) {
+		uint64_t end = to[c] < pf->npages[c] ? to[c] : pf->npages[c];
+
+		su[c].cap = from[c] < end ? end - from[c] : 0;
+		total += su[c].cap;
+	}
+	pf->u = malloc((total ? total : 1) * sizeof(*pf->u));
+	if (!pf->u)
 		return -ENOMEM;
-	pf->u = u;
-	*cap = c;
+	total = 0;
+	for (c = 0; c < pf->ncpu; c++) {
+		su[c].u = pf->u + total;
+		total += su[c].cap;
+	}
 	return 0;
 }
 
@@ -250,13 +237,13 @@ static int units_grow(struct text_pf_file *pf, size_t *cap)
  * with the trace (8.8 MB at 16 times big.dat), and until charged the
  * cache holds its whole bound beside it.
  */
-static void units_charge(struct text_pf_file *pf)
+static void units_charge(struct text_pf_file *pf, struct slot_units *su)
 {
-	size_t now = pf->nu * sizeof(*pf->u);
+	size_t now = su->nu * sizeof(*su->u);
 
-	if (now - pf->charged >= UNITS_CHARGE_STEP) {
-		tdat_cache_charge(pf->f, now - pf->charged, false);
-		pf->charged = now;
+	if (now - su->charged >= UNITS_CHARGE_STEP) {
+		tdat_cache_charge(pf->f, now - su->charged, false);
+		su->charged = now;
 	}
 }
 
@@ -265,8 +252,7 @@ static void units_charge(struct text_pf_file *pf)
  * page's bundle measured into a unit.  @out: scratch for the bundle.
  */
 static int pass_slot(struct pf_ctx *x, unsigned int c, uint64_t from,
-		     uint64_t to, struct tdatfs_buf *out, size_t *cap,
-		     uint64_t *end)
+		     uint64_t to, struct tdatfs_buf *out, struct slot_units *su)
 {
 	struct text_pf_file *pf = x->pf;
 	struct text_pos at = { .page = from };
@@ -301,135 +287,17 @@ static int pass_slot(struct pf_ctx *x, unsigned int c, uint64_t from,
 		if (ret < 0 || !po.nev)
 			continue;
 		pending = false;
-		ret = units_grow(pf, cap);
+		ret = units_grow(su);
 		if (ret < 0)
 			break;
-		*end += out->len;
-		pf->u[pf->nu].end = *end;
-		pf->u[pf->nu].page = at.page | (po.lost ? UNIT_LOST : 0);
-		pf->nu++;
-		units_charge(pf);
+		su->end += out->len;
+		su->u[su->nu].end = su->end;
+		su->u[su->nu].page = at.page | (po.lost ? UNIT_LOST : 0);
+		su->nu++;
+		units_charge(pf, su);
 	}
 	text_source_free(src);
 	return ret;
-}
-
-/*
- * UNAME's words, "sysname nodename release machine" as trace-cmd writes
- * them (a version between release and machine is taken too), each
- * cleaned to UTF-8 and NUL-terminated in @out.
- */
-static int uname_get(struct tdat_file *f, struct tdatfs_buf *out,
-		     struct tdatfs_pf_utsname *u)
-{
-	const struct tdat_option *o = NULL;
-	const char *p, *end, *w[64], *word[4] = { NULL };
-	size_t i, n = tdat_option_count(f), nw = 0, len[4] = { 0 }, at[4];
-	int ret = 0;
-
-	memset(u, 0, sizeof(*u));
-	for (i = 0; i < n && !o; i++) {
-		o = tdat_option_get(f, i);
-		if (o && o->id != TDAT_OPT_UNAME)
-			o = NULL;
-	}
-	if (!o)
-		return 0;
-	p = o->data;
-	end = p + o->size;
-	/* the option holds its NUL, or not */
-	if (memchr(p, '\0', o->size))
-		end = memchr(p, '\0', o->size);
-	while (nw < 64) {
-		while (p < end && *p == ' ')
-			p++;
-		if (p == end)
-			break;
-		w[nw++] = p;
-		while (p < end && *p != ' ')
-			p++;
-	}
-	if (nw >= 1)
-		word[0] = w[0];				/* sysname */
-	if (nw >= 5)
-		word[1] = w[3];				/* version */
-	if (nw >= 3)
-		word[2] = w[2];				/* release */
-	if (nw >= 4)
-		word[3] = w[nw - 1];			/* machine */
-	for (i = 0; i < 4; i++) {
-		if (!word[i])
-			continue;
-		/* the version runs to the machine, spaces and all */
-		while (word[i] + len[i] < end && word[i][len[i]] != ' ')
-			len[i]++;
-		if (i == 1)
-			len[i] = w[nw - 1] - 1 - word[i];
-		at[i] = out->len;
-		ret = text_pf_utf8_put(out, word[i], len[i], TEXT_PF_STR_MAX);
-		if (!ret)
-			ret = tdatfs_buf_put(out, "", 1);
-		if (ret < 0)
-			return ret;
-	}
-	u->sysname = word[0] ? out->p + at[0] : NULL;
-	u->version = word[1] ? out->p + at[1] : NULL;
-	u->release = word[2] ? out->p + at[2] : NULL;
-	u->machine = word[3] ? out->p + at[3] : NULL;
-	return 0;
-}
-
-/* The interned symbols packet of the addresses kallsyms names. */
-static int head_syms(struct pf_ctx *x, struct tdatfs_buf *h)
-{
-	struct tdatfs_pf_symbol *s;
-	size_t i, n = 0;
-	int ret = 0;
-
-	syms_unique(x);
-	if (!x->nsyms)
-		return 0;
-	s = calloc(x->nsyms, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; !ret && i < x->nsyms; i++) {
-		ret = text_pf_symbol_name(x->pf->m, x->syms[i], &s[n].name,
-					  &s[n].len);
-		/* an address no symbol holds shows as 0x..., as in trace-cmd */
-		if (ret == -ENOENT) {
-			ret = 0;
-			continue;
-		}
-		s[n++].iid = x->syms[i];
-	}
-	if (!ret && n)
-		ret = tdatfs_pf_symbols(h, s, n, true);
-	free(s);
-	return ret;
-}
-
-/* The head: system_info (with a UNAME), the symbols, the process tree. */
-static int head_make(struct pf_ctx *x)
-{
-	struct tdatfs_pf_utsname u;
-	struct tdatfs_buf h = { 0 }, words = { 0 };
-	int ret = uname_get(x->pf->f, &words, &u);
-
-	/* without UNAME no system_info: an empty one would say nothing */
-	if (!ret && (u.sysname || u.release || u.machine))
-		ret = tdatfs_pf_system_info(&h, &u);
-	tdatfs_buf_release(&words);
-	if (!ret)
-		ret = head_syms(x, &h);
-	if (!ret)
-		ret = text_pf_tree_write(x->tree, &h);
-	if (ret < 0) {
-		tdatfs_buf_release(&h);
-		return ret;
-	}
-	x->pf->head = h.p ? h.p : calloc(1, 1);
-	x->pf->hlen = h.len;
-	return x->pf->head ? 0 : -ENOMEM;
 }
 
 /*
@@ -525,35 +393,183 @@ static void ctx_release(struct pf_ctx *x)
 	text_pf_scratch_release(&x->s);
 	tdatfs_buf_release(&x->markers);
 	text_pf_tree_free(x->tree);
-	free(x->syms);
+	text_pf_syms_release(&x->syms);
+}
+
+/*
+ * A pass on up to pf->threads threads: each takes the next slot no one
+ * took, measures it into that slot's units with a context of its own
+ * (its own tree and symbols, joined after: neither depends on the order
+ * records were read in), and all stop at the first failure.
+ */
+struct pass {
+	struct text_pf_file *pf;
+	const uint64_t *from, *to;
+	struct slot_units *su;		/* one per slot */
+	_Atomic unsigned int next;	/* the first slot no one took */
+	_Atomic bool stop;
+	_Atomic unsigned int running;	/* threads of the pass not done */
+};
+
+struct pass_part {
+	struct pass *ps;
+	struct pf_ctx x;
+	pthread_t tid;
+	bool started;			/* a thread of its own */
+	int ret;
+};
+
+static void part_run(struct pass_part *pp)
+{
+	struct pass *ps = pp->ps;
+	struct tdatfs_buf out = { 0 };
+	unsigned int c;
+
+	while (!pp->ret && !atomic_load(&ps->stop)) {
+		c = atomic_fetch_add(&ps->next, 1);
+		if (c >= ps->pf->ncpu)
+			break;
+		if (ps->from[c] < ps->to[c])
+			pp->ret = pass_slot(&pp->x, c, ps->from[c], ps->to[c],
+					    &out, &ps->su[c]);
+	}
+	if (pp->ret)
+		atomic_store(&ps->stop, true);
+	tdatfs_buf_release(&out);
+}
+
+/* The cancel hook of a pass's own threads: the pass stopped. */
+static bool pass_stopped(void *ctx)
+{
+	return atomic_load((_Atomic bool *)ctx);
+}
+
+static void *part_thread(void *arg)
+{
+	struct pass_part *pp = arg;
+
+	tdatfs_text_cancel_set(pass_stopped, &pp->ps->stop);
+	part_run(pp);
+	tdatfs_text_cancel_set(NULL, NULL);
+	atomic_fetch_sub(&pp->ps->running, 1);
+	return NULL;
+}
+
+/*
+ * Parts 1 and on on threads of their own (those that do not start leave
+ * their slots to the others), part 0 on the caller's, whose cancel hook
+ * stops them all: polled while the others finish too, so that a cancel
+ * ends the pass within a poll however long a CPU's pages.
+ * Return: the first failure, not a stop it caused.
+ */
+static int parts_run(struct pass_part *pp, unsigned int n)
+{
+	const struct timespec nap = { 0, POLL_NS };
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 1; i < n; i++) {
+		atomic_fetch_add(&pp->ps->running, 1);
+		pp[i].started = !pthread_create(&pp[i].tid, NULL, part_thread,
+						&pp[i]);
+		if (!pp[i].started)
+			atomic_fetch_sub(&pp->ps->running, 1);
+	}
+	part_run(&pp[0]);
+	while (atomic_load(&pp->ps->running)) {
+		if (text_stream_cancelled())
+			atomic_store(&pp->ps->stop, true);
+		nanosleep(&nap, NULL);
+	}
+	for (i = 1; i < n; i++)
+		if (pp[i].started)
+			pthread_join(pp[i].tid, NULL);
+	for (i = 0; i < n; i++)
+		if (pp[i].ret < 0 && (!ret || ret == -EINTR))
+			ret = pp[i].ret;
+	return ret;
+}
+
+/*
+ * The slots' regions closed up in slot order, ends counted from the
+ * file's first bundle; a unit only moves down (a region starts past
+ * every unit before it), and the table is cut to its units.
+ */
+static void units_join(struct text_pf_file *pf, struct slot_units *su)
+{
+	struct pf_unit *u;
+	size_t at = 0, i;
+	uint64_t base = 0;
+	unsigned int c;
+
+	for (c = 0; c < pf->ncpu; c++) {
+		pf->ufirst[c] = at;
+		for (i = 0; i < su[c].nu; i++) {
+			pf->u[at] = su[c].u[i];
+			pf->u[at++].end += base;
+		}
+		base += su[c].end;
+	}
+	pf->ufirst[pf->ncpu] = at;
+	pf->nu = at;
+	u = realloc(pf->u, (at ? at : 1) * sizeof(*u));
+	if (u)
+		pf->u = u;
+}
+
+/* Part 0's tree and symbols made those of every part. */
+static int parts_join(struct pass_part *pp, unsigned int n)
+{
+	int ret = 0;
+
+	for (unsigned int i = 1; !ret && i < n; i++) {
+		ret = text_pf_tree_merge(pp[0].x.tree, pp[i].x.tree);
+		if (!ret)
+			ret = text_pf_syms_join(&pp[0].x.syms, &pp[i].x.syms);
+	}
+	return ret;
 }
 
 /* The pass: every slot's units, then the head. */
 static int file_pass(struct text_pf_file *pf, const uint64_t *from,
 		     const uint64_t *to)
 {
-	struct pf_ctx x = { .pf = pf, .collect = true };
-	struct tdatfs_buf out = { 0 };
-	size_t cap = 0;
-	uint64_t end = 0;
-	unsigned int c;
+	struct pass ps = { .pf = pf, .from = from, .to = to };
+	unsigned int n = pf->threads < pf->ncpu ? pf->threads : pf->ncpu, i;
+	struct pass_part *pp;
 	int ret = 0;
 
-	x.tree = text_pf_tree_new();
+	if (!n)
+		n = 1;
+	pp = calloc(n, sizeof(*pp));
+	ps.su = calloc(pf->ncpu + 1, sizeof(*ps.su));
 	pf->ufirst = calloc(pf->ncpu + 1, sizeof(*pf->ufirst));
-	if (!x.tree || !pf->ufirst)
+	if (!pp || !ps.su || !pf->ufirst)
 		ret = -ENOMEM;
-	for (c = 0; !ret && c < pf->ncpu; c++) {
-		pf->ufirst[c] = pf->nu;
-		if (from[c] < to[c])
-			ret = pass_slot(&x, c, from[c], to[c], &out, &cap, &end);
+	for (i = 0; !ret && i < n; i++) {
+		pp[i] = (struct pass_part){ .ps = &ps, .x = { .pf = pf,
+			.collect = true, .stop = &ps.stop } };
+		pp[i].x.tree = text_pf_tree_new();
+		if (!pp[i].x.tree)
+			ret = -ENOMEM;
 	}
+	if (!ret)
+		ret = units_regions(pf, from, to, ps.su);
+	if (!ret)
+		ret = parts_run(pp, n);
 	if (!ret) {
-		pf->ufirst[pf->ncpu] = pf->nu;
-		ret = head_make(&x);
+		units_join(pf, ps.su);
+		ret = parts_join(pp, n);
 	}
-	tdatfs_buf_release(&out);
-	ctx_release(&x);
+	if (!ret)
+		ret = text_pf_head_make(pf->f, pf->m, &pp[0].x.syms,
+					pp[0].x.tree, &pf->head, &pf->hlen);
+	for (i = 0; ps.su && i < pf->ncpu; i++)
+		pf->charged += ps.su[i].charged;
+	for (i = 0; pp && i < n; i++)
+		ctx_release(&pp[i].x);
+	free(pp);
+	free(ps.su);
 	return ret;
 }
 
@@ -583,6 +599,7 @@ static int file_new(struct tdatfs_text *t, size_t buffer, uint64_t t0,
 	pf->window = t1 != 0;
 	pf->k0 = t0;
 	pf->k1 = t1;
+	pf->threads = text_read_ahead_threads(text_engine_ahead(t));
 	ret = file_setup(pf, t, from, to);
 	if (!ret && pf->fmt) {
 		pf->m = text_pf_events_new(pf->fmt);

@@ -211,6 +211,34 @@ int text_pf_tree_note(struct text_pf_tree *pt, const struct tdatfs_pf_event *e)
 	return keep(e->type == T_NEWTASK ? &pt->newtask : &pt->fork, &t);
 }
 
+/* Every task of @src kept in @dst as if noted there. */
+static int keep_all(struct tasks *dst, const struct tasks *src)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < src->cap; i++)
+		if (src->t[i].used)
+			ret = keep(dst, &src->t[i]);
+	return ret;
+}
+
+/**
+ * text_pf_tree_merge() - what another tree learned, learned by @dst
+ * @dst: tree
+ * @src: a tree noted from other events (a part of a pass); unchanged
+ *
+ * @dst is then the tree of both trees' events, as the order they are
+ * noted in does not matter.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int text_pf_tree_merge(struct text_pf_tree *dst, const struct text_pf_tree *src)
+{
+	int ret = keep_all(&dst->newtask, &src->newtask);
+
+	return ret ? ret : keep_all(&dst->fork, &src->fork);
+}
+
 /* The process of thread @tid: up its CLONE_THREAD parents. */
 static int32_t tgid_of(const struct text_pf_tree *pt, int32_t tid)
 {

@@ -12,7 +12,10 @@
  * packet alone, the whole file's first bytes; a window with T1 <= T0 is
  * ENOENT; the layout the pass found, given to a fresh engine with the
  * sizes, gives the same bytes, and so do that layout cut short and one
- * whose slot count is forged (refused, a pass made instead).  What the
+ * whose slot count is forged (refused, a pass made instead); the pass
+ * made on one thread and on three (decode_threads, each CPU measured by
+ * whichever thread takes it) finds the same layout byte for byte, head
+ * and all.  What the
  * bytes mean is checked against trace-cmd and
  * Perfetto's schema by tests/pftrace.
  *
@@ -162,6 +165,32 @@ static void check_layout(struct tdat_file *f, struct tdatfs_text *t, size_t b,
 	free(layout);
 }
 
+/* The layout of buffer @b's pass on an engine whose workers are @threads. */
+static void *layout_on(struct tdat_file *f, size_t b, int threads,
+		       size_t *llen)
+{
+	struct tdatfs_text_opts o = { .decode_threads = threads };
+	struct tdatfs_text *t = tdatfs_text_new(f, &o);
+	void *layout = NULL;
+
+	FATAL(t);
+	FATAL(tdatfs_text_pftrace_layout(t, b, &layout, llen) == 0);
+	tdatfs_text_free(t);
+	return layout;
+}
+
+/* One thread's pass and three threads' find the same layout. */
+static void check_threads(struct tdat_file *f, size_t b)
+{
+	size_t l1, l3;
+	void *one = layout_on(f, b, -1, &l1);
+	void *three = layout_on(f, b, 3, &l3);
+
+	CHECK(l1 == l3 && !memcmp(one, three, l1));
+	free(one);
+	free(three);
+}
+
 static void check_buffer(const char *path, struct tdat_file *f,
 			 struct tdatfs_text *t, size_t b)
 {
@@ -174,6 +203,7 @@ static void check_buffer(const char *path, struct tdat_file *f,
 	whole = slurp(t, &v, &len);
 	random_reads(t, &v, whole, len, 33 + b);
 	check_layout(f, t, b, whole, len);
+	check_threads(f, b);
 	/* an engine that made nothing: the first read makes the file */
 	t2 = tdatfs_text_new(f, NULL);
 	FATAL(t2);
