@@ -523,6 +523,33 @@ void tdp_cache_charge(struct tdp_cache *c, size_t bytes, bool give_back)
 }
 
 /**
+ * tdp_cache_drop() - free every entry no one holds
+ * @c: cache
+ *
+ * For a reader at the end of work whose chunks no one wants next (an
+ * index build, before it encodes the index): their memory goes back to
+ * the system at once (malloc_trim(), as after charges), instead of
+ * staying beside the large allocations that follow until reads need the
+ * room.  Referenced entries stay; later reads fill the cache again.
+ *
+ * Context: takes the cache lock.
+ */
+void tdp_cache_drop(struct tdp_cache *c)
+{
+	struct tdp_cache_entry *e;
+	bool any = false;
+
+	pthread_mutex_lock(&c->lock);
+	while ((e = c->done.tail ? c->done.tail : c->lru.tail)) {
+		entry_free(cache_evict_one(c, e));
+		any = true;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (any)
+		malloc_trim(0);
+}
+
+/**
  * tdp_cache_put() - drop a reference taken by tdp_cache_get()
  * @c: cache
  * @e: entry; NULL is fine

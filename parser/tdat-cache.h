@@ -109,6 +109,7 @@ uint64_t tdp_cache_key_space(struct tdp_cache *c);
 void *tdp_cache_alloc(struct tdp_cache *c, size_t size);
 
 void tdp_cache_charge(struct tdp_cache *c, size_t bytes, bool give_back);
+void tdp_cache_drop(struct tdp_cache *c);
 
 void tdp_cache_put(struct tdp_cache *c, struct tdp_cache_entry *e);
 

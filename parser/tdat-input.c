@@ -353,3 +353,9 @@ void tdat_cache_charge(struct tdat_file *f, size_t bytes, bool give_back)
 	if (f)
 		tdp_cache_charge(f->cache, bytes, give_back);
 }
+
+void tdat_cache_drop(struct tdat_file *f)
+{
+	if (f)
+		tdp_cache_drop(f->cache);
+}

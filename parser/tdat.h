@@ -616,6 +616,18 @@ int tdat_chunk_tables_load(struct tdat_file *f, const void *buf, size_t len,
  */
 void tdat_cache_charge(struct tdat_file *f, size_t bytes, bool give_back);
 
+/**
+ * tdat_cache_drop() - free the decompressed chunks no reader holds
+ * @f: handle; NULL does nothing
+ *
+ * At the end of work whose chunks no one wants next (an index build,
+ * before the index is encoded and loaded): the memory goes back to the
+ * system at once.  Reads afterwards fill the cache again.
+ *
+ * Context: takes the cache lock.
+ */
+void tdat_cache_drop(struct tdat_file *f);
+
 /* --- damage found so far ------------------------------------------------ */
 
 #define TDAT_ERROR_MAX		1000	/* entries kept; the rest are counted */
