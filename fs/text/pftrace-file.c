@@ -200,7 +200,7 @@ struct slot_units {
 };
 
 /* Room for one more unit: 0, or -EIO past the slot's pages. */
-static int units_grow(const struct slot_units *su)
+static int units_room(const struct slot_units *su)
 {
 	return su->nu < su->cap ? 0 : -EIO;
 }
@@ -287,7 +287,7 @@ static int pass_slot(struct pf_ctx *x, unsigned int c, uint64_t from,
 		if (ret < 0 || !po.nev)
 			continue;
 		pending = false;
-		ret = units_grow(su);
+		ret = units_room(su);
 		if (ret < 0)
 			break;
 		su->end += out->len;

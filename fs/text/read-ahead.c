@@ -78,9 +78,8 @@ struct ahead_job {
 	struct ahead_job *qnext;	/* the queue, while JOB_QUEUED */
 	struct text_stream *full;
 	uint64_t start, end;		/* the stretch */
-	char *buf;			/* end - start bytes, once running */
-	size_t cap;			/* @buf's room */
-	size_t room;			/* bytes of it counted in held */
+	char *buf;			/* a spare, or made when it runs */
+	size_t cap;			/* @buf's room, counted in held */
 	size_t len;			/* bytes produced from @start */
 	enum job_state state;
 	_Atomic bool abandoned;		/* running, wanted by no one */
@@ -242,7 +241,7 @@ static void spare_give(struct text_read_ahead *a, char *buf, size_t cap)
 /* Lock held (or the pool is being freed). */
 static void job_free(struct text_read_ahead *a, struct ahead_job *j)
 {
-	a->held -= j->room;
+	a->held -= j->cap;
 	a->njobs--;
 	spare_give(a, j->buf, j->cap);
 	free(j);
@@ -350,10 +349,9 @@ static int job_run(struct ahead_worker *w, struct ahead_job *j)
 	ssize_t r = 0;
 
 	if (!j->buf) {
-		j->buf = malloc(size + 1);
+		j->buf = malloc(j->cap);
 		if (!j->buf)
 			return -ENOMEM;
-		j->cap = size + 1;
 	}
 	w->job = j;
 	tdatfs_text_cancel_set(worker_cancelled, w);
@@ -603,16 +601,17 @@ static void queue_range(struct text_read_ahead *a, const struct ahead_text *tx,
 			break;
 		if (s < a->nspare)
 			j->buf = spare_pop(a, s, &j->cap);
+		else
+			j->cap = end - start + 1;
 		j->full = tx->full;
 		j->start = start;
 		j->end = end;
-		j->room = j->buf ? j->cap : end - start + 1;
 		j->state = JOB_QUEUED;
 		j->next = a->jobs;
 		a->jobs = j;
 		*a->qtail = j;
 		a->qtail = &j->qnext;
-		a->held += j->room;
+		a->held += j->cap;
 		a->njobs++;
 		budget_check(a);
 		queued = true;
