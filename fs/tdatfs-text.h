@@ -271,6 +271,47 @@ int tdatfs_text_produce_sole(struct tdatfs_text *t, const struct tdatfs_text_key
 			     const _Atomic bool *cancel, _Atomic uint64_t *done);
 
 /**
+ * tdatfs_text_can_lead() - whether a buffer's per-CPU texts can be made
+ * beside its merged text (tdatfs_text_produce_led())
+ * @t: engine
+ * @buffer: buffer index
+ *
+ * A buffer of several CPUs (the text of a buffer's one CPU is its
+ * merged text already).
+ *
+ * Return: true when they can.
+ * Context: thread-safe; does not set the engine up.
+ */
+bool tdatfs_text_can_lead(struct tdatfs_text *t, size_t buffer);
+
+/**
+ * tdatfs_text_produce_led() - produce a buffer's merged text and each of
+ * its per-CPU texts, each record formatted once
+ * @t: engine
+ * @buffer: a buffer tdatfs_text_can_lead() accepts
+ * @cancel: as for tdatfs_text_produce()
+ * @done: set as it goes (relaxed stores) to the pages passed so far, out
+ *	of the sum of tdatfs_text_pages() of the buffer's merged text and
+ *	of each per-CPU text; may be NULL
+ *
+ * A per-CPU line is the merged line of the same record but for its head,
+ * where that CPU's text may name the task otherwise: the per-CPU texts
+ * are made beside the merged one, taking each line's length from it and
+ * making only their heads again.  A CPU that met damaged data is then
+ * produced apart, and so is every CPU of a buffer with a function_graph
+ * entry (a CPU text that reads every CPU).  Sizes, checkpoints and every
+ * saved state are the ones tdatfs_text_produce_sole() of each text
+ * makes, byte for byte.
+ *
+ * Return: the count of per-CPU texts made beside the merged one (the
+ * others were made apart), -EINVAL for a buffer that cannot lead, or as
+ * tdatfs_text_produce().
+ * Context: as tdatfs_text_produce_sole().
+ */
+int tdatfs_text_produce_led(struct tdatfs_text *t, size_t buffer,
+			    const _Atomic bool *cancel, _Atomic uint64_t *done);
+
+/**
  * tdatfs_text_state_save() - what producing a text to its end learned
  * @t: engine
  * @k: the text, produced to its end (by tdatfs_text_produce() or reads)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * text/engine-internal.h - the engine's own insides, shared by its two files:
- * text/engine.c (setup, streams, reads) and text/engine-states.c (the
- * states the index gives and takes), which calls the first, never the
- * other way.  Nothing else includes it.
+ * text/engine-internal.h - the engine's own insides, shared by its files:
+ * text/engine.c (setup, streams, reads), text/engine-states.c (the
+ * states the index gives and takes) and text/engine-lead.c (a buffer's
+ * texts produced together), which call the first, never the other way.
+ * Nothing else includes it.
  *
  * Invariants:
  *  - The stream table, the stashes and the setup change only under
@@ -82,7 +83,13 @@ struct tdatfs_text {
 	void (*ext_free)(void *ext);
 };
 
+/* What a producer produces at a time, between polls of its cancel flag. */
+#define TEXT_ENG_PIECE	(256 * 1024)
+
 bool text_eng_cpu_aliased(const struct tdatfs_text *t, size_t buffer, int cpu);
+int text_eng_stream_as(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
+		       enum text_cpu_read fresh, struct text_stream **out);
+void text_eng_stream_forget(struct tdatfs_text *t, size_t buffer, int cpu);
 struct text_stash *text_eng_stash_get(struct tdatfs_text *t, size_t buffer,
 				      int cpu, bool create);
 int text_eng_report_parts(struct tdatfs_text *t, struct text_stream_part **parts,

@@ -364,9 +364,21 @@ static int stash_install(struct tdatfs_text *t, struct text_stash *sh,
 	return sh->err;
 }
 
-/* The stream of (buffer, cpu), made on first use when @create. */
-static int get_stream_as(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
-			 enum text_cpu_read fresh, struct text_stream **out)
+/**
+ * text_eng_stream_as() - the stream of (buffer, cpu), made on first use
+ * @t: engine
+ * @buffer: buffer index
+ * @cpu: cpu index in the buffer, or -1
+ * @create: make it when there is none
+ * @fresh: how a new stream of one CPU reads, unless a state loaded for it
+ *	says otherwise
+ * @out: set to the stream (the engine's), or NULL
+ *
+ * Return: 0, -EAGAIN when there is none and not @create, or a negative
+ * errno.
+ */
+int text_eng_stream_as(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
+		       enum text_cpu_read fresh, struct text_stream **out)
 {
 	const struct tdat_buffer *buf;
 	struct text_stream **slot;
@@ -416,7 +428,29 @@ out:
 static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create,
 		      struct text_stream **out)
 {
-	return get_stream_as(t, buffer, cpu, create, TEXT_CPU_LOOK, out);
+	return text_eng_stream_as(t, buffer, cpu, create, TEXT_CPU_LOOK, out);
+}
+
+/**
+ * text_eng_stream_forget() - free the stream of (buffer, cpu), if made
+ * @t: engine, which no other thread uses meanwhile
+ * @buffer: buffer index
+ * @cpu: cpu index in the buffer, or -1
+ *
+ * The next use makes it again: for a producer whose stream is to be made
+ * another way (tdatfs_text_produce_sole()) or was left unfinished
+ * (text/engine-lead.c).
+ */
+void text_eng_stream_forget(struct tdatfs_text *t, size_t buffer, int cpu)
+{
+	struct text_stream **slot;
+
+	pthread_mutex_lock(&t->lock);
+	slot = &t->streams[buffer][cpu + 1];
+	text_read_ahead_forget(t->ahead, *slot);
+	text_stream_free(*slot);
+	*slot = NULL;
+	pthread_mutex_unlock(&t->lock);
 }
 
 /*
@@ -427,18 +461,8 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
 static int remake_among_all(struct tdatfs_text *t, size_t buffer, int cpu,
 			    struct text_stream **out)
 {
-	struct text_stream_env env;
-	struct text_stream **slot;
-
-	pthread_mutex_lock(&t->lock);
-	slot = &t->streams[buffer][cpu + 1];
-	text_read_ahead_forget(t->ahead, *slot);
-	text_stream_free(*slot);
-	env = stream_env(t);
-	*slot = text_stream_new(&env, buffer, cpu, TEXT_CPU_AMONG_ALL);
-	*out = *slot;
-	pthread_mutex_unlock(&t->lock);
-	return *out ? 0 : (errno ? -errno : -ENOMEM);
+	text_eng_stream_forget(t, buffer, cpu);
+	return text_eng_stream_as(t, buffer, cpu, true, TEXT_CPU_AMONG_ALL, out);
 }
 
 /* How trace-cmd names a buffer on its lines: after the last '/'. */
@@ -806,9 +830,6 @@ static int key_size(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	return tdatfs_text_size(t, k->buffer, k->cpu, size);
 }
 
-/* What tdatfs_text_produce() produces at a time, between polls of @cancel. */
-#define PRODUCE_PIECE	(256 * 1024)
-
 /* tdatfs_text_produce(); @sole: no other thread uses @t meanwhile. */
 static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 		   const _Atomic bool *cancel, _Atomic uint64_t *done, bool sole)
@@ -839,7 +860,7 @@ static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	 * read (text_stream_new()).
 	 */
 	ret = m.report || !sole ? text_eng_key_stream(t, &m, true, &st) :
-	      get_stream_as(t, m.buffer, m.cpu, true, TEXT_CPU_TRY_ALONE, &st);
+	      text_eng_stream_as(t, m.buffer, m.cpu, true, TEXT_CPU_TRY_ALONE, &st);
 	if (ret < 0)
 		return ret;
 	do {
@@ -847,7 +868,7 @@ static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			n = -EINTR;
 			break;
 		}
-		n = text_stream_produce(st, PRODUCE_PIECE, off);
+		n = text_stream_produce(st, TEXT_ENG_PIECE, off);
 		if (n == -EXDEV && sole && !m.report && m.cpu >= 0) {
 			ret = remake_among_all(t, m.buffer, m.cpu, &st);
 			if (ret < 0)

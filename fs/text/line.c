@@ -371,7 +371,7 @@ put_head(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
 static inline __attribute__((always_inline)) int
 put_header(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
 	   unsigned int cpu, uint64_t ts, const char *name, size_t nlen,
-	   const char *tail, struct tdatfs_buf *out)
+	   const char *tail, struct tdatfs_buf *out, size_t *head_end)
 {
 	char *o, *start;
 
@@ -385,6 +385,8 @@ put_header(const struct text_fmt *t, const struct text_comm_ctx *cc, int pid,
 	o = put_head(t, cc, pid, cpu, &start, room, out);
 	if (!o)
 		return -ENOMEM;
+	if (head_end)
+		*head_end = out->len + (size_t)(o - start);
 	if (!t->in_usecs) {
 		o = put_u64_width(o, ts, 12, ' ');
 	} else {
@@ -553,7 +555,7 @@ static int format_slow(struct text_fmt *t, const struct text_rec *r, size_t n,
 	if (ev) {
 		/* the comm as this stream knows it, not as the handle does */
 		ret = put_header(t, cc, tep_data_pid(tep, &rec), r->cpu,
-				 r->ts, ev->name, strlen(ev->name), NULL, out);
+				 r->ts, ev->name, strlen(ev->name), NULL, out, NULL);
 		if (ret < 0)
 			goto out;
 	} else {
@@ -583,6 +585,84 @@ static int put_dropped(const struct text_rec *r, struct tdatfs_buf *out)
 	return 0;
 }
 
+/*
+ * text_format_record() and text_format_record_parts(), inlined into each:
+ * @lp, when not NULL, is told where the line's parts lie.
+ */
+static inline __attribute__((always_inline)) int
+format_record(struct text_fmt *t, const struct text_rec *r,
+	      struct text_source *src, struct text_comm_ctx *cc,
+	      struct tdatfs_buf *out, struct text_line_parts *lp)
+{
+	const unsigned char *data = r->data;
+	const struct text_event_desc *te = NULL;
+	size_t n = r->size, *head_end = NULL;
+	int ret, id, pid;
+
+	if (lp) {
+		memset(lp, 0, sizeof(*lp));
+		lp->start = out->len;
+		head_end = &lp->head1;
+	}
+	if (n > t->scratch_size - SCRATCH_SLACK)
+		n = t->scratch_size - SCRATCH_SLACK;
+	ret = put_dropped(r, out);
+	if (ret < 0)
+		return ret;
+
+	/* looked up (so parsed) whenever libtraceevent can read the type */
+	if (text_record_type(t->evs, data, n, &id)) {
+		ret = text_event_lookup(t->evs, id, &te);
+		if (ret < 0)
+			return ret;
+	}
+	if (!te || te->dup || !text_record_pid(t->evs, data, n, &pid)) {
+		ret = format_slow(t, r, n, cc, out);
+	} else if (!text_event_fits(t->evs, te, data, n)) {
+		ret = damaged(r, out);
+		/* a function of the record's bytes alone, and no head */
+		if (lp) {
+			lp->own = true;
+			lp->head0 = lp->head1 = lp->start;
+			lp->end = out->len;
+		}
+		return ret;
+	} else {
+		if (lp)
+			lp->head0 = out->len;
+		ret = put_header(t, cc, pid, r->cpu, r->ts, te->name, te->name_len,
+				 te->tail_len ? te->tail : NULL, out, head_end);
+		if (ret < 0)
+			return ret;
+		ret = text_funcgraph_info(t->graph, te, r, src, out);
+		/* asked here: a call costs more than its answer */
+		if (ret == 1 && text_func_wants(t->func, te->ev->id))
+			ret = text_func_info(t->func, te, r, cc->fn, out);
+		if (ret == 1 && te->fast && text_event_whole(te, n)) {
+			/* neither the call stacks nor the look-ahead read it */
+			if (lp && !text_funcgraph_wants(t->graph, id) &&
+			    !text_func_wants(t->func, id)) {
+				lp->own = true;
+				lp->learn = text_comms_learns(t->cm, id);
+				lp->pid = pid;
+				lp->id = id;
+			}
+			ret = fast_info(t, te, id, data, n, cc, out);
+		} else if (ret == 1) {
+			ret = info_slow(t, r, n, te->ev, cc, out);
+		}
+	}
+	if (ret >= 0) {
+		int err = tdatfs_buf_put(out, "\n", 1);
+
+		if (err < 0)
+			ret = err;
+	}
+	if (lp)
+		lp->end = out->len;
+	return ret;
+}
+
 /**
  * text_format_record() - append the report line(s) of one record
  * @t: formatter
@@ -606,48 +686,82 @@ int text_format_record(struct text_fmt *t, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
 		       struct tdatfs_buf *out)
 {
-	const unsigned char *data = r->data;
-	const struct text_event_desc *te = NULL;
-	size_t n = r->size;
-	int ret, id, pid;
+	return format_record(t, r, src, cc, out, NULL);
+}
 
-	if (n > t->scratch_size - SCRATCH_SLACK)
-		n = t->scratch_size - SCRATCH_SLACK;
-	ret = put_dropped(r, out);
-	if (ret < 0)
-		return ret;
+/**
+ * text_format_record_parts() - text_format_record(), telling where the
+ * line's parts lie
+ * @t: formatter
+ * @r: the record
+ * @src: as for text_format_record()
+ * @cc: likewise
+ * @out: likewise
+ * @lp: set to where the record's lines lie in @out, and whether all but
+ *	their head is a function of the record's bytes alone (struct
+ *	text_line_parts)
+ *
+ * For a text made beside another from the same records, whose line of
+ * this record text_format_record_again() then measures.
+ *
+ * Return: as text_format_record().
+ */
+int text_format_record_parts(struct text_fmt *t, const struct text_rec *r,
+			     struct text_source *src, struct text_comm_ctx *cc,
+			     struct tdatfs_buf *out, struct text_line_parts *lp)
+{
+	return format_record(t, r, src, cc, out, lp);
+}
 
-	/* looked up (so parsed) whenever libtraceevent can read the type */
-	if (text_record_type(t->evs, data, n, &id)) {
-		ret = text_event_lookup(t->evs, id, &te);
-		if (ret < 0)
-			return ret;
-	}
-	if (!te || te->dup || !text_record_pid(t->evs, data, n, &pid)) {
-		ret = format_slow(t, r, n, cc, out);
-	} else if (!text_event_fits(t->evs, te, data, n)) {
-		return damaged(r, out);
-	} else {
-		ret = put_header(t, cc, pid, r->cpu, r->ts, te->name, te->name_len,
-				 te->tail_len ? te->tail : NULL, out);
-		if (ret < 0)
-			return ret;
-		ret = text_funcgraph_info(t->graph, te, r, src, out);
-		/* asked here: a call costs more than its answer */
-		if (ret == 1 && text_func_wants(t->func, te->ev->id))
-			ret = text_func_info(t->func, te, r, cc->fn, out);
-		if (ret == 1 && te->fast && text_event_whole(te, n))
-			ret = fast_info(t, te, id, data, n, cc, out);
-		else if (ret == 1)
-			ret = info_slow(t, r, n, te->ev, cc, out);
-	}
-	if (ret >= 0) {
-		int err = tdatfs_buf_put(out, "\n", 1);
+/**
+ * text_format_record_again() - the length of a record's line in a second
+ * text, from its line in a first one
+ * @t: formatter
+ * @r: the record, as formatted into the first text
+ * @lp: where its line's parts lay there (text_format_record_parts())
+ * @cc: the second text's learned comms, call stacks and heads
+ * @scratch: room the second line's head, or the line, is made in; its
+ *	length is left as it was
+ * @len: set to the length of the second text's lines of the record
+ *
+ * Where all but the head is the record's alone (@lp->own), only the head
+ * is made again (its comm as the second text knows it) and the comms
+ * the record registers are learned; otherwise the record is formatted
+ * again into @scratch, without a source to look ahead in (a text that
+ * looks ahead is not made beside another).  Either way @cc ends as
+ * text_format_record() of the record would leave it.
+ *
+ * Return: 0 or a negative errno.
+ */
+int text_format_record_again(struct text_fmt *t, const struct text_rec *r,
+			     const struct text_line_parts *lp,
+			     struct text_comm_ctx *cc, struct tdatfs_buf *scratch,
+			     size_t *len)
+{
+	size_t before = scratch->len;
+	char *o, *end;
+	int ret;
 
-		if (err < 0)
-			ret = err;
+	if (!lp->own) {
+		ret = format_record(t, r, NULL, cc, scratch, NULL);
+		*len = scratch->len - before;
+		scratch->len = before;
+		/* 1: damage, recorded by the first text */
+		return ret < 0 ? ret : 0;
 	}
-	return ret;
+	*len = lp->end - lp->start - (lp->head1 - lp->head0);
+	if (lp->head1 == lp->head0)
+		return 0;
+	o = tdatfs_buf_reserve(scratch, TEXT_HEAD_MAX);
+	if (!o)
+		return -ENOMEM;
+	end = put_head(t, cc, lp->pid, r->cpu, &o, TEXT_HEAD_MAX, scratch);
+	if (!end)
+		return -ENOMEM;
+	*len += (size_t)(end - o);
+	if (lp->learn)
+		return text_comms_learn(t->cm, lp->id, cc, r->data);
+	return 0;
 }
 
 /**

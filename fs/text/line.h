@@ -78,6 +78,30 @@ int text_format_record(struct text_fmt *fm, const struct text_rec *r,
 		       struct text_source *src, struct text_comm_ctx *cc,
 		       struct tdatfs_buf *out);
 
+/*
+ * Where a record's lines lie in a text's output (text_format_record_parts()),
+ * for a second text of the same records made beside it
+ * (text/stream-follow.c): [@start, @end) the record's lines, [@head0,
+ * @head1) in them its head ("COMM-PID [CPU]", empty for a marker line).
+ * @own: all but the head is a function of the record's bytes alone; then
+ * @pid is the head's, and @learn says the record registers comms, as
+ * event @id.
+ */
+struct text_line_parts {
+	size_t start, end;
+	size_t head0, head1;
+	int pid, id;
+	bool own, learn;
+};
+
+int text_format_record_parts(struct text_fmt *fm, const struct text_rec *r,
+			     struct text_source *src, struct text_comm_ctx *cc,
+			     struct tdatfs_buf *out, struct text_line_parts *lp);
+int text_format_record_again(struct text_fmt *fm, const struct text_rec *r,
+			     const struct text_line_parts *lp,
+			     struct text_comm_ctx *cc, struct tdatfs_buf *scratch,
+			     size_t *len);
+
 
 /* For the views (text/stream.c): a record's event, its time as
  * the line prints it, and passing over a record without its text. */

@@ -29,6 +29,7 @@ struct src_cpu {
 	struct text_pos pos;
 	bool loaded;		/* pos.page is in @kbuf */
 	bool have;		/* a record is peeked */
+	uint64_t runs;		/* damaged runs skipped (marker lines) */
 	struct text_kbuffer kbuf;
 	unsigned char *page;	/* page_size bytes + slack; @kbuf reads it */
 	unsigned char *spare;	/* the page before, still valid */
@@ -164,6 +165,23 @@ void text_source_tell(const struct text_source *src, struct text_pos *pos)
 		pos[i] = src->cpus[i].pos;
 }
 
+/**
+ * text_source_at() - where one CPU stands, and the damage it met
+ * @src: source
+ * @i: the CPU's index in the source
+ * @pos: set to its position (what a checkpoint of it keeps)
+ *
+ * Return: the count of damaged runs the CPU skipped since the source was
+ * made (each one a marker line): a text made beside this source's, whose
+ * markers would fall elsewhere, sees that it met one.
+ */
+uint64_t text_source_at(const struct text_source *src, unsigned int i,
+			struct text_pos *pos)
+{
+	*pos = src->cpus[i].pos;
+	return src->cpus[i].runs;
+}
+
 /* Read and load page tc->pos.page; skip the records already consumed. */
 static int load_page(struct text_source *st, struct src_cpu *tc)
 {
@@ -264,6 +282,7 @@ static int skip_damaged(struct text_source *st, struct src_cpu *tc, int err,
 	}
 	if (bad)
 		mark_unparsed(st, tc, bad_first, tc->pos.page);
+	tc->runs++;
 	return tdatfs_buf_printf(markers,
 		"[tdatfs: CPU %u: %llu bytes at offset %llu skipped: damaged data]\n",
 		tc->cpu, (unsigned long long)(tc->pos.page - first) * st->page_size,

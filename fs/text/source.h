@@ -63,6 +63,8 @@ struct text_source *text_source_new(struct tdat_file *f, size_t b,
 void text_source_free(struct text_source *src);
 void text_source_seek(struct text_source *src, const struct text_pos *pos);
 void text_source_tell(const struct text_source *src, struct text_pos *pos);
+uint64_t text_source_at(const struct text_source *src, unsigned int i,
+			struct text_pos *pos);
 int text_source_peek_index(struct text_source *src, unsigned int i,
 			   struct tdatfs_buf *markers,
 			   const struct text_rec **rec);

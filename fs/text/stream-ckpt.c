@@ -96,7 +96,8 @@ void text_stream_ckpt_charge(struct text_stream *st)
  * text_stream_ckpt_add() - a checkpoint at @off
  * @st: stream
  * @off: its text offset
- * @cu: the cursor standing there, or NULL for the start (checkpoint 0)
+ * @cu: the cursor standing there, or NULL for the start (checkpoint 0);
+ *	one without sources is a follower's, standing at its @fpos
  *
  * Return: 0 or a negative errno.
  */
@@ -122,7 +123,10 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 	st->ckpt_off[st->nckpt] = off;
 	st->ckpt_seen[st->nckpt] = cu ? cu->seen : 0;
 	memset(pos, 0, st->ncpu * sizeof(*pos));
-	for (p = 0; cu && p < st->nparts; p++)
+	/* a follower's cursor has no sources, and its stream one slot */
+	if (cu && !cu->src)
+		pos[0] = cu->fpos;
+	for (p = 0; cu && cu->src && p < st->nparts; p++)
 		text_source_tell(cu->src[p], pos + st->parts[p].first);
 	st->ckpt_fn[st->nckpt] = NULL;
 	if (cu) {

@@ -27,6 +27,7 @@
 #include "stream.h"
 
 struct text_account;
+struct text_follow;
 
 #define NCURSORS	4
 #define CKPT_BYTES	(64 * 1024)	/* text between checkpoints, at first */
@@ -59,6 +60,22 @@ struct text_cursor {
 	size_t ck;		/* a hint: the first checkpoint after @off,
 				 * checked before use (line_fits()) */
 	bool eof;
+	struct text_pos fpos;	/* a follower's: its CPU's position (it has
+				 * no sources, text/stream-follow.c) */
+};
+
+/*
+ * What a step met: its record's event and times (text/account.h); and,
+ * when @follow was asked, the record, its slot and where its lines lie,
+ * for the texts made beside (text/stream-follow.c).
+ */
+struct text_step {
+	int id;			/* INT_MIN: no record; -1: its type not read */
+	uint64_t key, ts;
+	bool follow;
+	unsigned int slot;
+	struct text_rec rec;
+	struct text_line_parts lp;
 };
 
 /*
@@ -130,6 +147,9 @@ struct text_stream {
 	 * the file's chunk cache (tdat_cache_charge()) */
 	size_t charged;
 
+	/* the texts made beside this one's frontier; NULL: none */
+	struct text_follow *fol;
+
 	uint64_t tick;
 	struct text_cursor cur[NCURSORS];
 };
@@ -137,5 +157,10 @@ struct text_stream {
 int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 			 const struct text_cursor *cu);
 void text_stream_ckpt_charge(struct text_stream *st);
+
+int text_follow_step(struct text_stream *st, const struct text_cursor *cu,
+		     const struct text_step *si);
+void text_follow_end(struct text_stream *st, const struct text_cursor *cu);
+void text_follow_free(struct text_stream *st);
 
 #endif /* TDATFS_TEXT_STREAM_INTERNAL_H */

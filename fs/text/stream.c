@@ -104,6 +104,7 @@ void text_stream_free(struct text_stream *st)
 	if (st->charged)
 		tdat_cache_charge(st->env.f, st->charged, true);
 	text_account_free(st->acct);
+	text_follow_free(st);
 	if (!st->ov_borrowed)
 		text_overlay_free(st->ov);
 	pthread_mutex_destroy(&st->lock);
@@ -176,12 +177,6 @@ static int next_slot(struct text_stream *st, struct text_cursor *cu,
 	return 0;
 }
 
-/* What a step met: its record's event and times (text/account.h). */
-struct step_info {
-	int id;			/* INT_MIN: no record; -1: its type not read */
-	uint64_t key, ts;
-};
-
 /* Records consumed by a cursor's sources so far. */
 static uint64_t consumed(const struct text_stream *st, const struct text_cursor *cu)
 {
@@ -197,7 +192,7 @@ static uint64_t consumed(const struct text_stream *st, const struct text_cursor 
 }
 
 /* Whether a view keeps the record of @si. */
-static bool keeps(const struct text_filter *flt, const struct step_info *si)
+static bool keeps(const struct text_filter *flt, const struct text_step *si)
 {
 	if (flt->kind == TEXT_FILTER_WINDOW)
 		return si->key >= flt->k0 && si->key < flt->k1;
@@ -255,20 +250,29 @@ static int step_skip(struct text_stream *st, struct text_cursor *cu,
 	return ret;
 }
 
-/* The text of a kept record, and the damage it shows recorded. */
+/*
+ * The text of a kept record, and the damage it shows recorded; where its
+ * lines lie told in @si when it asks.
+ */
 static int step_print(struct text_stream *st, struct text_cursor *cu,
 		      const struct text_rec *rec, size_t p, unsigned int bi,
-		      struct text_comm_ctx *cc)
+		      struct text_comm_ctx *cc, struct text_step *si)
 {
 	const struct stream_part *pt = &st->parts[p];
 	int ret;
 
 	if (pt->plen && tdatfs_buf_put(&cu->line, pt->prefix, pt->plen) < 0)
 		return -ENOMEM;
-	if (st->is_view && st->flt.kind == TEXT_FILTER_FIELDS)
+	if (st->is_view && st->flt.kind == TEXT_FILTER_FIELDS) {
 		ret = text_fields_row(st->env.fmt, rec, cc, &cu->line);
-	else
+	} else if (si->follow) {
+		si->slot = st->parts[p].first + bi;
+		si->rec = *rec;
+		ret = text_format_record_parts(st->env.fmt, rec, cu->src[p], cc,
+					       &cu->line, &si->lp);
+	} else {
 		ret = text_format_record(st->env.fmt, rec, cu->src[p], cc, &cu->line);
+	}
 	if (ret < 0)
 		return ret;
 	if (ret && rec->size)
@@ -282,11 +286,12 @@ static int step_print(struct text_stream *st, struct text_cursor *cu,
 /*
  * One step: the lines of the next record (and markers met on the way)
  * appended to cu->line, or in a view nothing for a record it does not
- * keep; @si says what the step met.  Return: 1 a step made, 0 end of
- * text, <0 error.
+ * keep; @si says what the step met (and, when si->follow is set, where
+ * the record's lines lie).  Return: 1 a step made, 0 end of text, <0
+ * error.
  */
 static int step(struct text_stream *st, struct text_cursor *cu,
-		struct step_info *si)
+		struct text_step *si)
 {
 	size_t before = cu->line.len, p = 0;
 	uint64_t c0 = consumed(st, cu);
@@ -324,7 +329,7 @@ static int step(struct text_stream *st, struct text_cursor *cu,
 		cu->line.len = before;
 		ret = step_skip(st, cu, &rec, si->id, p, &cc);
 	} else {
-		ret = step_print(st, cu, &rec, p, bi, &cc);
+		ret = step_print(st, cu, &rec, p, bi, &cc, si);
 	}
 	cu->nrec += consumed(st, cu) - c0;
 	return ret < 0 ? ret : 1;
@@ -411,6 +416,8 @@ static int reach_end(struct text_stream *st, struct text_cursor *cu)
 	if (!st->size_known && !st->is_view) {
 		text_account_finish(st->acct, cu->nrec);
 		text_stream_ckpt_charge(st);
+		if (st->fol)
+			text_follow_end(st, cu);
 	}
 	st->size_known = true;
 	st->size = cu->off;
@@ -474,7 +481,7 @@ bad:
 static int advance(struct text_stream *st, struct text_cursor *cu)
 {
 	bool front;
-	struct step_info si;
+	struct text_step si;
 	int ret;
 
 	cu->off += cu->line.len;
@@ -485,10 +492,13 @@ static int advance(struct text_stream *st, struct text_cursor *cu)
 		if (ret < 0)
 			return ret;
 	}
+	si.follow = front && st->fol;
 	ret = step(st, cu, &si);
 	if (ret > 0 && front) {
 		ret = text_account_step(st->acct, si.id, si.key, si.ts,
 					cu->line.len);
+		if (!ret && si.follow && si.id != INT_MIN)
+			ret = text_follow_step(st, cu, &si);
 		if (!ret)
 			ret = 1;
 	}
@@ -534,9 +544,10 @@ static int view_next(struct text_stream *st, struct text_cursor *cu)
 /* advance() in a view: steps until one keeps text or the view ends. */
 static int view_advance(struct text_stream *st, struct text_cursor *cu)
 {
-	struct step_info si;
+	struct text_step si;
 	int ret;
 
+	si.follow = false;
 	cu->off += cu->line.len;
 	cu->line.len = 0;
 	for (;;) {
@@ -594,10 +605,11 @@ static int cut_entries(struct text_stream *v, struct text_cursor *cu,
 		       const _Atomic bool *stop)
 {
 	unsigned int lines = 0;
-	struct step_info si;
+	struct text_step si;
 	bool whole = true;
 	int ret = 0;
 
+	si.follow = false;
 	for (size_t j = j0; j < j1; j++) {
 		bytes[j - j0] = 0;
 		/* as view_next() goes on: from where the last entry ended */

@@ -60,6 +60,10 @@
  *    The mirror of a finished view is a second view of the same
  *    records cut from the same full text, with the same offsets, so it
  *    outlives the view.
+ *  - A buffer's merged stream may lead the streams of its CPUs read
+ *    alone (text_stream_lead()): its frontier makes their texts as it
+ *    passes their records, each record formatted once; what that leaves
+ *    of them is what producing each alone would, byte for byte.
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H
@@ -128,6 +132,9 @@ struct text_stream *text_stream_new_view(struct text_stream *full,
 					 const struct text_filter *flt,
 					 const char *head);
 struct text_stream *text_stream_new_mirror(struct text_stream *full);
+/* A buffer's CPU texts made beside its merged text (text/stream-follow.c). */
+int text_stream_lead(struct text_stream *st, struct text_stream **cpus);
+unsigned int text_stream_lead_end(struct text_stream *st, bool *done);
 /* A view's text cut in parts on several threads (text/view-size.h). */
 struct tdatfs_buf;
 size_t text_stream_view_entries(struct text_stream *v);

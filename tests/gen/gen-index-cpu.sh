@@ -7,7 +7,9 @@
 #  - without an index (the stream looks through its CPU first);
 #  - by the index build (each worker produces the CPU alone and makes the
 #    stream again from every CPU at its first funcgraph entry);
-#  - from the index's kept state (the stream reads as the state says).
+#  - from the index's kept state (the stream reads as the state says),
+#    built on two threads and on one (where the merged text makes the
+#    CPU texts beside it: a CPU with a funcgraph entry drops them all).
 #   gen-index-cpu.sh TDAT GEN TEMPLATE
 . "$(dirname "$0")/../lib/common.sh"
 need_oracle
@@ -24,18 +26,22 @@ for sc in interleave leaf dropped fncalls; do
 		fail "$sc: gen-trace fails"
 		continue
 	fi
-	rm -rf "$tmp/idx"
-	"$tdat" -o "index_dir=$tmp/idx,threads=2" index "$dat" > /dev/null
+	rm -rf "$tmp/idx2" "$tmp/idx1"
+	"$tdat" -o "index_dir=$tmp/idx2,threads=2" index "$dat" > /dev/null
+	"$tdat" -o "index_dir=$tmp/idx1,threads=1" index "$dat" > /dev/null
 	for c in $("$tdat" -o noindex ls "$dat" /per_cpu | sed -n 's/^cpu//p'); do
 		oracle_run report --cpu "$c" "$dat" 2>/dev/null | tail -n +2 > "$tmp/want"
 		"$tdat" -o noindex cat "$dat" "/per_cpu/cpu$c/trace" > "$tmp/got"
 		same_file "$sc: cpu$c, no index" "$tmp/want" "$tmp/got"
-		"$tdat" -o "index_dir=$tmp/idx" cat "$dat" "/per_cpu/cpu$c/trace" > "$tmp/got"
-		same_file "$sc: cpu$c, from the index's state" "$tmp/want" "$tmp/got"
-		size=$("$tdat" -o "index_dir=$tmp/idx" ls -l "$dat" "/per_cpu/cpu$c" |
-			awk '$3 == "trace" { print $2 }')
-		[ "$size" = "$(wc -c < "$tmp/want")" ] && ok ||
-			fail "$sc: cpu$c: the index says $size bytes, the oracle has $(wc -c < "$tmp/want")"
+		for n in 2 1; do
+			"$tdat" -o "index_dir=$tmp/idx$n" cat "$dat" "/per_cpu/cpu$c/trace" > "$tmp/got"
+			same_file "$sc: cpu$c, from the state of an index built on $n threads" \
+				"$tmp/want" "$tmp/got"
+			size=$("$tdat" -o "index_dir=$tmp/idx$n" ls -l "$dat" "/per_cpu/cpu$c" |
+				awk '$3 == "trace" { print $2 }')
+			[ "$size" = "$(wc -c < "$tmp/want")" ] && ok ||
+				fail "$sc: cpu$c: the index built on $n threads says $size bytes, the oracle has $(wc -c < "$tmp/want")"
+		done
 	done
 done
 finish

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * text/engine-lead.c - a buffer's merged text and its per-CPU texts
+ * produced together, each record formatted once (text/stream-follow.c
+ * makes the CPU texts beside the merged one).  The invariants are in
+ * text/engine-internal.h; the public functions are documented in
+ * tdatfs-text.h.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "tdat.h"
+#include "tdatfs-text.h"
+#include "engine-internal.h"
+#include "stream.h"
+
+bool tdatfs_text_can_lead(struct tdatfs_text *t, size_t buffer)
+{
+	const struct tdat_buffer *buf;
+
+	if (!t || buffer >= t->nbuffers)
+		return false;
+	buf = tdat_buffer_get(t->f, buffer);
+	return buf && buf->ncpus > 1;
+}
+
+/*
+ * The merged stream @m produced to its end; @done counts its pages @times
+ * (twice while it leads: its CPU texts are as far as it is).
+ */
+static int produce_merged(struct text_stream *m, const _Atomic bool *cancel,
+			  _Atomic uint64_t *done, uint64_t times)
+{
+	uint64_t off = 0;
+	ssize_t n;
+
+	do {
+		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed))
+			return -EINTR;
+		n = text_stream_produce(m, TEXT_ENG_PIECE, off);
+		if (n > 0)
+			off += n;
+		if (n >= 0 && done)
+			atomic_store_explicit(done, times * text_stream_frontier_pages(m),
+					      memory_order_relaxed);
+	} while (n > 0);
+	return n < 0 ? (int)n : 0;
+}
+
+/*
+ * The streams of @buffer's CPUs whose texts are not known yet, made to
+ * be led (*@cpus, NULL for the others).  Return: 0 or a negative errno.
+ */
+static int cpu_streams(struct tdatfs_text *t, size_t buffer, unsigned int n,
+		       struct text_stream **cpus)
+{
+	uint64_t size;
+	int ret = 0;
+
+	for (unsigned int c = 0; !ret && c < n; c++)
+		if (tdatfs_text_size(t, buffer, (int)c, &size) == -EAGAIN)
+			ret = text_eng_stream_as(t, buffer, (int)c, true,
+						 TEXT_CPU_ALONE, &cpus[c]);
+	return ret;
+}
+
+/*
+ * The CPU texts not made beside the merged one (@made false) produced
+ * apart, each on a stream made again.  Return: 0 or a negative errno.
+ */
+static int produce_rest(struct tdatfs_text *t, size_t buffer, unsigned int n,
+			const bool *made, const _Atomic bool *cancel,
+			_Atomic uint64_t *done)
+{
+	struct tdatfs_text_key k = { .buffer = buffer, .cpu = -1 };
+	uint64_t base = tdatfs_text_pages(t, &k);
+	int ret = 0;
+
+	for (unsigned int c = 0; c < n; c++) {
+		k.cpu = (int)c;
+		base += made[c] ? tdatfs_text_pages(t, &k) : 0;
+	}
+	for (unsigned int c = 0; !ret && c < n; c++) {
+		if (made[c])
+			continue;
+		k.cpu = (int)c;
+		if (tdatfs_text_size(t, buffer, k.cpu, &(uint64_t){ 0 }) == -EAGAIN)
+			text_eng_stream_forget(t, buffer, k.cpu);
+		ret = tdatfs_text_produce_sole(t, &k, cancel, NULL);
+		base += tdatfs_text_pages(t, &k);
+		if (!ret && done)
+			atomic_store_explicit(done, base, memory_order_relaxed);
+	}
+	return ret;
+}
+
+int tdatfs_text_produce_led(struct tdatfs_text *t, size_t buffer,
+			    const _Atomic bool *cancel, _Atomic uint64_t *done)
+{
+	const struct tdat_buffer *buf;
+	struct text_stream *m, **cpus;
+	bool *made;
+	int ret, lead, led = 0;
+
+	if (!tdatfs_text_can_lead(t, buffer))
+		return -EINVAL;
+	buf = tdat_buffer_get(t->f, buffer);
+	ret = text_eng_stream_as(t, buffer, -1, true, TEXT_CPU_LOOK, &m);
+	if (ret < 0)
+		return ret;
+	cpus = calloc(buf->ncpus + 1, sizeof(*cpus));
+	made = calloc(buf->ncpus + 1, sizeof(*made));
+	if (!cpus || !made)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = cpu_streams(t, buffer, buf->ncpus, cpus);
+	/* a merged text produced already cannot lead: all made apart */
+	lead = ret ? ret : text_stream_lead(m, cpus);
+	if (!ret)
+		ret = produce_merged(m, cancel, done, lead ? 1 : 2);
+	if (!lead)
+		text_stream_lead_end(m, made);
+	if (!ret)
+		ret = produce_rest(t, buffer, buf->ncpus, made, cancel, done);
+	for (unsigned int c = 0; !ret && c < buf->ncpus; c++)
+		led += made[c];
+	free(cpus);
+	free(made);
+	return ret ? ret : led;
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A buffer's CPU texts made beside its merged text, on damaged variants
+# (GEN, gen-damaged, class flip and lie) of TRACE: a CPU whose data has a
+# damaged run is dropped from the lead (its marker line falls elsewhere
+# in its own text) and made apart.  test-text-stream-follow compares every
+# state the lead saves with the one each text made alone saves, byte for
+# byte, and their texts; --apart makes it fail unless some CPU was made
+# apart.  Variants that do not open are not this test's.
+#   follow.sh TEST_TEXT_STREAM_FOLLOW GEN TDAT TRACE
+source "$(dirname "$0")/../lib/common.sh"
+
+test_follow=$1 gen=$2 tdat=$3 trace=$4
+need_trace "$trace"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for class in flip lie; do
+	"$gen" "$trace" "$work" "$class" > /dev/null || fail "gen-damaged $class fails"
+done
+opened=()
+for v in "$work"/*.dat; do
+	"$tdat" -o noindex ls "$v" / > /dev/null 2>&1 && opened+=("$v")
+done
+[ "${#opened[@]}" -gt 0 ] || { fail "no variant of $trace opens"; finish; }
+if "$test_follow" --apart "${opened[@]}" > "$work/out" 2> "$work/err"; then
+	ok
+else
+	fail "$(head -3 "$work/err") $(tail -1 "$work/out")"
+fi
+finish
