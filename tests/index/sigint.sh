@@ -6,7 +6,10 @@
 # stderr: it exits 130 (128 + SIGINT) saying "indexing interrupted;
 # nothing mounted", nothing is mounted, and no file (no temporary either)
 # is left in the index_dir.  Then the same for `tdat --progress index`.
-#   sigint.sh TDAT TDATFS BIG_TRACE
+# The trace is BIG_TRACE made three times longer (SCALE_TRACE,
+# scripts/scale-trace): big.dat alone is built in under a second on one
+# thread, before any progress line.
+#   sigint.sh TDAT TDATFS BIG_TRACE SCALE_TRACE
 # Skipped (77) where BIG_TRACE or /dev/fuse is missing.
 here=$(dirname "$0")
 . "$here/../lib/common.sh"
@@ -15,12 +18,16 @@ here=$(dirname "$0")
 
 tdat=$1
 tdatfs=$2
-trace=$3
-name=$(basename "$trace")
-need_trace "$trace"
+big=$3
+scale=$4
+need_trace "$big"
 need_fuse
 index_setup
 idx=$tmp/idx
+trace=$tmp/$(basename "$big" .dat)-x3.dat
+name=$(basename "$trace")
+python3 "$scale" -k 3 "$big" "$trace" > /dev/null ||
+	{ fail "scale-trace -k 3 $big fails"; finish; }
 
 # Job control: a script's background job would otherwise ignore SIGINT.
 set -m
