@@ -33,6 +33,7 @@
 #include "tdatfs-common.h"
 #include "tdatfs-text.h"
 #include "check.h"
+#include "open-trace.h"
 #include "text/engine.h"
 #include "text/source.h"
 #include "text/stream.h"
@@ -44,17 +45,6 @@ static uint64_t spacing = 16 * 1024;
 #define MAX_CKPT	4096
 #define REPORT		(-2)		/* "cpu" of the report's stream */
 
-
-static struct tdat_file *open_trace(const char *path)
-{
-	char err[512] = "";
-	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
-
-	if (!f)
-		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
-	FATAL(f);
-	return f;
-}
 
 /* [off, off + len) of a stream, read in odd-sized pieces; *got is set. */
 static char *read_range(struct text_stream *st, uint64_t off, size_t len,

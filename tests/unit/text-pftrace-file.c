@@ -30,17 +30,7 @@
 #include "tdat.h"
 #include "tdatfs-text.h"
 #include "check.h"
-
-static struct tdat_file *open_trace(const char *path)
-{
-	char err[512] = "";
-	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
-
-	if (!f)
-		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
-	FATAL(f);
-	return f;
-}
+#include "open-trace.h"
 
 static struct tdatfs_text_view pf(size_t buffer, uint64_t t0, uint64_t t1)
 {

@@ -30,6 +30,7 @@
 #include "tdatfs-common.h"
 #include "tdatfs-text.h"
 #include "check.h"
+#include "open-trace.h"
 #include "text/engine.h"
 #include "text/stream.h"
 
@@ -39,17 +40,6 @@
 static bool measuring;
 /* CPU texts made beside their merged text, and made apart, in all */
 static unsigned int beside, apart_n;
-
-static struct tdat_file *open_trace(const char *path)
-{
-	char err[512] = "";
-	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
-
-	if (!f)
-		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
-	FATAL(f);
-	return f;
-}
 
 static double now(void)
 {

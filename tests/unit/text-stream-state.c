@@ -28,6 +28,7 @@
 #include "tdatfs-common.h"
 #include "tdatfs-text.h"
 #include "check.h"
+#include "open-trace.h"
 #include "text/engine.h"
 #include "text/stream.h"
 
@@ -49,17 +50,6 @@ struct ref {
 	uint64_t *ckpt;
 	size_t nckpt;
 };
-
-static struct tdat_file *open_trace(const char *path)
-{
-	char err[512] = "";
-	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
-
-	if (!f)
-		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
-	FATAL(f);
-	return f;
-}
 
 static ssize_t key_read(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			char *buf, size_t len, uint64_t off)

@@ -25,19 +25,9 @@
 #include "tdatfs-text.h"
 #include "tdatfs-timeline.h"
 #include "check.h"
+#include "open-trace.h"
 
 #define MAXK	8192
-
-static struct tdat_file *open_trace(const char *path)
-{
-	char err[512] = "";
-	struct tdat_file *f = tdat_open(path, NULL, err, sizeof(err));
-
-	if (!f)
-		fprintf(stderr, "%s: %s\n", path, *err ? err : strerror(errno));
-	FATAL(f);
-	return f;
-}
 
 static struct tdatfs_text_view pic(size_t buffer, uint64_t t0, uint64_t t1)
 {
