@@ -8,7 +8,10 @@
  *
  * Invariants:
  *  - The stream table, the stashes and the setup change only under
- *    @lock; a stream, once made, stays until the engine is freed.
+ *    @lock; a stream, once made, stays until the engine is freed, but on
+ *    an engine no other thread uses (tdatfs_text_produce_sole(),
+ *    tdatfs_text_produce_led()), where its producer may free it to make
+ *    it again (text_eng_stream_forget()).
  *  - A stash holds a checked state (@blob) from its load until its
  *    text's stream is made, which takes it; a text read before any load
  *    gets none (a second load of it is -EBUSY).  @blob is the stash's own

@@ -5,7 +5,9 @@
  * and loading a stream's state).  Not a public header.
  *
  * Invariants:
- *  - Every field is used under the stream's @lock.
+ *  - Every field is used under the stream's @lock; a stream a merged one
+ *    leads (text/stream-follow.c) is changed under its leader's, and
+ *    nothing else uses it until the lead ends.
  *  - Checkpoint 0 is the start of the text (offset 0, nothing seen,
  *    every position zero, no function call stacks); checkpoint offsets
  *    rise strictly, each a step boundary, and ckpt_seen never falls.
