@@ -2,9 +2,9 @@
 /*
  * text/engine-internal.h - the engine's own insides, shared by its files:
  * text/engine.c (setup, streams, reads), text/engine-states.c (the
- * states the index gives and takes) and text/engine-lead.c (a buffer's
- * texts produced together), which call the first, never the other way.
- * Nothing else includes it.
+ * states the index gives and takes) and text/engine-produce.c (texts
+ * produced to their end for the index), which call the first, never the
+ * other way.  Nothing else includes it.
  *
  * Invariants:
  *  - The stream table, the stashes and the setup change only under

@@ -439,7 +439,7 @@ static int get_stream(struct tdatfs_text *t, size_t buffer, int cpu, bool create
  *
  * The next use makes it again: for a producer whose stream is to be made
  * another way (tdatfs_text_produce_sole()) or was left unfinished
- * (text/engine-lead.c).
+ * (tdatfs_text_produce_led()).
  */
 void text_eng_stream_forget(struct tdatfs_text *t, size_t buffer, int cpu)
 {
@@ -451,18 +451,6 @@ void text_eng_stream_forget(struct tdatfs_text *t, size_t buffer, int cpu)
 	text_stream_free(*slot);
 	*slot = NULL;
 	pthread_mutex_unlock(&t->lock);
-}
-
-/*
- * A one-CPU stream that tried its CPU alone and met a record that looks
- * ahead (-EXDEV): made again, reading every CPU.  Only its producer had
- * it (tdatfs_text_produce_sole()), so nothing else holds it.
- */
-static int remake_among_all(struct tdatfs_text *t, size_t buffer, int cpu,
-			    struct text_stream **out)
-{
-	text_eng_stream_forget(t, buffer, cpu);
-	return text_eng_stream_as(t, buffer, cpu, true, TEXT_CPU_AMONG_ALL, out);
 }
 
 /* How trace-cmd names a buffer on its lines: after the last '/'. */
@@ -719,22 +707,6 @@ const struct tdat_buffer *text_eng_key_buffer(const struct tdatfs_text *t,
 	return buf;
 }
 
-/* The text @k is made of: the report of one buffer is that buffer's text. */
-static struct tdatfs_text_key key_text(const struct tdatfs_text *t,
-				       const struct tdatfs_text_key *k)
-{
-	struct tdatfs_text_key m = *k;
-
-	if (k->report && t->alias >= 0) {
-		m.report = false;
-		m.buffer = t->alias;
-		m.cpu = -1;
-	} else if (!k->report) {
-		m.cpu = text_cpu(t, k->buffer, k->cpu);
-	}
-	return m;
-}
-
 size_t tdatfs_text_keys(struct tdatfs_text *t, struct tdatfs_text_key *keys,
 			size_t max)
 {
@@ -820,82 +792,6 @@ int text_eng_key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	if (k->report)
 		return get_report(t, create, st);
 	return get_stream(t, k->buffer, k->cpu, create, st);
-}
-
-static int key_size(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-		    uint64_t *size)
-{
-	if (k->report)
-		return tdatfs_text_report_size(t, size);
-	return tdatfs_text_size(t, k->buffer, k->cpu, size);
-}
-
-/* tdatfs_text_produce(); @sole: no other thread uses @t meanwhile. */
-static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-		   const _Atomic bool *cancel, _Atomic uint64_t *done, bool sole)
-{
-	struct tdatfs_text_key m;
-	struct text_stream *st;
-	uint64_t off = 0, size;
-	ssize_t n;
-	int ret;
-
-	if (!t || !k)
-		return -EINVAL;
-	m = key_text(t, k);
-	if (!m.report && !text_eng_key_buffer(t, &m))
-		return -ENOENT;
-	if (key_size(t, &m, &size) == 0) {
-		/* produced or loaded already: its checkpoints cover it */
-		if (done)
-			atomic_store_explicit(done, tdatfs_text_pages(t, k),
-					      memory_order_relaxed);
-		return 0;
-	}
-	/*
-	 * @m is a stream's own text (key_text()): produced there, not copied.
-	 * On an engine of its own (@sole) a CPU's text tries that CPU alone
-	 * and is made again, reading every CPU, at the first record that
-	 * looks ahead: its CPU is read once, not first looked at and then
-	 * read (text_stream_new()).
-	 */
-	ret = m.report || !sole ? text_eng_key_stream(t, &m, true, &st) :
-	      text_eng_stream_as(t, m.buffer, m.cpu, true, TEXT_CPU_TRY_ALONE, &st);
-	if (ret < 0)
-		return ret;
-	do {
-		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
-			n = -EINTR;
-			break;
-		}
-		n = text_stream_produce(st, TEXT_ENG_PIECE, off);
-		if (n == -EXDEV && sole && !m.report && m.cpu >= 0) {
-			ret = remake_among_all(t, m.buffer, m.cpu, &st);
-			if (ret < 0)
-				return ret;
-			off = 0;
-			n = 1;
-			continue;
-		}
-		if (n > 0)
-			off += n;
-		if (n >= 0 && done)
-			atomic_store_explicit(done, text_stream_frontier_pages(st),
-					      memory_order_relaxed);
-	} while (n > 0);
-	return n < 0 ? (int)n : 0;
-}
-
-int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			const _Atomic bool *cancel, _Atomic uint64_t *done)
-{
-	return produce(t, k, cancel, done, false);
-}
-
-int tdatfs_text_produce_sole(struct tdatfs_text *t, const struct tdatfs_text_key *k,
-			     const _Atomic bool *cancel, _Atomic uint64_t *done)
-{
-	return produce(t, k, cancel, done, true);
 }
 
 /**
