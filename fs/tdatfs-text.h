@@ -312,6 +312,86 @@ int tdatfs_text_produce_led(struct tdatfs_text *t, size_t buffer,
 			    const _Atomic bool *cancel, _Atomic uint64_t *done);
 
 /**
+ * DOC: a buffer's texts made in two parts at once
+ *
+ * On two engines of the same trace that no other thread uses, a
+ * buffer's merged text is split at a time T, in the middle of its
+ * largest CPU: tdatfs_text_split_new() starts the part before T on the
+ * first engine and the part after it on the second, each making the
+ * buffer's CPU texts beside it (as tdatfs_text_produce_led() does);
+ * tdatfs_text_split_part() makes each part to its end, both at once on
+ * two threads; tdatfs_text_split_join() joins the second part's texts to
+ * the first engine's, which then holds every text of the buffer: the
+ * same sizes and bytes as made in a row, and checkpoints each of which
+ * holds the state a text made in a row has there.
+ */
+struct tdatfs_text_split;
+
+/**
+ * tdatfs_text_split_new() - a buffer's texts split in two parts
+ * @t1: the engine of the first part, where the texts end up
+ * @t2: another engine of the same trace, for the second part
+ * @buffer: a buffer tdatfs_text_can_lead() accepts, none of whose texts
+ *	was produced on either engine
+ *
+ * Reads a few pages of each CPU to find T, and makes the start of the
+ * first part.
+ *
+ * Return: the split (free with tdatfs_text_split_free(), after the
+ * join), or NULL with errno set: EXDEV when the text does not split
+ * (too short, damaged where it would, its comms kept in a way no fork
+ * follows), EINVAL, ENOMEM, or the engine's error.
+ * Context: no other call on @t1 or @t2 at the same time.
+ */
+struct tdatfs_text_split *tdatfs_text_split_new(struct tdatfs_text *t1,
+						struct tdatfs_text *t2,
+						size_t buffer);
+
+/**
+ * tdatfs_text_split_part() - one part of a split made to its end
+ * @s: the split
+ * @part: 0 for the first part, 1 for the second
+ * @cancel: as for tdatfs_text_produce()
+ * @done: set as it goes to the pages passed, counting the merged text's
+ *	twice (its CPU texts are as far); may be NULL
+ *
+ * Return: 0, -EINTR when cancelled, or the engine's negative errno.
+ * Context: each part on one thread at a time; the two parts may run at
+ * once.
+ */
+int tdatfs_text_split_part(struct tdatfs_text_split *s, unsigned int part,
+			   const _Atomic bool *cancel, _Atomic uint64_t *done);
+
+/**
+ * tdatfs_text_split_join() - the second part joined to the first
+ * @s: the split, both parts made to their end
+ * @cancel: as for tdatfs_text_produce()
+ * @done: as for tdatfs_text_produce_led(), for what is made again
+ *
+ * A part is right when the first ends exactly where the second began,
+ * no call stack open there, and no comm the first learned after the
+ * fork is one the second used; then its checkpoints, account and comm
+ * model follow the first's.  A CPU text whose part does not join is
+ * made again apart on the first engine; when the merged text does not,
+ * the buffer's texts are made again in a row (tdatfs_text_produce_led()).
+ *
+ * Return: the count of the buffer's texts made again (0: every one
+ * joined; its CPUs and 1 more: made again in a row), or a negative
+ * errno.
+ * Context: no other call on either engine at the same time.
+ */
+int tdatfs_text_split_join(struct tdatfs_text_split *s, const _Atomic bool *cancel,
+			   _Atomic uint64_t *done);
+
+/**
+ * tdatfs_text_split_free() - free a split; NULL is fine
+ * @s: the split
+ *
+ * The texts stay on their engines.
+ */
+void tdatfs_text_split_free(struct tdatfs_text_split *s);
+
+/**
  * tdatfs_text_state_save() - what producing a text to its end learned
  * @t: engine
  * @k: the text, produced to its end (by tdatfs_text_produce() or reads)

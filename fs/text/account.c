@@ -314,6 +314,95 @@ int text_account_thin(struct text_account *a)
 	return 0;
 }
 
+/* Room for @n more items of @size bytes in *@p (count @cnt, room @cap). */
+static int grow_by(void **p, size_t cnt, size_t n, size_t *cap, size_t size)
+{
+	while (*cap < cnt + n)
+		if (grow(p, *cap, cap, size) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* Event @x's total of a later part added to @a's. */
+static int total_join(struct text_account *a, const struct text_account_total *x)
+{
+	size_t lo = tot_lower(a, x->id);
+	struct text_account_total *t;
+
+	if (lo < a->ntot && a->tot[lo].id == x->id) {
+		t = &a->tot[lo];
+		t->records += x->records;
+		t->bytes += x->bytes;
+		t->last_ts = x->last_ts;
+		return 0;
+	}
+	if (grow((void **)&a->tot, a->ntot, &a->totcap, sizeof(*a->tot)) < 0)
+		return -ENOMEM;
+	memmove(&a->tot[lo + 1], &a->tot[lo], (a->ntot - lo) * sizeof(*a->tot));
+	a->tot[lo] = *x;
+	a->ntot++;
+	return 0;
+}
+
+/**
+ * text_account_join() - the account of the next part of a split text
+ *	appended
+ * @a: the finished account of the text up to where the part starts
+ * @b: the part's finished account, its records counted from 0
+ *
+ * The part's first stretch runs on in @a's last one (the part's
+ * checkpoint 0 is not kept: a checkpoint of the text in a row there
+ * would hold its CPUs' positions as they stand before the next record is
+ * looked for, which the part cannot know); its other stretches follow,
+ * their records counted after @a's.  The totals add up, an event's
+ * first time from the first part that has it and its last from the last
+ * one.
+ *
+ * Return: 0 or -ENOMEM (then @a holds part of @b: the caller drops it).
+ */
+int text_account_join(struct text_account *a, const struct text_account *b)
+{
+	uint64_t nrec = a->end_nrec;
+	struct acct_stretch *last = &a->st[a->n - 1];
+	const struct acct_stretch *b0 = &b->st[0];
+	struct text_account_ev *m;
+	size_t k;
+
+	if (grow_by((void **)&a->st, a->n, b->n, &a->cap, sizeof(*a->st)) < 0 ||
+	    grow_by((void **)&a->ev, a->nev, b->nev, &a->evcap, sizeof(*a->ev)) < 0)
+		return -ENOMEM;
+	last = &a->st[a->n - 1];
+	m = malloc((last->nev + b0->nev + 1) * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	last->nev = ev_merge(&a->ev[last->first], last->nev, b->ev, b0->nev, m);
+	memcpy(&a->ev[last->first], m, last->nev * sizeof(*m));
+	free(m);
+	a->nev = last->first + last->nev;
+	if (b0->kmin < last->kmin)
+		last->kmin = b0->kmin;
+	if (b0->kmax > last->kmax)
+		last->kmax = b0->kmax;
+	for (k = 1; k < b->n; k++) {
+		struct acct_stretch *s = &a->st[a->n++];
+
+		*s = b->st[k];
+		s->nrec += nrec;
+		s->first = a->nev;
+		/* no events: b->ev may be NULL */
+		if (s->nev)
+			memcpy(&a->ev[a->nev], &b->ev[b->st[k].first],
+			       s->nev * sizeof(*a->ev));
+		a->nev += s->nev;
+	}
+	for (k = 0; k < b->ntot; k++)
+		if (total_join(a, &b->tot[k]) < 0)
+			return -ENOMEM;
+	a->end_nrec = nrec + b->end_nrec;
+	a->finished = b->finished;
+	return 0;
+}
+
 /**
  * text_account_stretches() - the count of stretches
  * @a: account

@@ -18,7 +18,9 @@
  *    its record; a step without a record (markers at the end) counts
  *    for no event.
  *  - text_account_thin() merges stretches 2k and 2k + 1 into k, as the
- *    stream drops every other checkpoint.
+ *    stream drops every other checkpoint; text_account_join() runs the
+ *    first stretch of a split text's second part on in the first part's
+ *    last, as the stream keeps no checkpoint where the parts meet.
  *  - An account of times only (text_account_times_only(): the texts no
  *    event view is cut from) has no events, so its index stays small.
  *  - Used under the stream's lock; a finished account (the text's size
@@ -59,6 +61,7 @@ int text_account_step(struct text_account *a, int id, uint64_t key, uint64_t ts,
 		      uint64_t bytes);
 void text_account_finish(struct text_account *a, uint64_t nrec);
 int text_account_thin(struct text_account *a);
+int text_account_join(struct text_account *a, const struct text_account *b);
 
 size_t text_account_stretches(const struct text_account *a);
 uint64_t text_account_nrec(const struct text_account *a, size_t k);

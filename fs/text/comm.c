@@ -565,6 +565,51 @@ int text_overlay_load(struct text_overlay *ov, const struct text_comms *t,
 }
 
 /**
+ * text_overlay_copy() - a model made again from another's registrations
+ * @ov: the model (its stream's lock held, or no one else uses it)
+ * @t: the comms of the engine the copy serves (the same trace's)
+ *
+ * The second part of a split text starts from a copy of the first
+ * part's model, on its own engine (text/stream-split.c).
+ *
+ * Return: the copy (free with text_overlay_free()), or NULL with errno
+ * set (ENOMEM; EINVAL when @t cannot hold them: another trace).
+ */
+struct text_overlay *text_overlay_copy(const struct text_overlay *ov,
+				       const struct text_comms *t)
+{
+	struct text_overlay *c = text_overlay_new();
+	struct tdatfs_buf b = { 0 };
+	struct text_unpack u;
+	int ret = c ? text_overlay_save(ov, &b) : -ENOMEM;
+
+	if (!ret) {
+		u.p = (const unsigned char *)b.p;
+		u.left = b.len;
+		u.bad = false;
+		ret = text_overlay_load(c, t, &u);
+	}
+	tdatfs_buf_release(&b);
+	if (ret < 0) {
+		text_overlay_free(c);
+		errno = -ret;
+		return NULL;
+	}
+	return c;
+}
+
+/**
+ * text_overlay_built() - whether a model made its array
+ * @ov: model
+ *
+ * Return: true once its stream looked a pid other than 0 up.
+ */
+bool text_overlay_built(const struct text_overlay *ov)
+{
+	return ov->built;
+}
+
+/**
  * text_comm_lookup() - the comm trace-cmd shows for a pid at a position
  * @t: the comms
  * @cc: the stream's model and the registrations visible here, or NULL

@@ -27,11 +27,13 @@
  *  - A model belongs to its stream and is used under the stream lock.
  *  - A model is a function of its registrations (the list, whether the
  *    array was made, the pids added after it): saved as those and made
- *    again by replaying them (text_overlay_save(), text_overlay_load()).
+ *    again by replaying them (text_overlay_save(), text_overlay_load(),
+ *    and on another engine text_overlay_copy()).
  */
 #ifndef TDATFS_TEXT_COMM_H
 #define TDATFS_TEXT_COMM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct tep_handle;
@@ -69,5 +71,8 @@ int text_overlay_save(const struct text_overlay *ov, struct tdatfs_buf *out);
 int text_overlay_check(struct text_unpack *u, size_t *nreg);
 int text_overlay_load(struct text_overlay *ov, const struct text_comms *t,
 		      struct text_unpack *u);
+struct text_overlay *text_overlay_copy(const struct text_overlay *ov,
+				       const struct text_comms *t);
+bool text_overlay_built(const struct text_overlay *ov);
 
 #endif /* TDATFS_TEXT_COMM_H */

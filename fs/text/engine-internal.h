@@ -2,9 +2,10 @@
 /*
  * text/engine-internal.h - the engine's own insides, shared by its files:
  * text/engine.c (setup, streams, reads), text/engine-states.c (the
- * states the index gives and takes) and text/engine-produce.c (texts
- * produced to their end for the index), which call the first, never the
- * other way.  Nothing else includes it.
+ * states the index gives and takes), text/engine-produce.c (texts
+ * produced to their end for the index) and text/engine-split.c (a
+ * buffer's texts made in two parts, which calls engine-produce.c), which
+ * call the first, never the other way.  Nothing else includes it.
  *
  * Invariants:
  *  - The stream table, the stashes and the setup change only under
@@ -21,6 +22,9 @@
  *    @len bytes are charged to the file's chunk cache while it holds
  *    them.
  *  - The report's stash is @rstash, the one of buffer index @nbuffers.
+ *  - A split (struct tdatfs_text_split) holds streams of two engines no
+ *    other thread uses: each part's streams are used by one thread at a
+ *    time, and the join, on the first engine, runs after both parts.
  */
 #ifndef TDATFS_TEXT_ENGINE_INTERNAL_H
 #define TDATFS_TEXT_ENGINE_INTERNAL_H
@@ -101,5 +105,14 @@ const struct tdat_buffer *text_eng_key_buffer(const struct tdatfs_text *t,
 					      const struct tdatfs_text_key *k);
 int text_eng_key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			bool create, struct text_stream **st);
+/* text/engine-produce.c, for text/engine-split.c */
+int text_eng_produce_merged(struct text_stream *m, uint64_t from,
+			    const _Atomic bool *cancel, _Atomic uint64_t *done,
+			    uint64_t times);
+int text_eng_cpu_streams(struct tdatfs_text *t, size_t buffer, unsigned int n,
+			 struct text_stream **cpus);
+int text_eng_produce_rest(struct tdatfs_text *t, size_t buffer, unsigned int n,
+			  const bool *made, const _Atomic bool *cancel,
+			  _Atomic uint64_t *done);
 
 #endif /* TDATFS_TEXT_ENGINE_INTERNAL_H */

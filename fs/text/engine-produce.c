@@ -131,14 +131,23 @@ bool tdatfs_text_can_lead(struct tdatfs_text *t, size_t buffer)
 	return buf && buf->ncpus > 1;
 }
 
-/*
- * The merged stream @m produced to its end; @done counts its pages @times
- * (twice while it leads: its CPU texts are as far as it is).
+/**
+ * text_eng_produce_merged() - the merged stream @m produced to its end
+ * @m: the stream
+ * @from: where its frontier stands (a read behind it would take another
+ *	cursor, which no text it leads follows)
+ * @cancel: polled between pieces
+ * @done: set as it goes; may be NULL
+ * @times: @done counts its pages this many times (twice while it
+ *	leads: its CPU texts are as far as it is)
+ *
+ * Return: 0, -EINTR when cancelled, or the stream's negative errno.
  */
-static int produce_merged(struct text_stream *m, const _Atomic bool *cancel,
-			  _Atomic uint64_t *done, uint64_t times)
+int text_eng_produce_merged(struct text_stream *m, uint64_t from,
+			    const _Atomic bool *cancel, _Atomic uint64_t *done,
+			    uint64_t times)
 {
-	uint64_t off = 0;
+	uint64_t off = from;
 	ssize_t n;
 
 	do {
@@ -154,12 +163,18 @@ static int produce_merged(struct text_stream *m, const _Atomic bool *cancel,
 	return n < 0 ? (int)n : 0;
 }
 
-/*
- * The streams of @buffer's CPUs whose texts are not known yet, made to
- * be led (*@cpus, NULL for the others).  Return: 0 or a negative errno.
+/**
+ * text_eng_cpu_streams() - the streams of a buffer's CPUs to be led
+ * @t: engine
+ * @buffer: buffer index
+ * @n: its CPUs
+ * @cpus: set to the streams of the CPUs whose texts are not known yet,
+ *	NULL for the others
+ *
+ * Return: 0 or a negative errno.
  */
-static int cpu_streams(struct tdatfs_text *t, size_t buffer, unsigned int n,
-		       struct text_stream **cpus)
+int text_eng_cpu_streams(struct tdatfs_text *t, size_t buffer, unsigned int n,
+			 struct text_stream **cpus)
 {
 	uint64_t size;
 	int ret = 0;
@@ -171,13 +186,21 @@ static int cpu_streams(struct tdatfs_text *t, size_t buffer, unsigned int n,
 	return ret;
 }
 
-/*
- * The CPU texts not made beside the merged one (@made false) produced
- * apart, each on a stream made again.  Return: 0 or a negative errno.
+/**
+ * text_eng_produce_rest() - the CPU texts not made beside the merged one
+ *	produced apart, each on a stream made again
+ * @t: engine no other thread uses
+ * @buffer: buffer index
+ * @n: its CPUs
+ * @made: per CPU, true for a text made already
+ * @cancel: polled between pieces
+ * @done: set as it goes, after the merged text's pages; may be NULL
+ *
+ * Return: 0 or a negative errno.
  */
-static int produce_rest(struct tdatfs_text *t, size_t buffer, unsigned int n,
-			const bool *made, const _Atomic bool *cancel,
-			_Atomic uint64_t *done)
+int text_eng_produce_rest(struct tdatfs_text *t, size_t buffer, unsigned int n,
+			  const bool *made, const _Atomic bool *cancel,
+			  _Atomic uint64_t *done)
 {
 	struct tdatfs_text_key k = { .buffer = buffer, .cpu = -1 };
 	uint64_t base = tdatfs_text_pages(t, &k);
@@ -220,15 +243,15 @@ int tdatfs_text_produce_led(struct tdatfs_text *t, size_t buffer,
 	if (!cpus || !made)
 		ret = -ENOMEM;
 	if (!ret)
-		ret = cpu_streams(t, buffer, buf->ncpus, cpus);
+		ret = text_eng_cpu_streams(t, buffer, buf->ncpus, cpus);
 	/* a merged text produced already cannot lead: all made apart */
 	lead = ret ? ret : text_stream_lead(m, cpus);
 	if (!ret)
-		ret = produce_merged(m, cancel, done, lead ? 1 : 2);
+		ret = text_eng_produce_merged(m, 0, cancel, done, lead ? 1 : 2);
 	if (!lead)
 		text_stream_lead_end(m, made);
 	if (!ret)
-		ret = produce_rest(t, buffer, buf->ncpus, made, cancel, done);
+		ret = text_eng_produce_rest(t, buffer, buf->ncpus, made, cancel, done);
 	for (unsigned int c = 0; !ret && c < buf->ncpus; c++)
 		led += made[c];
 	free(cpus);

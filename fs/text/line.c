@@ -898,6 +898,33 @@ int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 	return text_comms_learn(fm->cm, id, cc, r->data);
 }
 
+/**
+ * text_learn_line() - what printing a record does to a comm model, alone
+ * @fm: formatter
+ * @r: the record
+ * @id: its event id (text_fmt_record_id()), -1 when it does not read
+ * @cc: a model, maybe without its array yet
+ *
+ * text_learn_record() after the lookup of the record's pid that its
+ * line's head makes: the first one of a pid other than 0 makes the
+ * model's array, as printing the line would.
+ *
+ * Return: 0 or -ENOMEM.
+ * Context: as text_learn_record().
+ */
+int text_learn_line(struct text_fmt *fm, const struct text_rec *r, int id,
+		    struct text_comm_ctx *cc)
+{
+	int pid;
+
+	/* once the array exists, a lookup changes nothing */
+	if (!text_overlay_built(cc->ov) &&
+	    text_record_pid(fm->evs, r->data, r->size, &pid) && pid &&
+	    !text_comm_lookup(fm->cm, cc, pid))
+		return -ENOMEM;
+	return text_learn_record(fm, r, id, cc);
+}
+
 /* A function record passed over: only its position's stacks change. */
 static int skip_call(struct text_fmt *fm, const struct text_rec *r,
 		     struct text_comm_ctx *cc)

@@ -116,6 +116,8 @@ int text_skip_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		     struct tdatfs_buf *scratch);
 int text_learn_record(struct text_fmt *fm, const struct text_rec *r, int id,
 		      struct text_comm_ctx *cc);
+int text_learn_line(struct text_fmt *fm, const struct text_rec *r, int id,
+		    struct text_comm_ctx *cc);
 /*
  * What a formatter of the same records (text/fields-row.h) shares with
  * this one: the trace's setup, and the scratch record copy and sequence,

@@ -146,6 +146,57 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 }
 
 /**
+ * text_stream_ckpt_join() - the checkpoints and account of the next part
+ *	of a split text appended
+ * @st: the finished text up to where @part starts (lock held)
+ * @part: the finished part (lock held), its offsets from 0
+ * @shift: what its counts of registrations seen gain (text_overlay_join())
+ *
+ * The part's checkpoint 0, where it starts, is not kept: its CPUs'
+ * positions are those of their next records, looked for, where the text
+ * made in a row holds the CPU of the last record where that record
+ * left it (text_account_join() runs its stretch on in @st's last).  The
+ * call stacks' copies move to @st.  Past the bound, the tables are
+ * thinned as the frontier would.
+ *
+ * Return: 0 or -ENOMEM (then @st is beyond use: the caller drops it).
+ */
+int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part,
+			  size_t shift)
+{
+	size_t n, k;
+	int ret;
+
+	ret = text_account_join(st->acct, part->acct);
+	while (!ret && st->ckpt_cap < st->nckpt + part->nckpt)
+		ret = ckpt_grow(st);
+	if (ret < 0)
+		return ret;
+	n = st->nckpt - 1;
+	for (k = 1; k < part->nckpt; k++) {
+		st->ckpt_off[n + k] = st->size + part->ckpt_off[k];
+		st->ckpt_seen[n + k] = part->ckpt_seen[k] + shift;
+		st->ckpt_fn[n + k] = part->ckpt_fn[k];
+		part->ckpt_fn[k] = NULL;
+		memcpy(&st->ckpt_pos[(n + k) * st->ncpu],
+		       &part->ckpt_pos[k * part->ncpu], st->ncpu * sizeof(*st->ckpt_pos));
+	}
+	st->fn_bytes += part->fn_bytes;
+	part->fn_bytes = 0;
+	st->nckpt += part->nckpt - 1;
+	if (part->ckpt_every > st->ckpt_every)
+		st->ckpt_every = part->ckpt_every;
+	while (st->nckpt > st->ckpt_max) {
+		ret = text_account_thin(st->acct);
+		if (ret < 0)
+			return ret;
+		ckpt_thin(st);
+	}
+	text_stream_ckpt_charge(st);
+	return 0;
+}
+
+/**
  * text_stream_set_spacing() - text bytes between checkpoints from now on
  * @st: stream
  * @bytes: spacing (not 0); thinning doubles it as usual

@@ -117,6 +117,11 @@ int text_stream_lead(struct text_stream *st, struct text_stream **cpus)
 	for (s = 0; !ret && s < st->ncpu; s++) {
 		fo->f[s].st = cpus[s];
 		fo->f[s].gone = !cpus[s];
+		/* the second part of a split text starts elsewhere */
+		if (cpus[s]) {
+			fo->f[s].cu.seen = cpus[s]->ckpt_seen[0];
+			fo->f[s].cu.fpos = cpus[s]->ckpt_pos[0];
+		}
 		if (cpus[s] && !(fo->f[s].cu.fn = text_fnstack_new()))
 			ret = -ENOMEM;
 	}

@@ -151,6 +151,9 @@ struct text_stream {
 
 	/* the texts made beside this one's frontier; NULL: none */
 	struct text_follow *fol;
+	/* the first part of a split text ends before a record at or after
+	 * this time (text/stream-split.c); 0: not split */
+	uint64_t stop_ts;
 
 	uint64_t tick;
 	struct text_cursor cur[NCURSORS];
@@ -159,6 +162,8 @@ struct text_stream {
 int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 			 const struct text_cursor *cu);
 void text_stream_ckpt_charge(struct text_stream *st);
+int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part,
+			  size_t shift);
 
 int text_follow_step(struct text_stream *st, const struct text_cursor *cu,
 		     const struct text_step *si);

@@ -215,6 +215,9 @@ static int next_record(struct text_stream *st, struct text_cursor *cu,
 		ret = next_slot(st, cu, &best, p, &bi);
 		if (ret < 0 || !best)
 			return ret;
+		/* the first part of a split text ends here */
+		if (st->stop_ts && best->ts >= st->stop_ts)
+			return 0;
 		/* consumed first, so a formatter's peek sees the record after it */
 		*rec = *best;
 		ret = text_source_consume_index(cu->src[*p], bi,

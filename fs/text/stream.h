@@ -64,6 +64,15 @@
  *    alone (text_stream_lead()): its frontier makes their texts as it
  *    passes their records, each record formatted once; what that leaves
  *    of them is what producing each alone would, byte for byte.
+ *  - A buffer's merged text may be made in two parts at once, on two
+ *    streams (text/stream-split.c): the first stops before the first
+ *    record at or after a time T (text_stream_stop_at()), the second
+ *    starts where each CPU reaches T with the comm models the records
+ *    before T teach (text_stream_start_part()), each leading its CPU
+ *    texts.  The join appends the second's checkpoints and account to
+ *    the first's only when the first ended exactly where the second
+ *    began, with no call stack open and the same comm models: then every
+ *    checkpoint holds the state the text made in a row holds there.
  *  - All calls on one stream serialize on its lock.
  */
 #ifndef TDATFS_TEXT_STREAM_H
@@ -135,8 +144,19 @@ struct text_stream *text_stream_new_mirror(struct text_stream *full);
 /* A buffer's CPU texts made beside its merged text (text/stream-follow.c). */
 int text_stream_lead(struct text_stream *st, struct text_stream **cpus);
 unsigned int text_stream_lead_end(struct text_stream *st, bool *done);
-/* A view's text cut in parts on several threads (text/view-size.h). */
+/* A merged text made in two parts at once (text/stream-split.c). */
 struct tdatfs_buf;
+struct text_pos;
+int text_stream_split_point(struct text_stream *st, uint64_t *ts,
+			    struct text_pos *pos);
+void text_stream_stop_at(struct text_stream *st, uint64_t ts);
+int text_stream_start_part(struct text_stream *m, struct text_stream **cpus,
+			   uint64_t ts, const struct text_pos *pos);
+int text_stream_model_save(struct text_stream *st, struct tdatfs_buf *out);
+bool text_stream_ends_at(struct text_stream *st, const struct text_pos *pos);
+int text_stream_join(struct text_stream *st, struct text_stream *part,
+		     const struct text_comms *cm, const struct tdatfs_buf *model);
+/* A view's text cut in parts on several threads (text/view-size.h). */
 size_t text_stream_view_entries(struct text_stream *v);
 void text_stream_view_split(struct text_stream *v, size_t parts, size_t *bounds);
 struct text_stream *text_stream_view_alike(struct text_stream *v);
