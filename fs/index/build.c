@@ -26,6 +26,7 @@ struct job {
 	uint64_t pages;
 	bool lead;			/* a merged text that makes its CPUs' */
 	bool led;			/* a CPU text its merged one makes */
+	unsigned int part;		/* of a split text: 1, 2; 0: none */
 	_Atomic uint64_t done;
 	void *blob;
 	size_t len;
@@ -36,7 +37,10 @@ struct build {
 	struct tdatfs_text *like;	/* the caller's engine: kallsyms shared */
 	const struct tdatfs_text_opts *topts;
 	struct job *jobs;		/* largest first */
-	size_t n;
+	size_t n;			/* with the second part of a split */
+	/* a buffer's texts made in two parts at once, on two engines */
+	struct tdatfs_text_split *split;
+	struct tdatfs_text *part[2];
 	_Atomic size_t next;
 	_Atomic bool stop;
 	pthread_mutex_t lock;
@@ -70,6 +74,17 @@ static int save_job(struct build *b, struct tdatfs_text *t, struct job *j)
 	return r;
 }
 
+/* Save @j's state, and a leader's, the states of the CPU texts it led. */
+static int save_led(struct build *b, struct tdatfs_text *t, struct job *j)
+{
+	int r = save_job(b, t, j);
+
+	for (size_t i = 0; !r && j->lead && i < b->n; i++)
+		if (b->jobs[i].led && b->jobs[i].key.buffer == j->key.buffer)
+			r = save_job(b, t, &b->jobs[i]);
+	return r;
+}
+
 /*
  * Produce one text to its end (a leader: with its buffer's CPU texts)
  * and save what that learned, on an engine of the job's own: its stream
@@ -79,9 +94,14 @@ static int save_job(struct build *b, struct tdatfs_text *t, struct job *j)
  */
 static int run_job(struct build *b, struct job *j)
 {
-	struct tdatfs_text *t = tdatfs_text_new_like(b->like, b->topts);
+	struct tdatfs_text *t;
 	int r;
 
+	/* the engines of a split are the build's: it joins and saves them */
+	if (j->part)
+		return tdatfs_text_split_part(b->split, j->part - 1, &b->stop,
+					      &j->done);
+	t = tdatfs_text_new_like(b->like, b->topts);
 	if (!t)
 		return errno ? -errno : -ENOMEM;
 	/* no one else reads it */
@@ -92,10 +112,7 @@ static int run_job(struct build *b, struct job *j)
 		r = tdatfs_text_produce_sole(t, &j->key, &b->stop, &j->done);
 	}
 	if (!r)
-		r = save_job(b, t, j);
-	for (size_t i = 0; !r && j->lead && i < b->n; i++)
-		if (b->jobs[i].led && b->jobs[i].key.buffer == j->key.buffer)
-			r = save_job(b, t, &b->jobs[i]);
+		r = save_led(b, t, j);
 	tdatfs_text_free(t);
 	if (!r)
 		atomic_store_explicit(&j->done, j->pages, memory_order_relaxed);
@@ -194,30 +211,14 @@ static int by_cost(const void *a, const void *b)
 	return x != y ? (x > y ? -1 : 1) : 0;
 }
 
-/*
- * When the texts of @jobs end on @workers threads taking them largest
- * first, in pages' worth, with the merged texts of the buffers that can
- * lead (@can, per job) making their CPU texts when @lead.
- */
-static uint64_t makespan(const struct job *jobs, size_t n, const bool *can,
-			 bool lead, unsigned int workers)
+/* When @m texts of @cost (sorted here) end on @workers threads taking
+ * them largest first, in pages' worth; UINT64_MAX when out of memory. */
+static uint64_t lpt(uint64_t *cost, size_t m, unsigned int workers)
 {
-	uint64_t *cost = calloc(n + 1, sizeof(*cost)), *load, end = 0;
-	size_t m = 0;
+	uint64_t *load = calloc(workers + 1, sizeof(*load)), end = 0;
 
-	load = calloc(workers + 1, sizeof(*load));
-	if (!cost || !load) {
-		free(cost);
-		free(load);
+	if (!load)
 		return UINT64_MAX;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct tdatfs_text_key *k = &jobs[i].key;
-
-		/* a CPU text of a leading buffer costs its leader */
-		if (!(lead && !k->report && k->cpu >= 0 && can[i]))
-			cost[m++] = job_cost(&jobs[i], lead && can[i]);
-	}
 	qsort(cost, m, sizeof(*cost), by_cost);
 	for (size_t i = 0; i < m; i++) {
 		unsigned int w = 0;
@@ -229,8 +230,32 @@ static uint64_t makespan(const struct job *jobs, size_t n, const bool *can,
 		if (load[w] > end)
 			end = load[w];
 	}
-	free(cost);
 	free(load);
+	return end;
+}
+
+/*
+ * When the texts of @jobs end on @workers threads taking them largest
+ * first, in pages' worth, with the merged texts of the buffers that can
+ * lead (@can, per job) making their CPU texts when @lead.
+ */
+static uint64_t makespan(const struct job *jobs, size_t n, const bool *can,
+			 bool lead, unsigned int workers)
+{
+	uint64_t *cost = calloc(n + 1, sizeof(*cost)), end;
+	size_t m = 0;
+
+	if (!cost)
+		return UINT64_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct tdatfs_text_key *k = &jobs[i].key;
+
+		/* a CPU text of a leading buffer costs its leader */
+		if (!(lead && !k->report && k->cpu >= 0 && can[i]))
+			cost[m++] = job_cost(&jobs[i], lead && can[i]);
+	}
+	end = lpt(cost, m, workers);
+	free(cost);
 	return end;
 }
 
@@ -262,13 +287,86 @@ static void plan_lead(struct tdatfs_text *t, struct job *jobs, size_t n,
 }
 
 /*
+ * Each part of a split text, in percent of the buffer's texts led in a
+ * row: the first part takes five eighths of the largest CPU's pages
+ * (text/stream-split.c), the second reads those pages' records for their
+ * comms first (two fifths of their cost), then makes the rest.
+ */
+#define SPLIT_PART_PCT	63
+/* A merged text of fewer pages is made in a row: its build takes no time
+ * worth the second engine and the reading its second part does first. */
+#define SPLIT_MIN_PAGES	256
+
+/*
+ * The buffer whose texts split in two parts on two threads, when that
+ * ends the build sooner than the plan made so far (plan_lead()): the
+ * one whose merged text is the largest.  Return: its merged text's job,
+ * or -1: no split.
+ */
+static long plan_split(struct tdatfs_text *t, const struct job *jobs, size_t n,
+		       unsigned int workers)
+{
+	uint64_t *now = calloc(n + 2, sizeof(*now)), *split = calloc(n + 2, sizeof(*split));
+	size_t a = 0, m = 0;
+	long big = -1;
+
+	for (size_t i = 0; workers > 1 && i < n; i++)
+		if (!jobs[i].key.report && jobs[i].key.cpu < 0 &&
+		    tdatfs_text_can_lead(t, jobs[i].key.buffer) &&
+		    jobs[i].pages >= SPLIT_MIN_PAGES &&
+		    (big < 0 || jobs[i].pages > jobs[big].pages))
+			big = (long)i;
+	for (size_t i = 0; big >= 0 && now && split && i < n; i++) {
+		uint64_t c = jobs[i].led ? 0 : job_cost(&jobs[i], jobs[i].lead);
+
+		now[a++] = c;
+		if (jobs[i].key.report || jobs[i].key.buffer != jobs[big].key.buffer)
+			split[m++] = c;
+	}
+	if (big >= 0 && now && split) {
+		split[m] = job_cost(&jobs[big], true) * SPLIT_PART_PCT / 100;
+		split[m + 1] = split[m];
+		if (lpt(split, m + 2, workers) >= lpt(now, a, workers))
+			big = -1;
+	} else {
+		big = -1;
+	}
+	free(now);
+	free(split);
+	return big;
+}
+
+/*
+ * Job @i's buffer made in two parts: it leads the first, job @n (room
+ * for it made) the second, and each counts its share of the pages.
+ */
+static void make_split(struct job *jobs, size_t n, size_t i)
+{
+	struct job *j = &jobs[i], *p2 = &jobs[n];
+
+	for (size_t k = 0; k < n; k++)
+		if (!jobs[k].key.report && jobs[k].key.cpu >= 0 &&
+		    jobs[k].key.buffer == j->key.buffer) {
+			jobs[k].led = true;
+			jobs[k].lead = false;
+		}
+	j->lead = true;
+	j->part = 1;
+	*p2 = *j;
+	p2->part = 2;
+	p2->index = SIZE_MAX;
+}
+
+/*
  * The jobs, largest first (a leader counting its CPU texts); *@total is
  * their pages.
  */
 static struct job *make_jobs(struct tdatfs_text *t, const struct tdatfs_text_key *keys,
-			     size_t n, unsigned int workers, uint64_t *total)
+			     size_t n, unsigned int workers, uint64_t *total,
+			     size_t *njobs)
 {
-	struct job *jobs = calloc(n ? n : 1, sizeof(*jobs));
+	struct job *jobs = calloc(n + 1, sizeof(*jobs));
+	long split;
 
 	if (!jobs)
 		return NULL;
@@ -280,13 +378,23 @@ static struct job *make_jobs(struct tdatfs_text *t, const struct tdatfs_text_key
 		*total += jobs[i].pages;
 	}
 	plan_lead(t, jobs, n, workers);
+	split = plan_split(t, jobs, n, workers);
+	if (split >= 0)
+		make_split(jobs, n, (size_t)split);
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; jobs[i].lead && k < n; k++)
 			if (jobs[k].led && jobs[k].key.buffer == jobs[i].key.buffer) {
 				jobs[i].pages += jobs[k].pages;
 				jobs[k].pages = 0;
 			}
-	qsort(jobs, n, sizeof(*jobs), by_pages);
+	*njobs = n;
+	if (split >= 0) {
+		/* the first part takes its share, the second the rest */
+		jobs[n].pages = jobs[split].pages - jobs[split].pages * 5 / 8;
+		jobs[split].pages = jobs[split].pages * 5 / 8;
+		*njobs = n + 1;
+	}
+	qsort(jobs, *njobs, sizeof(*jobs), by_pages);
 	return jobs;
 }
 
@@ -363,6 +471,74 @@ static int build_init(struct build *b, struct tdat_file *f,
 	return 0;
 }
 
+/*
+ * The split the plan made started on two engines of the build's: the
+ * first part's job, and the second's, run at once.  A text that does not
+ * split (too short, damaged where it would) is led in a row by the
+ * first part's job alone.
+ */
+static void split_start(struct build *b)
+{
+	struct job *p1 = NULL, *p2 = NULL;
+
+	for (size_t i = 0; i < b->n; i++) {
+		if (b->jobs[i].part == 1)
+			p1 = &b->jobs[i];
+		else if (b->jobs[i].part == 2)
+			p2 = &b->jobs[i];
+	}
+	if (!p1 || !p2)
+		return;
+	b->part[0] = tdatfs_text_new_like(b->like, b->topts);
+	b->part[1] = tdatfs_text_new_like(b->like, b->topts);
+	if (b->part[0] && b->part[1])
+		b->split = tdatfs_text_split_new(b->part[0], b->part[1],
+						 p1->key.buffer);
+	if (b->split)
+		return;
+	tdatfs_text_free(b->part[0]);
+	tdatfs_text_free(b->part[1]);
+	b->part[0] = b->part[1] = NULL;
+	p1->part = 0;
+	p1->pages += p2->pages;
+	/* no job: the workers pass it over, and it has no text */
+	p2->part = 0;
+	p2->led = true;
+	p2->pages = 0;
+}
+
+/*
+ * The parts of the split joined (or its texts made again in a row) and
+ * their states saved from the first part's engine.  Return: 0 or a
+ * negative errno.
+ */
+static int split_end(struct build *b, const _Atomic bool *cancel)
+{
+	struct job *p1 = NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		if (b->jobs[i].part == 1)
+			p1 = &b->jobs[i];
+	if (b->split && !b->err && !(cancel && atomic_load(cancel))) {
+		r = tdatfs_text_split_join(b->split, cancel, NULL);
+		if (r >= 0)
+			r = save_led(b, b->part[0], p1);
+		if (r < 0)
+			build_fail(b, r, (size_t)(p1 - b->jobs));
+		for (size_t i = 0; r >= 0 && i < b->n; i++)
+			if (b->jobs[i].part)
+				atomic_store_explicit(&b->jobs[i].done,
+						      b->jobs[i].pages,
+						      memory_order_relaxed);
+	}
+	tdatfs_text_split_free(b->split);
+	tdatfs_text_free(b->part[0]);
+	tdatfs_text_free(b->part[1]);
+	b->split = NULL;
+	return r < 0 ? r : 0;
+}
+
 /* What a text is called in a message. */
 static void key_name(struct tdat_file *f, const struct tdatfs_text_key *k,
 		     char *out, size_t len)
@@ -397,7 +573,7 @@ static int build_finish(struct build *b, const char *prog, const char *trace,
 
 		if (j->blob)
 			tdat_cache_charge(b->f, j->len, true);
-		if (r) {
+		if (r || j->index == SIZE_MAX) {
 			free(j->blob);
 			continue;
 		}
@@ -441,14 +617,14 @@ int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 	if (r)
 		return r;
 	b.like = t;
-	b.jobs = make_jobs(t, keys, n, want, &total);
+	b.jobs = make_jobs(t, keys, n, want, &total, &b.n);
 	tids = calloc(want, sizeof(*tids));
 	if (!b.jobs || !tids) {
 		free(b.jobs);
 		free(tids);
 		return -ENOMEM;
 	}
-	b.n = n;
+	split_start(&b);
 	p = progress_start(trace, o, f, total);
 	k = start_workers(&b, tids, want, &r);
 	if (!k) {
@@ -459,6 +635,7 @@ int idx_build(struct tdatfs_text *t, struct tdat_file *f, const char *trace,
 	watch(&b, p, o->cancel);
 	for (unsigned int i = 0; i < k; i++)
 		pthread_join(tids[i], NULL);
+	split_end(&b, o->cancel);
 	if (p)
 		tdatfs_progress_end(p, pages_done(&b));
 	tdatfs_progress_free(p);

@@ -11,6 +11,11 @@
  *    counter, so the longest text does not start last.
  *  - The calling thread only watches: it polls the cancel flag, shows the
  *    progress line (stderr, after a second) and waits for the workers.
+ *  - On two threads or more, the buffer with the largest merged text may
+ *    be made in two parts at once (tdatfs_text_split_new()), when the
+ *    plan says the build ends sooner so: two jobs on two engines the
+ *    build holds, joined and saved by the calling thread after the
+ *    workers end.
  *  - On success every text's state is saved; on cancel or failure none is
  *    returned and every worker has ended.
  */
