@@ -33,6 +33,7 @@
 #include "open-trace.h"
 #include "text/engine.h"
 #include "text/stream.h"
+#include "text-compare.h"
 
 /* The small spacing tried: many checkpoints on any trace. */
 #define SPACING		4096
@@ -47,38 +48,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* The streams of buffer @b made first, with checkpoints every @spacing. */
-static void space_streams(struct tdatfs_text *t, size_t b, unsigned int ncpu,
-			  uint64_t spacing)
-{
-	for (int c = -1; spacing && c < (int)ncpu; c++) {
-		struct text_stream *st = text_engine_stream(t, b, c);
-
-		FATAL(st);
-		text_stream_set_spacing(st, spacing);
-	}
-}
-
-/* Every byte of a text of @a and of @b, read in pieces, the same. */
-static void same_text(struct tdatfs_text *a, struct tdatfs_text *b, size_t buf,
-		      int cpu)
-{
-	static char x[65536], y[65536];
-	uint64_t off = 0;
-	ssize_t n, m;
-
-	do {
-		n = tdatfs_text_read(a, buf, cpu, x, sizeof(x), off);
-		m = tdatfs_text_read(b, buf, cpu, y, sizeof(y), off);
-		CHECK(n == m);
-		if (n != m || n <= 0)
-			break;
-		CHECK(!memcmp(x, y, n));
-		off += n;
-	} while (n > 0);
-	CHECK(n == 0);
 }
 
 /*

@@ -35,46 +35,14 @@
 #include "text/account.h"
 #include "text/comm.h"
 #include "text/engine.h"
-#include "text/ftrace-function.h"
 #include "text/stream-internal.h"
 #include "text/stream.h"
+#include "text-compare.h"
 
 /* The small spacing of the parts: many checkpoints, some thinned. */
 #define SPACING		4096
 
 static unsigned int joined, again, unsplit;
-
-/* Every byte of a text of @a and of @b, read in pieces, the same. */
-static void same_text(struct tdatfs_text *a, struct tdatfs_text *b, size_t buf,
-		      int cpu)
-{
-	static char x[65536], y[65536];
-	uint64_t off = 0;
-	ssize_t n, m;
-
-	do {
-		n = tdatfs_text_read(a, buf, cpu, x, sizeof(x), off);
-		m = tdatfs_text_read(b, buf, cpu, y, sizeof(y), off);
-		CHECK(n == m);
-		if (n != m || n <= 0)
-			break;
-		CHECK(!memcmp(x, y, n));
-		off += n;
-	} while (n > 0);
-	CHECK(n == 0);
-}
-
-/* The streams of buffer @b made first, with checkpoints every @spacing. */
-static void space_streams(struct tdatfs_text *t, size_t b, unsigned int ncpu,
-			  uint64_t spacing)
-{
-	for (int c = -1; c < (int)ncpu; c++) {
-		struct text_stream *st = text_engine_stream(t, b, c);
-
-		FATAL(st);
-		text_stream_set_spacing(st, spacing);
-	}
-}
 
 /* The checkpoint of @st at offset @off, or -1. */
 static long ckpt_at(const struct text_stream *st, uint64_t off)
