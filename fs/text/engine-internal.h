@@ -106,9 +106,8 @@ const struct tdat_buffer *text_eng_key_buffer(const struct tdatfs_text *t,
 int text_eng_key_stream(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 			bool create, struct text_stream **st);
 /* text/engine-produce.c, for text/engine-split.c */
-int text_eng_produce_merged(struct text_stream *m, uint64_t from,
-			    const _Atomic bool *cancel, _Atomic uint64_t *done,
-			    uint64_t times);
+int text_eng_produce_to_end(struct text_stream *m, const _Atomic bool *cancel,
+			    _Atomic uint64_t *done, uint64_t times);
 int text_eng_cpu_streams(struct tdatfs_text *t, size_t buffer, unsigned int n,
 			 struct text_stream **cpus);
 int text_eng_produce_rest(struct tdatfs_text *t, size_t buffer, unsigned int n,

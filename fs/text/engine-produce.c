@@ -59,8 +59,7 @@ static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 {
 	struct tdatfs_text_key m;
 	struct text_stream *st;
-	uint64_t off = 0, size;
-	ssize_t n;
+	uint64_t size;
 	int ret;
 
 	if (!t || !k)
@@ -84,29 +83,14 @@ static int produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
 	 */
 	ret = m.report || !sole ? text_eng_key_stream(t, &m, true, &st) :
 	      text_eng_stream_as(t, m.buffer, m.cpu, true, TEXT_CPU_TRY_ALONE, &st);
-	if (ret < 0)
-		return ret;
-	do {
-		if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) {
-			n = -EINTR;
-			break;
-		}
-		n = text_stream_produce(st, TEXT_ENG_PIECE, off);
-		if (n == -EXDEV && sole && !m.report && m.cpu >= 0) {
-			ret = remake_among_all(t, m.buffer, m.cpu, &st);
-			if (ret < 0)
-				return ret;
-			off = 0;
-			n = 1;
-			continue;
-		}
-		if (n > 0)
-			off += n;
-		if (n >= 0 && done)
-			atomic_store_explicit(done, text_stream_frontier_pages(st),
-					      memory_order_relaxed);
-	} while (n > 0);
-	return n < 0 ? (int)n : 0;
+	if (!ret)
+		ret = text_eng_produce_to_end(st, cancel, done, 1);
+	if (ret == -EXDEV && sole && !m.report && m.cpu >= 0) {
+		ret = remake_among_all(t, m.buffer, m.cpu, &st);
+		if (!ret)
+			ret = text_eng_produce_to_end(st, cancel, done, 1);
+	}
+	return ret;
 }
 
 int tdatfs_text_produce(struct tdatfs_text *t, const struct tdatfs_text_key *k,
@@ -132,22 +116,22 @@ bool tdatfs_text_can_lead(struct tdatfs_text *t, size_t buffer)
 }
 
 /**
- * text_eng_produce_merged() - the merged stream @m produced to its end
- * @m: the stream
- * @from: where its frontier stands (a read behind it would take another
- *	cursor, which no text it leads follows)
+ * text_eng_produce_to_end() - a stream produced to its end
+ * @m: the stream, produced from its start (a leader's frontier cursor
+ *	is the one its texts follow)
  * @cancel: polled between pieces
  * @done: set as it goes; may be NULL
- * @times: @done counts its pages this many times (twice while it
- *	leads: its CPU texts are as far as it is)
+ * @times: @done counts its pages this many times (twice while a merged
+ *	text leads: its CPU texts are as far as it is)
  *
- * Return: 0, -EINTR when cancelled, or the stream's negative errno.
+ * Return: 0, -EINTR when cancelled, or the stream's negative errno
+ * (-EXDEV: a CPU's stream that tried it alone met a record that looks
+ * ahead).
  */
-int text_eng_produce_merged(struct text_stream *m, uint64_t from,
-			    const _Atomic bool *cancel, _Atomic uint64_t *done,
-			    uint64_t times)
+int text_eng_produce_to_end(struct text_stream *m, const _Atomic bool *cancel,
+			    _Atomic uint64_t *done, uint64_t times)
 {
-	uint64_t off = from;
+	uint64_t off = 0;
 	ssize_t n;
 
 	do {
@@ -247,7 +231,7 @@ int tdatfs_text_produce_led(struct tdatfs_text *t, size_t buffer,
 	/* a merged text produced already cannot lead: all made apart */
 	lead = ret ? ret : text_stream_lead(m, cpus);
 	if (!ret)
-		ret = text_eng_produce_merged(m, 0, cancel, done, lead ? 1 : 2);
+		ret = text_eng_produce_to_end(m, cancel, done, lead ? 1 : 2);
 	if (!lead)
 		text_stream_lead_end(m, made);
 	if (!ret)

@@ -132,7 +132,7 @@ int tdatfs_text_split_part(struct tdatfs_text_split *s, unsigned int part,
 	if (!s || part > 1)
 		return -EINVAL;
 	ret = part ? start_second(s) : 0;
-	return ret ? ret : text_eng_produce_merged(s->m[part], 0, cancel, done, 2);
+	return ret ? ret : text_eng_produce_to_end(s->m[part], cancel, done, 2);
 }
 
 /*
