@@ -56,12 +56,14 @@ struct text_account *text_account_new(void)
 
 /**
  * text_account_bytes() - the memory of an account's tables
- * @a: account
+ * @a: account, or NULL
  *
- * Return: the bytes its arrays hold (their capacity).
+ * Return: the bytes its arrays hold (their capacity); 0 for NULL.
  */
 size_t text_account_bytes(const struct text_account *a)
 {
+	if (!a)
+		return 0;
 	return a->cap * sizeof(*a->st) + a->evcap * sizeof(*a->ev) +
 	       a->totcap * sizeof(*a->tot);
 }
