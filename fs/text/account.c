@@ -365,7 +365,7 @@ static int total_join(struct text_account *a, const struct text_account_total *x
 int text_account_join(struct text_account *a, const struct text_account *b)
 {
 	uint64_t nrec = a->end_nrec;
-	struct acct_stretch *last = &a->st[a->n - 1];
+	struct acct_stretch *last;
 	const struct acct_stretch *b0 = &b->st[0];
 	struct text_account_ev *m;
 	size_t k;
@@ -374,13 +374,17 @@ int text_account_join(struct text_account *a, const struct text_account *b)
 	    grow_by((void **)&a->ev, a->nev, b->nev, &a->evcap, sizeof(*a->ev)) < 0)
 		return -ENOMEM;
 	last = &a->st[a->n - 1];
-	m = malloc((last->nev + b0->nev + 1) * sizeof(*m));
-	if (!m)
-		return -ENOMEM;
-	last->nev = ev_merge(&a->ev[last->first], last->nev, b->ev, b0->nev, m);
-	memcpy(&a->ev[last->first], m, last->nev * sizeof(*m));
-	free(m);
-	a->nev = last->first + last->nev;
+	/* no events on either side (an account of times): a->ev may be NULL */
+	if (last->nev + b0->nev) {
+		m = malloc((last->nev + b0->nev) * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		last->nev = ev_merge(&a->ev[last->first], last->nev, b->ev,
+				     b0->nev, m);
+		memcpy(&a->ev[last->first], m, last->nev * sizeof(*m));
+		free(m);
+		a->nev = last->first + last->nev;
+	}
 	if (b0->kmin < last->kmin)
 		last->kmin = b0->kmin;
 	if (b0->kmax > last->kmax)
