@@ -150,7 +150,8 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
  *	of a split text appended
  * @st: the finished text up to where @part starts (lock held)
  * @part: the finished part (lock held), its offsets from 0
- * @shift: what its counts of registrations seen gain (text_overlay_join())
+ * @shift: what its counts of registrations seen gain (0 while the second
+ *	part learns its models before it starts: text_stream_start_part())
  *
  * The part's checkpoint 0, where it starts, is not kept: its CPUs'
  * positions are those of their next records, looked for, where the text
