@@ -149,9 +149,9 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
  * text_stream_ckpt_join() - the checkpoints and account of the next part
  *	of a split text appended
  * @st: the finished text up to where @part starts (lock held)
- * @part: the finished part (lock held), its offsets from 0
- * @shift: what its counts of registrations seen gain (0 while the second
- *	part learns its models before it starts: text_stream_start_part())
+ * @part: the finished part (lock held), its offsets from 0; its counts
+ *	of registrations seen are the text's already, as it learned the
+ *	models before it started (text_stream_start_part())
  *
  * The part's checkpoint 0, where it starts, is not kept: its CPUs'
  * positions are those of their next records, looked for, where the text
@@ -162,8 +162,7 @@ int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
  *
  * Return: 0 or -ENOMEM (then @st is beyond use: the caller drops it).
  */
-int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part,
-			  size_t shift)
+int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part)
 {
 	size_t n, k;
 	int ret;
@@ -176,7 +175,7 @@ int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part,
 	n = st->nckpt - 1;
 	for (k = 1; k < part->nckpt; k++) {
 		st->ckpt_off[n + k] = st->size + part->ckpt_off[k];
-		st->ckpt_seen[n + k] = part->ckpt_seen[k] + shift;
+		st->ckpt_seen[n + k] = part->ckpt_seen[k];
 		st->ckpt_fn[n + k] = part->ckpt_fn[k];
 		part->ckpt_fn[k] = NULL;
 		memcpy(&st->ckpt_pos[(n + k) * st->ncpu],

@@ -162,8 +162,7 @@ struct text_stream {
 int text_stream_ckpt_add(struct text_stream *st, uint64_t off,
 			 const struct text_cursor *cu);
 void text_stream_ckpt_charge(struct text_stream *st);
-int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part,
-			  size_t shift);
+int text_stream_ckpt_join(struct text_stream *st, struct text_stream *part);
 
 int text_follow_step(struct text_stream *st, const struct text_cursor *cu,
 		     const struct text_step *si);

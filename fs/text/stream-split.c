@@ -11,8 +11,9 @@
  * is what the first leaves: the comm models (made by reading the
  * records before T for what printing them registers, and nothing else:
  * text_stream_start_part()), the function tracer's call stacks (empty
- * at T, or no join) and the counts its checkpoints and account start
- * from (shifted when they join).  What does not hold (times that fall
+ * at T, or no join) and the counts of registrations seen its
+ * checkpoints start from; its account's record counts are shifted when
+ * they join.  What does not hold (times that fall
  * back, a damaged run at T, a model other than the first part's) makes
  * the join fail with -EXDEV: the caller makes the text in a row.
  */
@@ -371,7 +372,7 @@ int text_stream_join(struct text_stream *st, struct text_stream *part,
 	if (!ret && !(ov = text_overlay_copy(part->ov, cm)))
 		ret = errno == EINVAL ? -EXDEV : -ENOMEM;
 	if (!ret)
-		ret = text_stream_ckpt_join(st, part, 0);
+		ret = text_stream_ckpt_join(st, part);
 	if (!ret) {
 		text_overlay_free(st->ov);
 		st->ov = ov;
