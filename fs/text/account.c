@@ -276,6 +276,33 @@ static size_t ev_merge(const struct text_account_ev *x, size_t nx,
 	return n;
 }
 
+/*
+ * Merge the sorted @y (@ny) into the sorted @x (@nx) in place, @x having
+ * room for @nx + @ny entries: filled from the end, so no entry of @x is
+ * overwritten before it is read, then moved down over what entries met
+ * on both sides left unused.  Return: the count.
+ */
+static size_t ev_merge_into(struct text_account_ev *x, size_t nx,
+			    const struct text_account_ev *y, size_t ny)
+{
+	size_t i = nx, j = ny, w = nx + ny;
+
+	while (i || j) {
+		if (!i || (j && x[i - 1].id < y[j - 1].id)) {
+			x[--w] = y[--j];
+		} else if (!j || y[j - 1].id < x[i - 1].id) {
+			x[--w] = x[--i];
+		} else {
+			x[--w] = x[--i];
+			x[w].records += y[--j].records;
+			x[w].bytes += y[j].bytes;
+		}
+	}
+	if (w)
+		memmove(x, x + w, (nx + ny - w) * sizeof(*x));
+	return nx + ny - w;
+}
+
 /**
  * text_account_thin() - merge stretches 2k and 2k + 1 into k
  * @a: account
@@ -367,7 +394,6 @@ int text_account_join(struct text_account *a, const struct text_account *b)
 	uint64_t nrec = a->end_nrec;
 	struct acct_stretch *last;
 	const struct acct_stretch *b0 = &b->st[0];
-	struct text_account_ev *m;
 	size_t k;
 
 	if (grow_by((void **)&a->st, a->n, b->n, &a->cap, sizeof(*a->st)) < 0 ||
@@ -376,13 +402,8 @@ int text_account_join(struct text_account *a, const struct text_account *b)
 	last = &a->st[a->n - 1];
 	/* no events on either side (an account of times): a->ev may be NULL */
 	if (last->nev + b0->nev) {
-		m = malloc((last->nev + b0->nev) * sizeof(*m));
-		if (!m)
-			return -ENOMEM;
-		last->nev = ev_merge(&a->ev[last->first], last->nev, b->ev,
-				     b0->nev, m);
-		memcpy(&a->ev[last->first], m, last->nev * sizeof(*m));
-		free(m);
+		last->nev = ev_merge_into(&a->ev[last->first], last->nev,
+					  b->ev, b0->nev);
 		a->nev = last->first + last->nev;
 	}
 	if (b0->kmin < last->kmin)

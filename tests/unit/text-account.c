@@ -2,7 +2,9 @@
 /*
  * text-account.c - the account of a stream's text (fs/text/account.h)
  * on made-up steps: stretches and totals as counted, thinning merging
- * stretches 2k and 2k + 1, a save and load round trip, and every
+ * stretches 2k and 2k + 1, an account joined from two parts equal to
+ * the one counted in a row at every point, a save and load round trip,
+ * and every
  * truncation and every flipped byte of the saved bytes either refused or
  * loading an account that is consistent with itself.
  */
@@ -107,6 +109,120 @@ static bool consistent(const struct text_account *a)
 	return true;
 }
 
+/*
+ * Steps of a text: an id (0 opens a stretch; INT_MIN a step of markers
+ * alone) with its key, time and bytes.  Stretches share ids on both
+ * sides of each step, so a join's first stretch merges entries met on
+ * both sides, on one side alone, and none.
+ */
+static const struct { int id; uint64_t key, len; } script[] = {
+	{ 0, 0, 0 }, { 7, 100, 10 }, { 3, 105, 4 }, { 9, 108, 2 },
+	{ 7, 110, 12 }, { 0, 0, 0 }, { 3, 120, 5 }, { -1, 90, 8 },
+	{ 5, 125, 3 }, { 7, 130, 11 }, { 0, 0, 0 }, { INT_MIN, 0, 40 },
+	{ 0, 0, 0 }, { 3, 200, 6 }, { 11, 205, 1 }, { 1, 206, 9 },
+	{ 0, 0, 0 }, { 7, 300, 13 }, { 9, 310, 7 }, { 3, 320, 2 },
+};
+#define NSCRIPT (sizeof(script) / sizeof(script[0]))
+
+/*
+ * The account of script[i0, i1), its records counted from 0; a part that
+ * starts inside a stretch opens one of its own at 0 first.
+ */
+static struct text_account *scripted(size_t i0, size_t i1)
+{
+	struct text_account *a = text_account_new();
+	uint64_t nrec = 0;
+	size_t i;
+
+	FATAL(a);
+	if (script[i0].id)
+		CHECK(text_account_open(a, 0) == 0);
+	for (i = i0; i < i1; i++) {
+		if (!script[i].id) {
+			CHECK(text_account_open(a, nrec) == 0);
+			continue;
+		}
+		CHECK(text_account_step(a, script[i].id, script[i].key,
+					script[i].key + 1, script[i].len) == 0);
+		nrec += script[i].id != INT_MIN;
+	}
+	text_account_finish(a, nrec);
+	return a;
+}
+
+/* Whether @x and @y count alike, stretch by stretch and in total. */
+static bool same_account(const struct text_account *x,
+			 const struct text_account *y)
+{
+	const struct text_account_total *tx, *ty;
+	size_t k, nx, ny;
+	int id;
+
+	if (text_account_stretches(x) != text_account_stretches(y))
+		return false;
+	for (k = 0; k <= text_account_stretches(x); k++) {
+		uint64_t lx, hx, ly, hy;
+		bool bx, by;
+
+		if (text_account_nrec(x, k) != text_account_nrec(y, k))
+			return false;
+		if (k == text_account_stretches(x))
+			break;
+		bx = text_account_times(x, k, &lx, &hx);
+		by = text_account_times(y, k, &ly, &hy);
+		if (bx != by || (bx && (lx != ly || hx != hy)))
+			return false;
+		for (id = -1; id < 12; id++) {
+			const struct text_account_ev *ex = text_account_find(x, k, id);
+			const struct text_account_ev *ey = text_account_find(y, k, id);
+
+			if (!ex != !ey || (ex && (ex->records != ey->records ||
+						  ex->bytes != ey->bytes)))
+				return false;
+		}
+	}
+	tx = text_account_totals(x, &nx);
+	ty = text_account_totals(y, &ny);
+	if (nx != ny)
+		return false;
+	for (k = 0; k < nx; k++)
+		if (tx[k].id != ty[k].id || tx[k].records != ty[k].records ||
+		    tx[k].bytes != ty[k].bytes ||
+		    tx[k].first_ts != ty[k].first_ts ||
+		    tx[k].last_ts != ty[k].last_ts)
+			return false;
+	return true;
+}
+
+/*
+ * Split before every step that opens no stretch (a part's start is never
+ * a checkpoint of the text: its stretch 0 runs on in the first part's
+ * last): joined, the account in a row.
+ */
+static void test_join(void)
+{
+	struct text_account *whole = scripted(0, NSCRIPT);
+	size_t i;
+
+	for (i = 1; i < NSCRIPT; i++) {
+		struct text_account *a, *b;
+
+		if (!script[i].id)
+			continue;
+		a = scripted(0, i);
+		b = scripted(i, NSCRIPT);
+
+		CHECK(text_account_join(a, b) == 0);
+		if (!same_account(a, whole))
+			fprintf(stderr, "join before step %zu differs\n", i);
+		CHECK(same_account(a, whole));
+		CHECK(consistent(a));
+		text_account_free(a);
+		text_account_free(b);
+	}
+	text_account_free(whole);
+}
+
 static void test_save_load(void)
 {
 	struct text_account *a = made(), *b;
@@ -172,6 +288,7 @@ static void test_save_load(void)
 int main(void)
 {
 	test_counts();
+	test_join();
 	test_save_load();
 	return failures ? 1 : 0;
 }
