@@ -634,8 +634,10 @@ format_record(struct text_fmt *t, const struct text_rec *r,
 				 te->tail_len ? te->tail : NULL, out, head_end);
 		if (ret < 0)
 			return ret;
-		ret = text_funcgraph_info(t->graph, te, r, src, out);
 		/* asked here: a call costs more than its answer */
+		ret = 1;
+		if (text_funcgraph_wants(t->graph, te->ev->id))
+			ret = text_funcgraph_info(t->graph, te, r, src, out);
 		if (ret == 1 && text_func_wants(t->func, te->ev->id))
 			ret = text_func_info(t->func, te, r, cc->fn, out);
 		if (ret == 1 && te->fast && text_event_whole(te, n)) {
