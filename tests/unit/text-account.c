@@ -4,9 +4,8 @@
  * on made-up steps: stretches and totals as counted, thinning merging
  * stretches 2k and 2k + 1, an account joined from two parts equal to
  * the one counted in a row at every point, a save and load round trip,
- * and every
- * truncation and every flipped byte of the saved bytes either refused or
- * loading an account that is consistent with itself.
+ * and every truncation and every flipped byte of the saved bytes either
+ * refused or loading an account that is consistent with itself.
  */
 #include <errno.h>
 #include <limits.h>
